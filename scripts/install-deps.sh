@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages spvtune builds, runs and tests with; does nothing when all are present.
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build git
+    libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+    glslang-tools glslang-dev spirv-tools libspirv-cross-c-shared-dev
+    libcli11-dev nlohmann-json3-dev doctest-dev
+    clang-format
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+    [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+
+if ((${#missing[@]} == 0)); then
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+    sudo_cmd=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
