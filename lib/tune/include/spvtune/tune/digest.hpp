@@ -11,7 +11,7 @@ namespace spvtune::tune {
 /// 64-bit FNV-1a: a stable digest for identities, checksums and file contents. Unlike
 /// std::hash its value is the same on every platform, compiler and run, so it can be stored.
 class Fnv1a {
-public:
+  public:
     Fnv1a& add(std::span<const std::byte> bytes) noexcept {
         for (std::byte b : bytes) {
             state_ = (state_ ^ static_cast<std::uint64_t>(b)) * prime;
@@ -31,7 +31,7 @@ public:
 
     std::uint64_t value() const noexcept { return state_; }
 
-private:
+  private:
     static constexpr std::uint64_t prime = 0x100000001b3ULL;
     std::uint64_t state_ = 0xcbf29ce484222325ULL;
 };

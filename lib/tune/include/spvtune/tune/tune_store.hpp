@@ -25,7 +25,7 @@ struct StoreOutcome {
 /// The tuner calls `load` on a miss before tuning and `save` as soon as a key is settled, so an
 /// interrupted run keeps every finished key. Implementations must be thread-safe.
 class TuneStore {
-public:
+  public:
     virtual ~TuneStore() = default;
 
     /// The entry for `address` on `hardware`, if one was stored.

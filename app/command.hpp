@@ -1,0 +1,22 @@
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace spvtune::app {
+
+/// Exit codes shared by every subcommand.
+enum ExitCode : int {
+    exit_success = 0,
+    exit_failure = 1,  ///< the job ran but something in it failed (a key, a file)
+    exit_usage = 2,    ///< bad usage or invalid input file
+};
+
+/// A subcommand registers its options on `parent` and returns the action to run when it is
+/// chosen. The action returns the process exit code; errors it throws are reported by main.
+using CommandAction = std::function<int()>;
+
+CommandAction register_devices_command(CLI::App& parent);
+
+}  // namespace spvtune::app

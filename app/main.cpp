@@ -1,0 +1,41 @@
+#include <exception>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "command.hpp"
+
+int main(int argc, char** argv) {
+    using namespace spvtune::app;
+
+    CLI::App app{"spvtune: benchmark and tune Vulkan compute kernels"};
+    app.set_version_flag("--version", std::string("spvtune ") + SPVTUNE_VERSION);
+    app.require_subcommand(1);
+
+    std::map<const CLI::App*, CommandAction> actions;
+    auto add = [&](CommandAction action) {
+        actions.emplace(app.get_subcommands({}).back(), std::move(action));
+    };
+    add(register_devices_command(app));
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        const int code = app.exit(error);
+        return code == 0 ? exit_success : exit_usage;
+    }
+
+    for (const auto& [subcommand, action] : actions) {
+        if (subcommand->parsed()) {
+            try {
+                return action();
+            } catch (const std::exception& error) {
+                std::cerr << "spvtune: error: " << error.what() << '\n';
+                return exit_failure;
+            }
+        }
+    }
+    return exit_usage;
+}

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include <spvtune/vulkan/device.hpp>
+#include <spvtune/vulkan/unique_handle.hpp>
+
+namespace spvtune::vulkan {
+
+/// A storage buffer in the memory a kernel reads fastest.
+///
+/// Device-local memory is used when the device has it; when that memory is not host-visible
+/// (discrete GPUs), uploads and downloads go through a temporary staging buffer. Devices whose
+/// only memory is host-visible (lavapipe, many integrated GPUs) are mapped directly.
+class Buffer {
+  public:
+    /// Throws OutOfMemoryError naming the size and the limit when the device cannot hold it.
+    Buffer(Device& device, VkDeviceSize size,
+           VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                      VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+    Buffer(Buffer&&) noexcept = default;
+    Buffer& operator=(Buffer&&) noexcept = default;
+
+    VkBuffer handle() const noexcept { return buffer_.get(); }
+    VkDeviceSize size() const noexcept { return size_; }
+    /// True when the host reads and writes the buffer's memory directly (no staging copy).
+    bool host_visible() const noexcept { return host_visible_; }
+
+    /// Copies `bytes` to the start of the buffer; throws when they do not fit.
+    void upload(std::span<const std::byte> bytes);
+    /// The whole buffer's contents.
+    std::vector<std::byte> download() const;
+
+  private:
+    Device* device_;
+    VkDeviceSize size_;
+    bool host_visible_ = false;
+    UniqueHandle<VkBuffer> buffer_;
+    UniqueHandle<VkDeviceMemory> memory_;
+};
+
+}  // namespace spvtune::vulkan

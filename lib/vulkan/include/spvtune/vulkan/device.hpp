@@ -1,0 +1,65 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <mutex>
+
+#include <vulkan/vulkan.h>
+
+#include <spvtune/vulkan/instance.hpp>
+#include <spvtune/vulkan/physical_device_info.hpp>
+#include <spvtune/vulkan/unique_handle.hpp>
+
+namespace spvtune::vulkan {
+
+struct DeviceOptions {
+    /// Longest wait for one submission; a hung dispatch becomes a TimeoutError, not a hang.
+    std::chrono::milliseconds fence_timeout{30'000};
+};
+
+/// Optional shader features a kernel may need; each is enabled when the device supports it.
+struct ShaderFeatures {
+    bool float64 = false;
+    bool int64 = false;
+    bool int16 = false;
+    bool float16 = false;
+    bool int8 = false;
+    bool storage_buffer_16bit = false;
+    bool storage_buffer_8bit = false;
+};
+
+/// A logical device with one compute queue. Submissions are serialised internally, so one
+/// Device may be shared by threads; objects created from it must be destroyed before it.
+class Device {
+  public:
+    Device(const Instance& instance, const PhysicalDeviceInfo& physical,
+           DeviceOptions options = {});
+    ~Device();
+    Device(const Device&) = delete;
+    Device& operator=(const Device&) = delete;
+
+    VkDevice handle() const noexcept { return device_.get(); }
+    const PhysicalDeviceInfo& info() const noexcept { return physical_; }
+    const ShaderFeatures& features() const noexcept { return features_; }
+    const DeviceOptions& options() const noexcept { return options_; }
+
+    /// Records commands into a fresh primary command buffer, submits it on the compute queue
+    /// and waits for completion within the fence timeout.
+    void submit_and_wait(const std::function<void(VkCommandBuffer)>& record);
+
+    /// Waits until the device is idle (used before destroying objects in flight).
+    void wait_idle();
+
+  private:
+    PhysicalDeviceInfo physical_;
+    DeviceOptions options_;
+    ShaderFeatures features_;
+    UniqueHandle<VkDevice> device_;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    std::mutex submit_mutex_;
+    bool hung_ = false;
+    UniqueHandle<VkCommandPool> command_pool_;
+    UniqueHandle<VkFence> fence_;
+};
+
+}  // namespace spvtune::vulkan

@@ -1,0 +1,191 @@
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include <spvtune/vulkan/buffer.hpp>
+#include <spvtune/vulkan/error.hpp>
+
+namespace spvtune::vulkan {
+namespace {
+
+constexpr VkMemoryPropertyFlags host_access =
+    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+
+std::string bytes_text(VkDeviceSize bytes) {
+    return std::to_string(bytes) + " bytes (" +
+           std::to_string(static_cast<double>(bytes) / (1024.0 * 1024.0)) + " MiB)";
+}
+
+std::optional<std::uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties& memory,
+                                              std::uint32_t allowed, VkMemoryPropertyFlags wanted,
+                                              VkMemoryPropertyFlags unwanted = 0) {
+    for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+        const VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
+        if ((allowed & (1U << i)) != 0 && (flags & wanted) == wanted && (flags & unwanted) == 0) {
+            return i;
+        }
+    }
+    return std::nullopt;
+}
+
+/// Device-local first; on a discrete GPU prefer the non-host-visible kind, whose reads are fast.
+std::uint32_t choose_memory_type(const PhysicalDeviceInfo& info, std::uint32_t allowed) {
+    const auto& memory = info.memory;
+    if (info.identity.device_type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU) {
+        if (auto type = find_memory_type(memory, allowed, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
+            return *type;
+        }
+    }
+    if (auto type =
+            find_memory_type(memory, allowed, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | host_access)) {
+        return *type;
+    }
+    if (auto type = find_memory_type(memory, allowed, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) {
+        return *type;
+    }
+    if (auto type = find_memory_type(memory, allowed, host_access)) {
+        return *type;
+    }
+    throw Error("no memory type of " + info.identity.device_name + " can hold a storage buffer");
+}
+
+/// A plain buffer bound to its own allocation; `host` requests host-visible coherent memory.
+struct Allocation {
+    UniqueHandle<VkBuffer> buffer;
+    UniqueHandle<VkDeviceMemory> memory;
+    bool host_visible = false;
+};
+
+Allocation allocate(Device& device, VkDeviceSize size, VkBufferUsageFlags usage, bool staging) {
+    const PhysicalDeviceInfo& info = device.info();
+    if (size == 0) {
+        throw Error("cannot create a buffer of 0 bytes");
+    }
+    if (info.max_memory_allocation_size != 0 && size > info.max_memory_allocation_size) {
+        throw OutOfMemoryError("a buffer of " + bytes_text(size) + " exceeds " +
+                               info.identity.device_name + "'s largest allocation of " +
+                               bytes_text(info.max_memory_allocation_size) +
+                               " (maxMemoryAllocationSize)");
+    }
+    VkDevice handle = device.handle();
+
+    VkBufferCreateInfo buffer_info{};
+    buffer_info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+    buffer_info.size = size;
+    buffer_info.usage = usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    buffer_info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    check(vkCreateBuffer(handle, &buffer_info, nullptr, &buffer), "vkCreateBuffer");
+    Allocation result;
+    result.buffer = UniqueHandle<VkBuffer>(
+        buffer, [handle](VkBuffer b) { vkDestroyBuffer(handle, b, nullptr); });
+
+    VkMemoryRequirements requirements{};
+    vkGetBufferMemoryRequirements(handle, buffer, &requirements);
+    std::uint32_t type = 0;
+    if (staging) {
+        auto host = find_memory_type(info.memory, requirements.memoryTypeBits, host_access);
+        if (!host) {
+            throw Error(info.identity.device_name + " has no host-visible memory for staging");
+        }
+        type = *host;
+    } else {
+        type = choose_memory_type(info, requirements.memoryTypeBits);
+    }
+    const auto& memory_type = info.memory.memoryTypes[type];
+    const VkDeviceSize heap_size = info.memory.memoryHeaps[memory_type.heapIndex].size;
+    if (requirements.size > heap_size) {
+        throw OutOfMemoryError("a buffer of " + bytes_text(size) + " does not fit in " +
+                               info.identity.device_name + "'s memory heap of " +
+                               bytes_text(heap_size));
+    }
+    result.host_visible = (memory_type.propertyFlags & host_access) == host_access;
+
+    VkMemoryAllocateInfo allocate_info{};
+    allocate_info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+    allocate_info.allocationSize = requirements.size;
+    allocate_info.memoryTypeIndex = type;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    const VkResult allocated = vkAllocateMemory(handle, &allocate_info, nullptr, &memory);
+    if (allocated == VK_ERROR_OUT_OF_DEVICE_MEMORY || allocated == VK_ERROR_OUT_OF_HOST_MEMORY) {
+        throw OutOfMemoryError("allocating " + bytes_text(size) + " on " +
+                               info.identity.device_name + " failed: " + to_string(allocated));
+    }
+    check(allocated, "vkAllocateMemory");
+    result.memory = UniqueHandle<VkDeviceMemory>(
+        memory, [handle](VkDeviceMemory m) { vkFreeMemory(handle, m, nullptr); });
+    check(vkBindBufferMemory(handle, buffer, memory, 0), "vkBindBufferMemory");
+    return result;
+}
+
+/// Maps the whole allocation for the duration of one copy.
+class Mapping {
+  public:
+    Mapping(VkDevice device, VkDeviceMemory memory) : device_(device), memory_(memory) {
+        check(vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &data_), "vkMapMemory");
+    }
+    ~Mapping() { vkUnmapMemory(device_, memory_); }
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    std::byte* data() const noexcept { return static_cast<std::byte*>(data_); }
+
+  private:
+    VkDevice device_;
+    VkDeviceMemory memory_;
+    void* data_ = nullptr;
+};
+
+void copy_buffer(Device& device, VkBuffer from, VkBuffer to, VkDeviceSize size) {
+    device.submit_and_wait([&](VkCommandBuffer commands) {
+        VkBufferCopy region{0, 0, size};
+        vkCmdCopyBuffer(commands, from, to, 1, &region);
+    });
+}
+
+}  // namespace
+
+Buffer::Buffer(Device& device, VkDeviceSize size, VkBufferUsageFlags usage)
+    : device_(&device), size_(size) {
+    Allocation allocation = allocate(device, size, usage, /*staging=*/false);
+    buffer_ = std::move(allocation.buffer);
+    memory_ = std::move(allocation.memory);
+    host_visible_ = allocation.host_visible;
+}
+
+void Buffer::upload(std::span<const std::byte> bytes) {
+    if (bytes.size() > size_) {
+        throw Error("cannot upload " + bytes_text(bytes.size()) + " into a buffer of " +
+                    bytes_text(size_));
+    }
+    if (bytes.empty()) {
+        return;
+    }
+    if (host_visible_) {
+        Mapping mapping(device_->handle(), memory_.get());
+        std::memcpy(mapping.data(), bytes.data(), bytes.size());
+        return;
+    }
+    Allocation staging = allocate(*device_, bytes.size(), 0, /*staging=*/true);
+    {
+        Mapping mapping(device_->handle(), staging.memory.get());
+        std::memcpy(mapping.data(), bytes.data(), bytes.size());
+    }
+    copy_buffer(*device_, staging.buffer.get(), buffer_.get(), bytes.size());
+}
+
+std::vector<std::byte> Buffer::download() const {
+    std::vector<std::byte> bytes(size_);
+    if (host_visible_) {
+        Mapping mapping(device_->handle(), memory_.get());
+        std::memcpy(bytes.data(), mapping.data(), bytes.size());
+        return bytes;
+    }
+    Allocation staging = allocate(*device_, size_, 0, /*staging=*/true);
+    copy_buffer(*device_, buffer_.get(), staging.buffer.get(), size_);
+    Mapping mapping(device_->handle(), staging.memory.get());
+    std::memcpy(bytes.data(), mapping.data(), bytes.size());
+    return bytes;
+}
+
+}  // namespace spvtune::vulkan

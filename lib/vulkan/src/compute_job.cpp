@@ -1,0 +1,260 @@
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <string>
+
+#include <spvtune/vulkan/compute_job.hpp>
+#include <spvtune/vulkan/error.hpp>
+
+namespace spvtune::vulkan {
+namespace {
+
+std::string where(std::uint32_t set, std::uint32_t binding) {
+    return "(set " + std::to_string(set) + ", binding " + std::to_string(binding) + ")";
+}
+
+void compute_to_compute_barrier(VkCommandBuffer commands) {
+    VkMemoryBarrier barrier{};
+    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                         nullptr);
+}
+
+/// Makes the shaders' writes visible to host reads and to transfers (staging downloads).
+void compute_to_host_barrier(VkCommandBuffer commands) {
+    VkMemoryBarrier barrier{};
+    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
+                         &barrier, 0, nullptr, 0, nullptr);
+}
+
+}  // namespace
+
+double timestamp_interval_ns(std::uint64_t begin, std::uint64_t end, std::uint32_t valid_bits,
+                             float period_ns) noexcept {
+    const std::uint64_t mask =
+        valid_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << valid_bits) - 1;
+    const std::uint64_t ticks = ((end & mask) - (begin & mask)) & mask;
+    return static_cast<double>(ticks) * static_cast<double>(period_ns);
+}
+
+ComputeJob::ComputeJob(Device& device, const ComputePipeline& pipeline,
+                       std::span<const BufferBinding> bindings,
+                       std::vector<std::byte> push_constants,
+                       std::array<std::uint32_t, 3> group_counts)
+    : device_(&device),
+      pipeline_(&pipeline),
+      push_constants_(std::move(push_constants)),
+      group_counts_(group_counts) {
+    const std::string& name = pipeline.display_name();
+    const ComputeEntryPoint& entry = pipeline.entry_point();
+    const VkPhysicalDeviceLimits& limits = device.info().limits;
+
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+        if (group_counts_[axis] == 0 ||
+            group_counts_[axis] > limits.maxComputeWorkGroupCount[axis]) {
+            throw Error(name + ": workgroup count " + static_cast<char>('x' + axis) + " = " +
+                        std::to_string(group_counts_[axis]) + " is outside 1.." +
+                        std::to_string(limits.maxComputeWorkGroupCount[axis]) +
+                        " (maxComputeWorkGroupCount)");
+        }
+    }
+    if (push_constants_.size() != entry.push_constants.size) {
+        throw Error(name + ": the shader's push-constant block is " +
+                    std::to_string(entry.push_constants.size) + " bytes but " +
+                    std::to_string(push_constants_.size()) + " bytes were given");
+    }
+
+    std::set<std::pair<std::uint32_t, std::uint32_t>> used;
+    for (const DescriptorBinding& binding : entry.bindings) {
+        used.emplace(binding.set, binding.binding);
+    }
+    std::set<std::pair<std::uint32_t, std::uint32_t>> bound;
+    for (const BufferBinding& binding : bindings) {
+        if (!used.contains({binding.set, binding.binding})) {
+            throw Error(name + " uses no descriptor at " + where(binding.set, binding.binding));
+        }
+        if (binding.buffer == nullptr) {
+            throw Error(name + ": no buffer given for " + where(binding.set, binding.binding));
+        }
+        if (!bound.emplace(binding.set, binding.binding).second) {
+            throw Error(name + ": " + where(binding.set, binding.binding) + " is bound twice");
+        }
+    }
+
+    std::uint32_t storage_count = 0;
+    std::uint32_t uniform_count = 0;
+    for (const DescriptorBinding& binding : entry.bindings) {
+        const auto it = std::find_if(bindings.begin(), bindings.end(), [&](const BufferBinding& b) {
+            return b.set == binding.set && b.binding == binding.binding;
+        });
+        if (it == bindings.end()) {
+            throw Error(name + " uses " + std::string(to_string(binding.type)) + " " +
+                        where(binding.set, binding.binding) + " but no buffer is bound to it");
+        }
+        const bool storage = binding.type == DescriptorType::storage_buffer;
+        if (!storage && binding.type != DescriptorType::uniform_buffer) {
+            throw Error(name + ": " + where(binding.set, binding.binding) + " is a " +
+                        std::string(to_string(binding.type)) +
+                        "; only storage and uniform buffers can be bound");
+        }
+        if (binding.count != 1) {
+            throw Error(name + ": " + where(binding.set, binding.binding) +
+                        " is an array of descriptors, which is not supported");
+        }
+        const VkDeviceSize size = it->buffer->size();
+        if (size < binding.block_size) {
+            throw Error(name + ": the buffer at " + where(binding.set, binding.binding) + " has " +
+                        std::to_string(size) + " bytes but the shader's block needs at least " +
+                        std::to_string(binding.block_size));
+        }
+        const std::uint64_t range_limit =
+            storage ? limits.maxStorageBufferRange : limits.maxUniformBufferRange;
+        if (size > range_limit) {
+            throw Error(name + ": the buffer at " + where(binding.set, binding.binding) + " has " +
+                        std::to_string(size) + " bytes, more than the device's " +
+                        (storage ? "maxStorageBufferRange" : "maxUniformBufferRange") + " of " +
+                        std::to_string(range_limit));
+        }
+        (storage ? storage_count : uniform_count) += 1;
+    }
+
+    VkDevice handle = device.handle();
+    const auto& layouts = pipeline.set_layouts();
+    if (!layouts.empty()) {
+        std::vector<VkDescriptorPoolSize> sizes;
+        if (storage_count > 0) {
+            sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storage_count});
+        }
+        if (uniform_count > 0) {
+            sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform_count});
+        }
+        VkDescriptorPoolCreateInfo pool_info{};
+        pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+        pool_info.maxSets = static_cast<std::uint32_t>(layouts.size());
+        pool_info.poolSizeCount = static_cast<std::uint32_t>(sizes.size());
+        pool_info.pPoolSizes = sizes.data();
+        VkDescriptorPool pool = VK_NULL_HANDLE;
+        check(vkCreateDescriptorPool(handle, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
+        descriptor_pool_ = UniqueHandle<VkDescriptorPool>(
+            pool, [handle](VkDescriptorPool p) { vkDestroyDescriptorPool(handle, p, nullptr); });
+
+        std::vector<VkDescriptorSetLayout> raw_layouts;
+        for (const auto& layout : layouts) {
+            raw_layouts.push_back(layout.get());
+        }
+        VkDescriptorSetAllocateInfo allocate{};
+        allocate.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+        allocate.descriptorPool = pool;
+        allocate.descriptorSetCount = static_cast<std::uint32_t>(raw_layouts.size());
+        allocate.pSetLayouts = raw_layouts.data();
+        descriptor_sets_.resize(raw_layouts.size());
+        check(vkAllocateDescriptorSets(handle, &allocate, descriptor_sets_.data()),
+              "vkAllocateDescriptorSets");
+
+        std::vector<VkDescriptorBufferInfo> infos;
+        infos.reserve(entry.bindings.size());
+        std::vector<VkWriteDescriptorSet> writes;
+        for (const DescriptorBinding& binding : entry.bindings) {
+            const auto it = std::find_if(bindings.begin(), bindings.end(), [&](const auto& b) {
+                return b.set == binding.set && b.binding == binding.binding;
+            });
+            infos.push_back({it->buffer->handle(), 0, VK_WHOLE_SIZE});
+            VkWriteDescriptorSet write{};
+            write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+            write.dstSet = descriptor_sets_[binding.set];
+            write.dstBinding = binding.binding;
+            write.descriptorCount = 1;
+            write.descriptorType = to_vk(binding.type);
+            write.pBufferInfo = &infos.back();
+            writes.push_back(write);
+        }
+        vkUpdateDescriptorSets(handle, static_cast<std::uint32_t>(writes.size()), writes.data(), 0,
+                               nullptr);
+    }
+
+    if (device.info().supports_timestamps()) {
+        VkQueryPoolCreateInfo query_info{};
+        query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+        query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        query_info.queryCount = 2;
+        VkQueryPool queries = VK_NULL_HANDLE;
+        check(vkCreateQueryPool(handle, &query_info, nullptr, &queries), "vkCreateQueryPool");
+        query_pool_ = UniqueHandle<VkQueryPool>(
+            queries, [handle](VkQueryPool q) { vkDestroyQueryPool(handle, q, nullptr); });
+    }
+}
+
+void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions,
+                        bool timestamps) const {
+    VkQueryPool queries = query_pool_.get();
+    if (timestamps) {
+        vkCmdResetQueryPool(commands, queries, 0, 2);
+    }
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_->handle());
+    if (!descriptor_sets_.empty()) {
+        vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_->layout(), 0,
+                                static_cast<std::uint32_t>(descriptor_sets_.size()),
+                                descriptor_sets_.data(), 0, nullptr);
+    }
+    if (!push_constants_.empty()) {
+        vkCmdPushConstants(commands, pipeline_->layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           static_cast<std::uint32_t>(push_constants_.size()),
+                           push_constants_.data());
+    }
+    if (timestamps) {
+        vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
+    }
+    for (std::uint32_t i = 0; i < repetitions; ++i) {
+        if (i > 0) {
+            compute_to_compute_barrier(commands);
+        }
+        vkCmdDispatch(commands, group_counts_[0], group_counts_[1], group_counts_[2]);
+    }
+    if (timestamps) {
+        vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
+    }
+    compute_to_host_barrier(commands);
+}
+
+void ComputeJob::run() {
+    device_->submit_and_wait([&](VkCommandBuffer commands) { record(commands, 1, false); });
+}
+
+DispatchTiming ComputeJob::time(std::uint32_t repetitions) {
+    if (repetitions == 0) {
+        throw Error(pipeline_->display_name() + ": cannot time 0 dispatches");
+    }
+    DispatchTiming timing;
+    timing.dispatches = repetitions;
+    if (query_pool_) {
+        device_->submit_and_wait(
+            [&](VkCommandBuffer commands) { record(commands, repetitions, true); });
+        std::uint64_t stamps[2] = {};
+        check(vkGetQueryPoolResults(device_->handle(), query_pool_.get(), 0, 2, sizeof stamps,
+                                    stamps, sizeof(std::uint64_t),
+                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+              "vkGetQueryPoolResults");
+        const PhysicalDeviceInfo& info = device_->info();
+        timing.total_ns = timestamp_interval_ns(stamps[0], stamps[1], info.timestamp_valid_bits,
+                                                info.limits.timestampPeriod);
+        timing.method = tune::TimingMethod::device_timestamps;
+    } else {
+        const auto start = std::chrono::steady_clock::now();
+        device_->submit_and_wait(
+            [&](VkCommandBuffer commands) { record(commands, repetitions, false); });
+        const auto elapsed = std::chrono::steady_clock::now() - start;
+        timing.total_ns = std::chrono::duration<double, std::nano>(elapsed).count();
+        timing.method = tune::TimingMethod::host_clock;
+    }
+    timing.per_dispatch_ns = timing.total_ns / repetitions;
+    return timing;
+}
+
+}  // namespace spvtune::vulkan

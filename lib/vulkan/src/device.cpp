@@ -1,0 +1,160 @@
+#include <spvtune/vulkan/device.hpp>
+#include <spvtune/vulkan/error.hpp>
+
+namespace spvtune::vulkan {
+namespace {
+
+/// Supported optional features, chained for both the query and device creation.
+struct FeatureChain {
+    VkPhysicalDeviceVulkan12Features v12{};
+    VkPhysicalDeviceVulkan11Features v11{};
+    VkPhysicalDeviceFeatures2 core{};
+
+    explicit FeatureChain(bool has_v12) {
+        v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+        v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+        core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+        core.pNext = &v11;
+        v11.pNext = has_v12 ? &v12 : nullptr;
+    }
+    FeatureChain(const FeatureChain&) = delete;
+    FeatureChain& operator=(const FeatureChain&) = delete;
+};
+
+}  // namespace
+
+Device::Device(const Instance& /*instance*/, const PhysicalDeviceInfo& physical,
+               DeviceOptions options)
+    : physical_(physical), options_(options) {
+    if (!physical_.compute_queue_family) {
+        throw DeviceSelectionError(physical_.identity.device_name +
+                                   " has no compute-capable queue family");
+    }
+    const bool has_v12 = physical_.identity.api_version >= VK_API_VERSION_1_2;
+
+    FeatureChain supported(has_v12);
+    vkGetPhysicalDeviceFeatures2(physical_.handle, &supported.core);
+
+    // Enable only the optional features kernels may use; everything else stays off so that a
+    // kernel needing more is rejected by validation rather than silently working here only.
+    FeatureChain enabled(has_v12);
+    enabled.core.features.shaderFloat64 = supported.core.features.shaderFloat64;
+    enabled.core.features.shaderInt64 = supported.core.features.shaderInt64;
+    enabled.core.features.shaderInt16 = supported.core.features.shaderInt16;
+    enabled.v11.storageBuffer16BitAccess = supported.v11.storageBuffer16BitAccess;
+    enabled.v12.shaderFloat16 = supported.v12.shaderFloat16;
+    enabled.v12.shaderInt8 = supported.v12.shaderInt8;
+    enabled.v12.storageBuffer8BitAccess = supported.v12.storageBuffer8BitAccess;
+    features_ = {
+        .float64 = enabled.core.features.shaderFloat64 == VK_TRUE,
+        .int64 = enabled.core.features.shaderInt64 == VK_TRUE,
+        .int16 = enabled.core.features.shaderInt16 == VK_TRUE,
+        .float16 = enabled.v12.shaderFloat16 == VK_TRUE,
+        .int8 = enabled.v12.shaderInt8 == VK_TRUE,
+        .storage_buffer_16bit = enabled.v11.storageBuffer16BitAccess == VK_TRUE,
+        .storage_buffer_8bit = enabled.v12.storageBuffer8BitAccess == VK_TRUE,
+    };
+
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue_info{};
+    queue_info.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+    queue_info.queueFamilyIndex = *physical_.compute_queue_family;
+    queue_info.queueCount = 1;
+    queue_info.pQueuePriorities = &priority;
+
+    VkDeviceCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+    info.pNext = &enabled.core;
+    info.queueCreateInfoCount = 1;
+    info.pQueueCreateInfos = &queue_info;
+
+    VkDevice device = VK_NULL_HANDLE;
+    check(vkCreateDevice(physical_.handle, &info, nullptr, &device), "vkCreateDevice");
+    device_ = UniqueHandle<VkDevice>(device, [](VkDevice d) { vkDestroyDevice(d, nullptr); });
+    vkGetDeviceQueue(device, *physical_.compute_queue_family, 0, &queue_);
+
+    VkCommandPoolCreateInfo pool_info{};
+    pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool_info.queueFamilyIndex = *physical_.compute_queue_family;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    check(vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool");
+    command_pool_ = UniqueHandle<VkCommandPool>(
+        pool, [device](VkCommandPool p) { vkDestroyCommandPool(device, p, nullptr); });
+
+    VkFenceCreateInfo fence_info{};
+    fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    VkFence fence = VK_NULL_HANDLE;
+    check(vkCreateFence(device, &fence_info, nullptr, &fence), "vkCreateFence");
+    fence_ =
+        UniqueHandle<VkFence>(fence, [device](VkFence f) { vkDestroyFence(device, f, nullptr); });
+}
+
+Device::~Device() {
+    if (device_ && !hung_) {
+        // Nothing may be destroyed while the queue still uses it; errors here cannot be
+        // reported from a destructor and the device goes away regardless.
+        vkDeviceWaitIdle(device_.get());
+    }
+    fence_.reset();
+    command_pool_.reset();
+    device_.reset();
+}
+
+void Device::wait_idle() {
+    check(vkDeviceWaitIdle(device_.get()), "vkDeviceWaitIdle");
+}
+
+void Device::submit_and_wait(const std::function<void(VkCommandBuffer)>& record) {
+    std::lock_guard lock(submit_mutex_);
+    if (hung_) {
+        throw TimeoutError("an earlier submission on " + physical_.identity.device_name +
+                           " timed out; the device cannot be used any more");
+    }
+    VkDevice device = device_.get();
+
+    VkCommandBufferAllocateInfo allocate{};
+    allocate.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    allocate.commandPool = command_pool_.get();
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 1;
+    VkCommandBuffer raw = VK_NULL_HANDLE;
+    check(vkAllocateCommandBuffers(device, &allocate, &raw), "vkAllocateCommandBuffers");
+    UniqueHandle<VkCommandBuffer> commands(raw,
+                                           [device, pool = command_pool_.get()](VkCommandBuffer c) {
+                                               vkFreeCommandBuffers(device, pool, 1, &c);
+                                           });
+
+    VkCommandBufferBeginInfo begin{};
+    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    check(vkBeginCommandBuffer(raw, &begin), "vkBeginCommandBuffer");
+    record(raw);
+    check(vkEndCommandBuffer(raw), "vkEndCommandBuffer");
+
+    VkSubmitInfo submit{};
+    submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &raw;
+    VkFence fence = fence_.get();
+    check(vkResetFences(device, 1, &fence), "vkResetFences");
+    check(vkQueueSubmit(queue_, 1, &submit, fence), "vkQueueSubmit");
+
+    const auto timeout_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(options_.fence_timeout).count();
+    const VkResult waited =
+        vkWaitForFences(device, 1, &fence, VK_TRUE, static_cast<std::uint64_t>(timeout_ns));
+    if (waited == VK_TIMEOUT) {
+        // The work may still be executing and waiting for it could hang forever: leave the
+        // command buffer to the pool and refuse further submissions on this device.
+        commands.release();
+        hung_ = true;
+        throw TimeoutError("a submission on " + physical_.identity.device_name +
+                           " did not finish within " +
+                           std::to_string(options_.fence_timeout.count()) +
+                           " ms (fence timeout); the dispatch hung or is far too slow");
+    }
+    check(waited, "vkWaitForFences");
+}
+
+}  // namespace spvtune::vulkan

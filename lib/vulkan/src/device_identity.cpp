@@ -1,0 +1,180 @@
+#include <cctype>
+#include <cstdio>
+
+#include <spvtune/tune/digest.hpp>
+#include <spvtune/vulkan/device_identity.hpp>
+
+namespace spvtune::vulkan {
+namespace {
+
+constexpr std::uint32_t vendor_nvidia = 0x10de;
+constexpr std::uint32_t vendor_intel = 0x8086;
+
+std::string join_version(std::initializer_list<std::uint32_t> parts) {
+    std::string text;
+    for (std::uint32_t part : parts) {
+        if (!text.empty()) {
+            text += '.';
+        }
+        text += std::to_string(part);
+    }
+    return text;
+}
+
+std::string hex32(std::uint32_t value) {
+    char text[11];
+    std::snprintf(text, sizeof text, "0x%04x", value);
+    return text;
+}
+
+/// Lower-case letters and digits with single dashes: safe in a file name on every platform.
+std::string slug(const std::string& name) {
+    std::string text;
+    for (char c : name) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u)) {
+            text += static_cast<char>(std::tolower(u));
+        } else if (!text.empty() && text.back() != '-') {
+            text += '-';
+        }
+        if (text.size() >= 40) {
+            break;
+        }
+    }
+    while (!text.empty() && text.back() == '-') {
+        text.pop_back();
+    }
+    return text.empty() ? "device" : text;
+}
+
+std::string driver_id_name(VkDriverId id) {
+    switch (id) {
+        case VK_DRIVER_ID_AMD_PROPRIETARY:
+            return "AMD_PROPRIETARY";
+        case VK_DRIVER_ID_AMD_OPEN_SOURCE:
+            return "AMD_OPEN_SOURCE";
+        case VK_DRIVER_ID_MESA_RADV:
+            return "MESA_RADV";
+        case VK_DRIVER_ID_NVIDIA_PROPRIETARY:
+            return "NVIDIA_PROPRIETARY";
+        case VK_DRIVER_ID_INTEL_PROPRIETARY_WINDOWS:
+            return "INTEL_PROPRIETARY_WINDOWS";
+        case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA:
+            return "INTEL_OPEN_SOURCE_MESA";
+        case VK_DRIVER_ID_IMAGINATION_PROPRIETARY:
+            return "IMAGINATION_PROPRIETARY";
+        case VK_DRIVER_ID_QUALCOMM_PROPRIETARY:
+            return "QUALCOMM_PROPRIETARY";
+        case VK_DRIVER_ID_ARM_PROPRIETARY:
+            return "ARM_PROPRIETARY";
+        case VK_DRIVER_ID_GOOGLE_SWIFTSHADER:
+            return "GOOGLE_SWIFTSHADER";
+        case VK_DRIVER_ID_GGP_PROPRIETARY:
+            return "GGP_PROPRIETARY";
+        case VK_DRIVER_ID_BROADCOM_PROPRIETARY:
+            return "BROADCOM_PROPRIETARY";
+        case VK_DRIVER_ID_MESA_LLVMPIPE:
+            return "MESA_LLVMPIPE";
+        case VK_DRIVER_ID_MOLTENVK:
+            return "MOLTENVK";
+        case VK_DRIVER_ID_COREAVI_PROPRIETARY:
+            return "COREAVI_PROPRIETARY";
+        case VK_DRIVER_ID_JUICE_PROPRIETARY:
+            return "JUICE_PROPRIETARY";
+        case VK_DRIVER_ID_VERISILICON_PROPRIETARY:
+            return "VERISILICON_PROPRIETARY";
+        case VK_DRIVER_ID_MESA_TURNIP:
+            return "MESA_TURNIP";
+        case VK_DRIVER_ID_MESA_V3DV:
+            return "MESA_V3DV";
+        case VK_DRIVER_ID_MESA_PANVK:
+            return "MESA_PANVK";
+        case VK_DRIVER_ID_SAMSUNG_PROPRIETARY:
+            return "SAMSUNG_PROPRIETARY";
+        case VK_DRIVER_ID_MESA_VENUS:
+            return "MESA_VENUS";
+        case VK_DRIVER_ID_MESA_DOZEN:
+            return "MESA_DOZEN";
+        default:
+            return "DRIVER_ID_" + std::to_string(static_cast<int>(id));
+    }
+}
+
+}  // namespace
+
+std::string decode_driver_version(std::uint32_t vendor_id, VkDriverId driver_id,
+                                  std::uint32_t version) {
+    if (vendor_id == vendor_nvidia) {
+        return join_version({(version >> 22) & 0x3ffU, (version >> 14) & 0xffU,
+                             (version >> 6) & 0xffU, version & 0x3fU});
+    }
+    if (vendor_id == vendor_intel && driver_id == VK_DRIVER_ID_INTEL_PROPRIETARY_WINDOWS) {
+        return join_version({version >> 14, version & 0x3fffU});
+    }
+    return decode_api_version(version);
+}
+
+std::string decode_api_version(std::uint32_t version) {
+    return join_version({VK_API_VERSION_MAJOR(version), VK_API_VERSION_MINOR(version),
+                         VK_API_VERSION_PATCH(version)});
+}
+
+std::string uuid_to_string(const std::array<std::uint8_t, VK_UUID_SIZE>& uuid) {
+    std::string text;
+    for (std::size_t i = 0; i < uuid.size(); ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) {
+            text += '-';
+        }
+        char pair[3];
+        std::snprintf(pair, sizeof pair, "%02x", uuid[i]);
+        text += pair;
+    }
+    return text;
+}
+
+std::string to_string(VkPhysicalDeviceType type) {
+    switch (type) {
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+            return "integrated-gpu";
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+            return "discrete-gpu";
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+            return "virtual-gpu";
+        case VK_PHYSICAL_DEVICE_TYPE_CPU:
+            return "cpu";
+        default:
+            return "other";
+    }
+}
+
+std::string DeviceIdentity::key() const {
+    tune::Fnv1a hash;
+    hash.add(vendor_id).add(device_id).add(driver_version_raw);
+    hash.add(std::as_bytes(std::span(pipeline_cache_uuid)));
+    return slug(device_name) + "-" + tune::to_hex(hash.value());
+}
+
+nlohmann::json DeviceIdentity::to_json() const {
+    return {
+        {"vendor_id", hex32(vendor_id)},
+        {"device_id", hex32(device_id)},
+        {"device_name", device_name},
+        {"device_type", to_string(device_type)},
+        {"driver_id", driver_id_name(driver_id)},
+        {"driver_name", driver_name},
+        {"driver_info", driver_info},
+        {"driver_version", driver_version},
+        {"driver_version_raw", driver_version_raw},
+        {"api_version", decode_api_version(api_version)},
+        {"device_uuid", uuid_to_string(device_uuid)},
+        {"driver_uuid", uuid_to_string(driver_uuid)},
+        {"pipeline_cache_uuid", uuid_to_string(pipeline_cache_uuid)},
+        {"identity", key()},
+    };
+}
+
+tune::HardwareIdentity DeviceIdentity::to_tune_identity() const {
+    return {key(), vendor_id, device_id, device_name, driver_version, to_json()};
+}
+
+}  // namespace spvtune::vulkan
