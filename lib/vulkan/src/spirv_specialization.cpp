@@ -1,0 +1,162 @@
+#include "spirv_specialization.hpp"
+
+#include <bit>
+#include <map>
+
+#include <spirv_cross/spirv.h>
+
+#include <spvtune/vulkan/error.hpp>
+
+namespace spvtune::vulkan::detail {
+namespace {
+
+std::string describe_spec_id(std::uint32_t spec_id, const std::string& name) {
+    std::string text = "specialization constant " + std::to_string(spec_id);
+    if (!name.empty()) {
+        text += " ('" + name + "')";
+    }
+    return text;
+}
+
+SpecializationValue default_value(const ModuleDeclarations& declarations,
+                                  const ConstantDeclaration& constant, const std::string& what,
+                                  const std::string& display_name) {
+    if (constant.opcode == SpvOpSpecConstantTrue) {
+        return true;
+    }
+    if (constant.opcode == SpvOpSpecConstantFalse) {
+        return false;
+    }
+    const auto type = declarations.scalar_types.find(constant.type_id);
+    if (constant.opcode != SpvOpSpecConstant || type == declarations.scalar_types.end()) {
+        throw SpirvError(what + " in '" + display_name +
+                         "' is not a scalar OpSpecConstant; expected a bool, integer or float");
+    }
+    const ScalarTypeDeclaration& scalar = type->second;
+    const std::size_t literal_words = scalar.width / 32;
+    if ((scalar.width != 32 && scalar.width != 64) || constant.operands.size() < literal_words) {
+        throw SpirvError(what + " in '" + display_name + "' has a " + std::to_string(scalar.width) +
+                         "-bit type; spvtune supports bool and 32- or 64-bit integers and floats");
+    }
+    const std::uint32_t low = constant.operands[0];
+    if (scalar.width == 32) {
+        if (scalar.opcode == SpvOpTypeFloat) {
+            return std::bit_cast<float>(low);
+        }
+        if (scalar.is_signed) {
+            return std::bit_cast<std::int32_t>(low);
+        }
+        return low;
+    }
+    // Literals wider than a word store their low-order word first.
+    const std::uint64_t bits = (std::uint64_t{constant.operands[1]} << 32) | low;
+    if (scalar.opcode == SpvOpTypeFloat) {
+        return std::bit_cast<double>(bits);
+    }
+    if (scalar.is_signed) {
+        return std::bit_cast<std::int64_t>(bits);
+    }
+    return bits;
+}
+
+std::string find_name(const ModuleDeclarations& declarations, std::uint32_t id) {
+    const auto name = declarations.names.find(id);
+    return name == declarations.names.end() ? std::string() : name->second;
+}
+
+WorkgroupDimension dimension_from_constant(const ModuleDeclarations& declarations,
+                                           std::uint32_t constant_id, const std::string& what,
+                                           const std::string& display_name) {
+    const auto constant = declarations.constants.find(constant_id);
+    if (constant != declarations.constants.end() && !constant->second.operands.empty()) {
+        const ConstantDeclaration& declaration = constant->second;
+        if (declaration.opcode == SpvOpConstant) {
+            return {declaration.operands[0], std::nullopt};
+        }
+        const auto spec_id = declarations.spec_ids.find(constant_id);
+        if (declaration.opcode == SpvOpSpecConstant && spec_id != declarations.spec_ids.end()) {
+            return {declaration.operands[0], spec_id->second};
+        }
+    }
+    throw SpirvError(what + " in '" + display_name +
+                     "' is neither a literal nor a specialization constant with a SpecId "
+                     "(computed sizes are not supported)");
+}
+
+}  // namespace
+
+std::vector<SpecializationConstant> reflect_specialization_constants(
+    const ModuleDeclarations& declarations, const std::string& display_name) {
+    // Visit ids in order so that which duplicate supplies the default and name is deterministic.
+    const std::map<std::uint32_t, std::uint32_t> spec_ids(declarations.spec_ids.begin(),
+                                                          declarations.spec_ids.end());
+    std::map<std::uint32_t, SpecializationConstant> by_spec_id;
+    for (const auto& [id, spec_id] : spec_ids) {
+        const auto constant = declarations.constants.find(id);
+        if (constant == declarations.constants.end()) {
+            continue;  // SpecId on something else: the validator reports that, not reflection
+        }
+        const std::string name = find_name(declarations, id);
+        const std::string what = describe_spec_id(spec_id, name);
+        SpecializationConstant reflected{
+            spec_id, default_value(declarations, constant->second, what, display_name), name};
+        // Several ids may share a SpecId (glslang emits one for LocalSizeId and one for the
+        // WorkgroupSize built-in); they are one constant to Vulkan, so they must agree on type.
+        const auto [existing, inserted] = by_spec_id.emplace(spec_id, reflected);
+        if (inserted) {
+            continue;
+        }
+        if (existing->second.default_value.index() != reflected.default_value.index()) {
+            throw SpirvError(what + " in '" + display_name + "' is declared as both " +
+                             std::string(type_name(existing->second.default_value)) + " and " +
+                             std::string(type_name(reflected.default_value)));
+        }
+        if (existing->second.name.empty()) {
+            existing->second.name = name;
+        }
+    }
+    std::vector<SpecializationConstant> constants;
+    constants.reserve(by_spec_id.size());
+    for (auto& [spec_id, constant] : by_spec_id) {
+        constants.push_back(std::move(constant));
+    }
+    return constants;
+}
+
+std::array<WorkgroupDimension, 3> reflect_workgroup_size(const ModuleDeclarations& declarations,
+                                                         const EntryPointDeclaration& entry,
+                                                         const std::string& display_name) {
+    static constexpr std::array<char, 3> axes{'x', 'y', 'z'};
+    const std::string owner = "entry point '" + entry.name + "'";
+    std::array<WorkgroupDimension, 3> size;
+
+    std::optional<std::array<std::uint32_t, 3>> constant_ids = entry.local_size_ids;
+    if (declarations.workgroup_size_id) {
+        const auto composite = declarations.constants.find(*declarations.workgroup_size_id);
+        if (composite == declarations.constants.end() || composite->second.operands.size() != 3) {
+            throw SpirvError("the WorkgroupSize built-in in '" + display_name +
+                             "' is not a constant with three components");
+        }
+        const auto& parts = composite->second.operands;
+        constant_ids = std::array<std::uint32_t, 3>{parts[0], parts[1], parts[2]};
+    }
+    if (constant_ids) {
+        for (std::size_t axis = 0; axis < 3; ++axis) {
+            size[axis] = dimension_from_constant(
+                declarations, (*constant_ids)[axis],
+                std::string("workgroup size ") + axes[axis] + " of " + owner, display_name);
+        }
+        return size;
+    }
+    if (entry.local_size) {
+        for (std::size_t axis = 0; axis < 3; ++axis) {
+            size[axis].size = (*entry.local_size)[axis];
+        }
+        return size;
+    }
+    throw SpirvError(owner + " in '" + display_name +
+                     "' declares no workgroup size (expected a LocalSize or LocalSizeId "
+                     "execution mode or the WorkgroupSize built-in)");
+}
+
+}  // namespace spvtune::vulkan::detail
