@@ -1,0 +1,62 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include <spvtune/tune/result.hpp>
+#include <spvtune/tune/tune_entry.hpp>
+
+namespace spvtune::tune {
+
+/// One measured sample: the time of one run of a candidate, and how it was taken. A backend that
+/// repeats a dispatch N times between timestamps reports the per-dispatch time.
+struct Sample {
+    double ns_per_run = 0;
+    TimingMethod method = TimingMethod::host_clock;
+};
+
+enum class SamplingMode {
+    adaptive,  ///< round-robin with early elimination and a stability stop
+    fixed,     ///< exactly `warmup_runs` warm-ups and `max_samples` samples per candidate
+};
+
+/// How the tuner measures candidates. Stored as JSON in every TuneEntry it produces.
+struct SamplingSettings {
+    SamplingMode mode = SamplingMode::adaptive;
+    /// Unrecorded runs per candidate before sampling (caches, clocks, lazy compilation).
+    std::size_t warmup_runs = 2;
+    /// Adaptive: samples every live candidate gets before any elimination or stop.
+    std::size_t min_samples = 10;
+    /// Adaptive: the cap on samples per candidate. Fixed: the exact number.
+    std::size_t max_samples = 60;
+    /// Adaptive: a candidate whose interval's low end exceeds this multiple of the leader's high
+    /// end is eliminated (at least two candidates always stay live).
+    double elimination_ratio = 1.5;
+    /// Adaptive: intervals narrower than this fraction of their median count as settled.
+    double stable_relative_width = 0.05;
+    /// Stop sampling once this much wall time has passed (every live candidate keeps >= 1 sample).
+    std::optional<std::chrono::milliseconds> time_budget;
+
+    /// Fixed mode with `warmups` warm-up runs and `samples` samples per candidate.
+    static SamplingSettings fixed(std::size_t warmups, std::size_t samples);
+
+    friend bool operator==(const SamplingSettings&, const SamplingSettings&) = default;
+};
+
+void to_json(nlohmann::json& json, const SamplingSettings& settings);
+/// Reads what to_json writes; absent members keep their defaults. Throws nlohmann::json::exception
+/// on a wrong type, std::invalid_argument on an unknown mode.
+void from_json(const nlohmann::json& json, SamplingSettings& settings);
+
+/// The backend-free default measurement: times `run_once` with the steady host clock, repeating
+/// it in doubling batches until a batch spans `min_window` so tiny callables are not lost in clock
+/// granularity. Reports the time per run, TimingMethod::host_clock, or the first run's error.
+Result<Sample> measure_with_host_clock(
+    const std::function<Status()>& run_once,
+    std::chrono::nanoseconds min_window = std::chrono::microseconds(20));
+
+}  // namespace spvtune::tune

@@ -1,0 +1,200 @@
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <utility>
+
+#include <spvtune/tune/benchmark.hpp>
+#include <spvtune/tune/statistics.hpp>
+
+namespace spvtune::tune {
+namespace {
+
+struct Track {
+    const BenchmarkCandidate* candidate = nullptr;
+    std::vector<double> samples;
+    TimingMethod method = TimingMethod::host_clock;
+    SampleStatistics statistics;
+    bool failed = false;
+    bool eliminated = false;
+
+    bool live() const { return !failed && !eliminated; }
+};
+
+/// Faster median first; an exact tie goes to the higher priority, then the lower index.
+bool ranks_before(const Track& a, const Track& b) {
+    if (a.statistics.median_ns != b.statistics.median_ns) {
+        return a.statistics.median_ns < b.statistics.median_ns;
+    }
+    if (a.candidate->priority != b.candidate->priority) {
+        return a.candidate->priority > b.candidate->priority;
+    }
+    return a.candidate->index < b.candidate->index;
+}
+
+class Scheduler {
+  public:
+    Scheduler(std::span<const BenchmarkCandidate> candidates, const SamplingSettings& settings,
+              const SampleSource& measure)
+        : settings_(settings), measure_(measure) {
+        tracks_.reserve(candidates.size());
+        for (const BenchmarkCandidate& candidate : candidates) {
+            tracks_.push_back({&candidate, {}, TimingMethod::host_clock, {}, false, false});
+        }
+    }
+
+    BenchmarkOutcome run() {
+        const auto start = std::chrono::steady_clock::now();
+        warm_up();
+        const std::size_t rounds = std::max<std::size_t>(settings_.max_samples, 1);
+        const std::size_t min_rounds = std::clamp<std::size_t>(settings_.min_samples, 1, rounds);
+        for (std::size_t round = 0; round < rounds && any_live(); ++round) {
+            sample_round(round);
+            const bool adaptive = settings_.mode == SamplingMode::adaptive;
+            if (adaptive && round + 1 >= min_rounds) {
+                update_statistics();
+                eliminate();
+                if (settled()) {
+                    break;
+                }
+            }
+            if (settings_.time_budget &&
+                std::chrono::steady_clock::now() - start >= *settings_.time_budget) {
+                break;
+            }
+        }
+        update_statistics();
+        return finish();
+    }
+
+  private:
+    void drop(Track& track, const std::string& stage, const std::string& error) {
+        track.failed = true;
+        track.samples.clear();
+        outcome_.failures.push_back({std::string(track.candidate->name), track.candidate->index,
+                                     FailureKind::error, stage + ": " + error});
+    }
+
+    void warm_up() {
+        for (Track& track : tracks_) {
+            for (std::size_t i = 0; i < settings_.warmup_runs && !track.failed; ++i) {
+                Result<Sample> sample = measure_(track.candidate->index);
+                if (!sample) {
+                    drop(track, "warm-up", sample.error());
+                }
+            }
+        }
+    }
+
+    // Alternate the direction each round so that slow drift (clocks, heat) hits every
+    // candidate alike rather than always favouring the one measured first.
+    void sample_round(std::size_t round) {
+        const std::size_t n = tracks_.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            Track& track = tracks_[round % 2 == 0 ? i : n - 1 - i];
+            if (!track.live()) {
+                continue;
+            }
+            Result<Sample> sample = measure_(track.candidate->index);
+            if (!sample) {
+                drop(track, "sample " + std::to_string(round + 1), sample.error());
+                continue;
+            }
+            track.samples.push_back(sample.value().ns_per_run);
+            track.method = sample.value().method;
+        }
+    }
+
+    bool any_live() const {
+        return std::any_of(tracks_.begin(), tracks_.end(), [](const Track& t) { return t.live(); });
+    }
+
+    void update_statistics() {
+        for (Track& track : tracks_) {
+            if (track.live()) {
+                track.statistics = summarize(track.samples);
+            }
+        }
+    }
+
+    std::vector<Track*> live_by_rank() {
+        std::vector<Track*> live;
+        for (Track& track : tracks_) {
+            if (track.live()) {
+                live.push_back(&track);
+            }
+        }
+        std::sort(live.begin(), live.end(),
+                  [](const Track* a, const Track* b) { return ranks_before(*a, *b); });
+        return live;
+    }
+
+    /// Stops measuring candidates clearly slower than the leader, slowest first, keeping two.
+    void eliminate() {
+        std::vector<Track*> live = live_by_rank();
+        if (live.size() <= 2) {
+            return;
+        }
+        const double limit = settings_.elimination_ratio * live.front()->statistics.ci_high_ns;
+        std::size_t remaining = live.size();
+        for (auto it = live.rbegin(); it != live.rend() - 1 && remaining > 2; ++it) {
+            if ((*it)->statistics.ci_low_ns > limit) {
+                (*it)->eliminated = true;
+                --remaining;
+            }
+        }
+    }
+
+    /// The leader is settled when every other live candidate is either clearly separated from
+    /// it or, like it, measured precisely enough that more samples would not change the answer.
+    bool settled() {
+        const std::vector<Track*> live = live_by_rank();
+        if (live.empty()) {
+            return true;
+        }
+        const SampleStatistics& leader = live.front()->statistics;
+        const double tolerance = settings_.stable_relative_width;
+        const bool leader_precise = relative_interval_width(leader) <= tolerance;
+        return std::all_of(live.begin() + 1, live.end(), [&](const Track* other) {
+            return !intervals_overlap(leader, other->statistics) ||
+                   (leader_precise && relative_interval_width(other->statistics) <= tolerance);
+        });
+    }
+
+    BenchmarkOutcome finish() {
+        std::vector<const Track*> ranked;
+        for (const Track& track : tracks_) {
+            if (!track.failed && !track.samples.empty()) {
+                ranked.push_back(&track);
+            }
+        }
+        std::sort(ranked.begin(), ranked.end(),
+                  [](const Track* a, const Track* b) { return ranks_before(*a, *b); });
+        for (const Track* track : ranked) {
+            RankedCandidate out;
+            out.name = track->candidate->name;
+            out.index = track->candidate->index;
+            out.statistics = track->statistics;
+            out.method = track->method;
+            out.eliminated = track->eliminated;
+            out.tied_with_winner =
+                !outcome_.ranking.empty() &&
+                intervals_overlap(outcome_.ranking.front().statistics, track->statistics);
+            outcome_.ranking.push_back(std::move(out));
+        }
+        return std::move(outcome_);
+    }
+
+    const SamplingSettings& settings_;
+    const SampleSource& measure_;
+    std::vector<Track> tracks_;
+    BenchmarkOutcome outcome_;
+};
+
+}  // namespace
+
+BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
+                               const SamplingSettings& settings, const SampleSource& measure) {
+    return Scheduler(candidates, settings, measure).run();
+}
+
+}  // namespace spvtune::tune

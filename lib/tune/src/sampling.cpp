@@ -1,0 +1,78 @@
+#include <stdexcept>
+#include <string>
+
+#include <spvtune/tune/sampling.hpp>
+
+namespace spvtune::tune {
+namespace {
+
+std::string_view mode_name(SamplingMode mode) {
+    return mode == SamplingMode::fixed ? "fixed" : "adaptive";
+}
+
+}  // namespace
+
+SamplingSettings SamplingSettings::fixed(std::size_t warmups, std::size_t samples) {
+    SamplingSettings settings;
+    settings.mode = SamplingMode::fixed;
+    settings.warmup_runs = warmups;
+    settings.max_samples = samples;
+    return settings;
+}
+
+void to_json(nlohmann::json& json, const SamplingSettings& settings) {
+    json = {
+        {"mode", mode_name(settings.mode)},
+        {"warmup_runs", settings.warmup_runs},
+        {"min_samples", settings.min_samples},
+        {"max_samples", settings.max_samples},
+        {"elimination_ratio", settings.elimination_ratio},
+        {"stable_relative_width", settings.stable_relative_width},
+        {"time_budget_ms", nullptr},
+    };
+    if (settings.time_budget) {
+        json["time_budget_ms"] = settings.time_budget->count();
+    }
+}
+
+void from_json(const nlohmann::json& json, SamplingSettings& settings) {
+    SamplingSettings read;
+    if (json.contains("mode")) {
+        const auto mode = json.at("mode").get<std::string>();
+        if (mode != "adaptive" && mode != "fixed") {
+            throw std::invalid_argument("sampling mode '" + mode +
+                                        "' is neither 'adaptive' nor 'fixed'");
+        }
+        read.mode = mode == "fixed" ? SamplingMode::fixed : SamplingMode::adaptive;
+    }
+    read.warmup_runs = json.value("warmup_runs", read.warmup_runs);
+    read.min_samples = json.value("min_samples", read.min_samples);
+    read.max_samples = json.value("max_samples", read.max_samples);
+    read.elimination_ratio = json.value("elimination_ratio", read.elimination_ratio);
+    read.stable_relative_width = json.value("stable_relative_width", read.stable_relative_width);
+    if (json.contains("time_budget_ms") && !json.at("time_budget_ms").is_null()) {
+        read.time_budget = std::chrono::milliseconds(json.at("time_budget_ms").get<std::int64_t>());
+    }
+    settings = read;
+}
+
+Result<Sample> measure_with_host_clock(const std::function<Status()>& run_once,
+                                       std::chrono::nanoseconds min_window) {
+    using Clock = std::chrono::steady_clock;
+    constexpr std::size_t max_runs = std::size_t{1} << 20U;
+    for (std::size_t runs = 1;; runs *= 2) {
+        const Clock::time_point start = Clock::now();
+        for (std::size_t i = 0; i < runs; ++i) {
+            Status status = run_once();
+            if (!status) {
+                return fail(std::move(status).error());
+            }
+        }
+        const auto elapsed = std::chrono::duration<double, std::nano>(Clock::now() - start);
+        if (elapsed >= min_window || runs >= max_runs) {
+            return Sample{elapsed.count() / static_cast<double>(runs), TimingMethod::host_clock};
+        }
+    }
+}
+
+}  // namespace spvtune::tune
