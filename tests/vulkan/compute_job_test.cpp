@@ -1,0 +1,131 @@
+#include <cmath>
+
+#include <doctest/doctest.h>
+
+#include <spvtune/vulkan/error.hpp>
+
+#include "saxpy_job.hpp"
+#include "vulkan_fixture.hpp"
+
+using namespace spvtune;
+
+namespace {
+
+/// Element-by-element comparison; fma contraction on the device may differ in the last bit.
+void check_close(const std::vector<float>& got, const std::vector<float>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const float tolerance = 1e-5f * std::max(1.0f, std::fabs(want[i]));
+        if (std::fabs(got[i] - want[i]) > tolerance) {
+            FAIL("element " << i << ": got " << got[i] << ", expected " << want[i]);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("saxpy runs through the engine and matches the host result element by element") {
+    test::VulkanFixture vulkan;
+    // 1000 is not a multiple of the workgroup size: the bounds check in the kernel matters.
+    test::SaxpyJob saxpy(vulkan.device(), 1000, 64);
+    saxpy.job().run();
+    check_close(saxpy.result(), saxpy.expected(1));
+}
+
+TEST_CASE("two workgroup sizes via specialization give the same correct result") {
+    test::VulkanFixture vulkan;
+    test::SaxpyJob small(vulkan.device(), 4099, 32);
+    test::SaxpyJob large(vulkan.device(), 4099, 256);
+    small.job().run();
+    large.job().run();
+    check_close(small.result(), small.expected(1));
+    CHECK(small.result() == large.result());
+}
+
+TEST_CASE("a timed batch of N dispatches runs N times and reports per-dispatch time") {
+    test::VulkanFixture vulkan;
+    test::SaxpyJob saxpy(vulkan.device(), 2048, 64);
+    const vulkan::DispatchTiming timing = saxpy.job().time(5);
+    CHECK(timing.dispatches == 5);
+    CHECK(timing.total_ns > 0);
+    CHECK(timing.per_dispatch_ns == doctest::Approx(timing.total_ns / 5));
+    CHECK(timing.method == tune::TimingMethod::device_timestamps);
+    // Each dispatch saw its predecessor's writes: five applications of y = a*x + y.
+    check_close(saxpy.result(), saxpy.expected(5));
+}
+
+TEST_CASE("push constants of the wrong size are refused with the sizes named") {
+    test::VulkanFixture vulkan;
+    const auto module = vulkan::SpirvModule::load(test::kernel_path("saxpy"));
+    const vulkan::ComputePipeline pipeline(vulkan.device(), module, "main");
+    vulkan::Buffer x(vulkan.device(), 256);
+    vulkan::Buffer y(vulkan.device(), 256);
+    const vulkan::BufferBinding bindings[] = {{0, 0, &x}, {0, 1, &y}};
+    CHECK_THROWS_WITH_AS(vulkan::ComputeJob(vulkan.device(), pipeline, bindings,
+                                            std::vector<std::byte>(4), {1, 1, 1}),
+                         doctest::Contains("push-constant block is 8 bytes but 4 bytes were given"),
+                         vulkan::Error);
+}
+
+TEST_CASE("a binding the shader uses but nobody bound is refused") {
+    test::VulkanFixture vulkan;
+    const auto module = vulkan::SpirvModule::load(test::kernel_path("saxpy"));
+    const vulkan::ComputePipeline pipeline(vulkan.device(), module, "main");
+    vulkan::Buffer x(vulkan.device(), 256);
+    const vulkan::BufferBinding bindings[] = {{0, 0, &x}};
+    CHECK_THROWS_WITH_AS(vulkan::ComputeJob(vulkan.device(), pipeline, bindings,
+                                            std::vector<std::byte>(8), {1, 1, 1}),
+                         doctest::Contains("(set 0, binding 1) but no buffer is bound"),
+                         vulkan::Error);
+    const vulkan::BufferBinding extra[] = {{0, 0, &x}, {0, 1, &x}, {1, 0, &x}};
+    CHECK_THROWS_WITH_AS(
+        vulkan::ComputeJob(vulkan.device(), pipeline, extra, std::vector<std::byte>(8), {1, 1, 1}),
+        doctest::Contains("uses no descriptor at (set 1, binding 0)"), vulkan::Error);
+}
+
+TEST_CASE("workgroup sizes and counts beyond the device limits are refused") {
+    test::VulkanFixture vulkan;
+    const auto& limits = vulkan.device().info().limits;
+    const auto module = vulkan::SpirvModule::load(test::kernel_path("saxpy"));
+    const vulkan::Specialization too_wide{0, limits.maxComputeWorkGroupSize[0] + 1};
+    CHECK_THROWS_WITH_AS(
+        vulkan::ComputePipeline(vulkan.device(), module, "main", std::span(&too_wide, 1)),
+        doctest::Contains("maxComputeWorkGroupSize"), vulkan::Error);
+
+    const vulkan::Specialization wrong_type{0, 1.5f};
+    CHECK_THROWS_WITH_AS(
+        vulkan::ComputePipeline(vulkan.device(), module, "main", std::span(&wrong_type, 1)),
+        doctest::Contains("is uint32, not float32"), vulkan::SpirvError);
+
+    const vulkan::Specialization unknown{9, 1U};
+    CHECK_THROWS_WITH_AS(
+        vulkan::ComputePipeline(vulkan.device(), module, "main", std::span(&unknown, 1)),
+        doctest::Contains("no specialization constant with id 9"), vulkan::SpirvError);
+
+    const vulkan::ComputePipeline pipeline(vulkan.device(), module, "main");
+    vulkan::Buffer x(vulkan.device(), 256);
+    const vulkan::BufferBinding bindings[] = {{0, 0, &x}, {0, 1, &x}};
+    CHECK_THROWS_WITH_AS(
+        vulkan::ComputeJob(vulkan.device(), pipeline, bindings, std::vector<std::byte>(8),
+                           {limits.maxComputeWorkGroupCount[0] + 1, 1, 1}),
+        doctest::Contains("maxComputeWorkGroupCount"), vulkan::Error);
+}
+
+TEST_CASE("a buffer larger than the device allows is a clear out-of-memory error") {
+    test::VulkanFixture vulkan;
+    const VkDeviceSize limit = vulkan.device().info().max_memory_allocation_size;
+    REQUIRE(limit > 0);
+    CHECK_THROWS_WITH_AS(vulkan::Buffer(vulkan.device(), limit + 1),
+                         doctest::Contains("maxMemoryAllocationSize"), vulkan::OutOfMemoryError);
+}
+
+TEST_CASE("timestamp intervals mask to the valid bits and survive a counter wrap") {
+    using vulkan::timestamp_interval_ns;
+    CHECK(timestamp_interval_ns(100, 250, 64, 1.0f) == 150.0);
+    CHECK(timestamp_interval_ns(100, 250, 64, 2.5f) == 375.0);
+    // 36 valid bits: the counter wrapped from near 2^36 to a small value.
+    const std::uint64_t top = (std::uint64_t{1} << 36) - 10;
+    CHECK(timestamp_interval_ns(top, 5, 36, 1.0f) == 15.0);
+    // Garbage above the valid bits is ignored.
+    CHECK(timestamp_interval_ns((std::uint64_t{0xabc} << 36) | 10, 30, 36, 1.0f) == 20.0);
+}

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <spvtune/vulkan/buffer.hpp>
+#include <spvtune/vulkan/compute_job.hpp>
+#include <spvtune/vulkan/compute_pipeline.hpp>
+#include <spvtune/vulkan/spirv_module.hpp>
+
+namespace spvtune::test {
+
+/// The shipped saxpy kernel (y = a*x + y) set up on a device with deterministic inputs.
+class SaxpyJob {
+  public:
+    SaxpyJob(vulkan::Device& device, std::uint32_t n, std::uint32_t workgroup_size, float a = 2.5f);
+
+    vulkan::ComputeJob& job() { return *job_; }
+    /// y as the kernel left it.
+    std::vector<float> result() const;
+    /// y after `runs` dispatches, computed on the host in float like the kernel.
+    std::vector<float> expected(int runs) const;
+
+  private:
+    std::uint32_t n_;
+    float a_;
+    std::vector<float> x_;
+    std::vector<float> y_;
+    vulkan::SpirvModule module_;
+    std::unique_ptr<vulkan::ComputePipeline> pipeline_;
+    std::unique_ptr<vulkan::Buffer> x_buffer_;
+    std::unique_ptr<vulkan::Buffer> y_buffer_;
+    std::unique_ptr<vulkan::ComputeJob> job_;
+};
+
+}  // namespace spvtune::test

@@ -1,0 +1,30 @@
+#include "vulkan_fixture.hpp"
+
+#include <doctest/doctest.h>
+
+#include <spvtune/vulkan/device_selector.hpp>
+
+namespace spvtune::test {
+
+VulkanFixture::VulkanFixture() {
+    vulkan::InstanceOptions options;
+    options.validation = true;
+    options.validation_sink = [log = log_](const std::string& message) { log->add(message); };
+    instance_ = std::make_unique<vulkan::Instance>(options);
+    device_ = std::make_unique<vulkan::Device>(*instance_,
+                                               vulkan::select_device(instance_->devices(), ""));
+}
+
+VulkanFixture::~VulkanFixture() {
+    device_.reset();
+    instance_.reset();
+    for (const std::string& message : log_->messages()) {
+        FAIL_CHECK(message);
+    }
+}
+
+std::string kernel_path(const std::string& name) {
+    return std::string(SPVTUNE_KERNEL_DIR) + "/" + name + ".spv";
+}
+
+}  // namespace spvtune::test
