@@ -1,5 +1,6 @@
 #include "spirv_binary.hpp"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -7,6 +8,7 @@
 #include <sstream>
 #include <system_error>
 
+#include <spvtune/tune/digest.hpp>
 #include <spvtune/vulkan/error.hpp>
 
 namespace spvtune::vulkan::detail {
@@ -91,15 +93,15 @@ void normalize_spirv_words(std::vector<std::uint32_t>& words, const std::string&
     }
 }
 
-std::uint64_t fnv1a64(std::span<const std::uint32_t> words) noexcept {
-    std::uint64_t hash = 0xcbf29ce484222325ULL;
+std::uint64_t code_digest(std::span<const std::uint32_t> words) noexcept {
+    tune::Fnv1a digest;
     for (const std::uint32_t word : words) {
-        for (int shift = 0; shift < 32; shift += 8) {
-            hash ^= (word >> shift) & 0xffU;
-            hash *= 0x100000001b3ULL;
-        }
+        const std::array<std::byte, 4> bytes{
+            std::byte(word & 0xffU), std::byte((word >> 8) & 0xffU),
+            std::byte((word >> 16) & 0xffU), std::byte(word >> 24)};
+        digest.add(bytes);
     }
-    return hash;
+    return digest.value();
 }
 
 }  // namespace spvtune::vulkan::detail

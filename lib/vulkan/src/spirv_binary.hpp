@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-// Byte-level handling of SPIR-V code: reading a file, recognising SPIR-V, byte order, hashing.
+// Byte-level handling of SPIR-V code: reading a file, recognising SPIR-V, byte order, digest.
 namespace spvtune::vulkan::detail {
 
 /// The words of the file at `path`; throws SpirvError when it cannot be read or its size is not
@@ -20,6 +20,6 @@ std::vector<std::uint32_t> read_spirv_words(const std::filesystem::path& path,
 void normalize_spirv_words(std::vector<std::uint32_t>& words, const std::string& display_name);
 
 /// FNV-1a 64 over the words' little-endian bytes, so the digest does not depend on the host.
-std::uint64_t fnv1a64(std::span<const std::uint32_t> words) noexcept;
+std::uint64_t code_digest(std::span<const std::uint32_t> words) noexcept;
 
 }  // namespace spvtune::vulkan::detail

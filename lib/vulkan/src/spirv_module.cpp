@@ -1,8 +1,8 @@
 #include <algorithm>
-#include <cstdio>
 
 #include <spirv_cross/spirv.h>
 
+#include <spvtune/tune/digest.hpp>
 #include <spvtune/vulkan/error.hpp>
 #include <spvtune/vulkan/spirv_module.hpp>
 
@@ -63,7 +63,7 @@ SpirvModule::SpirvModule(std::vector<std::uint32_t> words, std::string display_n
     detail::normalize_spirv_words(words_, display_name_);
     // Validate before reflecting: the reflection code may then trust the module's structure.
     detail::validate_spirv(words_, display_name_);
-    content_hash_ = detail::fnv1a64(words_);
+    content_hash_ = detail::code_digest(words_);
 
     const detail::ModuleDeclarations declarations =
         detail::read_declarations(words_, display_name_);
