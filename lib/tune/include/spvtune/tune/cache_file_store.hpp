@@ -1,0 +1,59 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <spvtune/tune/cache_lookup.hpp>
+#include <spvtune/tune/cache_warning.hpp>
+#include <spvtune/tune/tune_store.hpp>
+
+namespace spvtune::tune {
+
+struct CacheFileStoreOptions {
+    /// Whether a cache made with another driver of the same device answers loads (read-only)
+    /// when this hardware has no file of its own; see find_cache_file.
+    DriverMismatch driver_mismatch = DriverMismatch::refuse;
+    /// Where warnings go: unusable files moved aside, newer schema versions, an unwritable
+    /// directory, driver mismatches. Each situation is reported once per store and file.
+    WarningSink warn = warn_to_stderr;
+};
+
+/// The persistent cache: one JSON file per hardware identity in one directory.
+///
+/// Every save reads the file, merges and writes it back atomically under an advisory lock on a
+/// sidecar "<file>.lock", so concurrent processes keep each other's entries and a crash never
+/// leaves a half-written file. For an address that is already settled in the file, the first
+/// entry is kept and reported in StoreOutcome::kept. A corrupt file is moved aside to
+/// "<stem>.corrupt-<UTC time>.json" and the store continues empty; a file from a newer schema
+/// version is read but never rewritten; a directory that cannot be written degrades the store to
+/// memory. None of these fail the caller. Thread-safe.
+class CacheFileStore final : public TuneStore {
+  public:
+    explicit CacheFileStore(std::filesystem::path directory, CacheFileStoreOptions options = {});
+    ~CacheFileStore() override;
+    CacheFileStore(const CacheFileStore&) = delete;
+    CacheFileStore& operator=(const CacheFileStore&) = delete;
+
+    const std::filesystem::path& directory() const noexcept;
+
+    /// The file that holds `hardware`'s entries (it may not exist yet).
+    std::filesystem::path file_for(const HardwareIdentity& hardware) const;
+
+    std::optional<TuneEntry> load(const HardwareIdentity& hardware,
+                                  const EntryAddress& address) override;
+
+    StoreOutcome save(const HardwareIdentity& hardware, const EntryAddress& address,
+                      const std::vector<CandidateDescription>& candidates,
+                      const std::string& key_display, const TuneEntry& entry) override;
+
+    void mark_needs_retune(const HardwareIdentity& hardware, const EntryAddress& address) override;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace spvtune::tune

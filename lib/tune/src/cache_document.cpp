@@ -1,0 +1,60 @@
+#include <utility>
+
+#include <spvtune/tune/cache_document.hpp>
+
+#ifndef SPVTUNE_VERSION
+#error "SPVTUNE_VERSION must be defined by the build"
+#endif
+
+namespace spvtune::tune {
+
+const CacheKeyRecord* CacheDocument::find(const EntryAddress& address) const {
+    const auto tuner = tuners.find(address.tuner);
+    if (tuner == tuners.end()) {
+        return nullptr;
+    }
+    const auto list = tuner->second.find(address.checksum);
+    if (list == tuner->second.end()) {
+        return nullptr;
+    }
+    const auto record = list->second.entries.find(address.key_json);
+    return record == list->second.entries.end() ? nullptr : &record->second;
+}
+
+CacheKeyRecord* CacheDocument::find(const EntryAddress& address) {
+    return const_cast<CacheKeyRecord*>(std::as_const(*this).find(address));
+}
+
+void CacheDocument::put(const EntryAddress& address,
+                        const std::vector<CandidateDescription>& candidates,
+                        CacheKeyRecord record) {
+    CacheCandidateList& list = tuners[address.tuner][address.checksum];
+    // The checksum already covers what the candidates are, so an existing description stands.
+    if (list.candidates.empty()) {
+        list.candidates = candidates;
+    }
+    list.entries.insert_or_assign(address.key_json, std::move(record));
+}
+
+std::size_t CacheDocument::entry_count() const noexcept {
+    std::size_t count = 0;
+    for (const auto& [name, lists] : tuners) {
+        for (const auto& [checksum, list] : lists) {
+            count += list.entries.size();
+        }
+    }
+    return count;
+}
+
+CacheDocument make_cache_document(HardwareIdentity hardware) {
+    CacheDocument document;
+    document.tool_version = std::string(spvtune_library_version());
+    document.hardware = std::move(hardware);
+    return document;
+}
+
+std::string_view spvtune_library_version() noexcept {
+    return SPVTUNE_VERSION;
+}
+
+}  // namespace spvtune::tune

@@ -1,0 +1,46 @@
+#include <cerrno>
+#include <system_error>
+
+#include <spvtune/tune/cache_file.hpp>
+#include <spvtune/tune/cache_format.hpp>
+
+#include "cache_file_io.hpp"
+
+namespace spvtune::tune {
+
+CacheDocument read_cache_file(const std::filesystem::path& file) {
+    const auto contents = cache_io::read_file(file);
+    if (!contents) {
+        throw std::system_error(ENOENT, std::generic_category(), "cannot open " + file.string());
+    }
+    return parse_cache(contents->text, file);
+}
+
+bool edit_cache_file(const std::filesystem::path& file,
+                     const std::function<bool(CacheDocument&)>& edit) {
+    // Checked before locking so a mistyped path does not leave a stray lock file behind.
+    if (!cache_io::stamp_of(file)) {
+        throw std::system_error(ENOENT, std::generic_category(), "cannot open " + file.string());
+    }
+    const cache_io::FileLock lock(file);
+    CacheDocument document = read_cache_file(file);
+    if (document.is_newer_schema()) {
+        throw CacheFormatError(file, "/schema_version",
+                               "expected schema version " + std::to_string(cache_schema_version) +
+                                   " or older, found " + std::to_string(document.schema_version) +
+                                   ": the file comes from a newer spvtune and is not rewritten");
+    }
+    if (!edit(document)) {
+        return false;
+    }
+    document.tool_version = std::string(spvtune_library_version());
+    cache_io::remove_stale_temporaries(file);
+    cache_io::write_file_atomically(file, serialize_cache(document));
+    return true;
+}
+
+bool is_cache_backup_name(const std::filesystem::path& file) {
+    return file.filename().string().find(".corrupt-") != std::string::npos;
+}
+
+}  // namespace spvtune::tune

@@ -1,0 +1,202 @@
+#include "cache_file_io.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <system_error>
+#include <unistd.h>
+#include <utility>
+
+namespace spvtune::tune::cache_io {
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void throw_errno(int error, std::string_view action, const fs::path& path) {
+    throw std::system_error(error, std::generic_category(),
+                            std::string(action) + " " + path.string());
+}
+
+// Closes on scope exit, so every error path below releases its descriptor.
+class Descriptor {
+  public:
+    explicit Descriptor(int fd) : fd_(fd) {}
+    ~Descriptor() {
+        if (fd_ >= 0) {
+            ::close(fd_);
+        }
+    }
+    Descriptor(const Descriptor&) = delete;
+    Descriptor& operator=(const Descriptor&) = delete;
+    int get() const { return fd_; }
+    int release() { return std::exchange(fd_, -1); }
+
+  private:
+    int fd_;
+};
+
+FileStamp stamp_from(const struct stat& info) {
+    return FileStamp{info.st_dev, info.st_ino, info.st_size, info.st_mtim};
+}
+
+void write_all(int fd, std::string_view content, const fs::path& path) {
+    while (!content.empty()) {
+        const ssize_t written = ::write(fd, content.data(), content.size());
+        if (written < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_errno(errno, "cannot write", path);
+        }
+        content.remove_prefix(static_cast<std::size_t>(written));
+    }
+}
+
+fs::path directory_of(const fs::path& file) {
+    return file.has_parent_path() ? file.parent_path() : fs::path(".");
+}
+
+std::string temporary_prefix(const fs::path& target) {
+    return target.filename().string() + ".tmp-";
+}
+
+std::string utc_timestamp() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    ::gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &utc);
+    return text;
+}
+
+}  // namespace
+
+std::optional<FileContents> read_file(const fs::path& file) {
+    Descriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0) {
+        if (errno == ENOENT) {
+            return std::nullopt;
+        }
+        throw_errno(errno, "cannot open", file);
+    }
+    struct stat info {};
+    if (::fstat(fd.get(), &info) != 0) {
+        throw_errno(errno, "cannot stat", file);
+    }
+    if (!S_ISREG(info.st_mode)) {
+        throw_errno(EISDIR, "cannot read", file);
+    }
+    FileContents contents{std::string(static_cast<std::size_t>(info.st_size), '\0'),
+                          stamp_from(info)};
+    std::size_t done = 0;
+    for (;;) {
+        if (done == contents.text.size()) {
+            contents.text.resize(done + 4096);  // the file may have grown since fstat
+        }
+        const ssize_t got =
+            ::read(fd.get(), contents.text.data() + done, contents.text.size() - done);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_errno(errno, "cannot read", file);
+        }
+        if (got == 0) {
+            break;
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    contents.text.resize(done);
+    return contents;
+}
+
+std::optional<FileStamp> stamp_of(const fs::path& file) {
+    struct stat info {};
+    if (::stat(file.c_str(), &info) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR) {
+            return std::nullopt;
+        }
+        throw_errno(errno, "cannot stat", file);
+    }
+    return stamp_from(info);
+}
+
+void write_file_atomically(const fs::path& target, std::string_view content) {
+    static std::atomic<unsigned> counter{0};
+    const fs::path directory = directory_of(target);
+    const fs::path temporary = directory / (temporary_prefix(target) + std::to_string(::getpid()) +
+                                            "-" + std::to_string(counter.fetch_add(1)));
+    Descriptor fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+    if (fd.get() < 0) {
+        throw_errno(errno, "cannot create", temporary);
+    }
+    try {
+        write_all(fd.get(), content, temporary);
+        if (::fsync(fd.get()) != 0) {
+            throw_errno(errno, "cannot flush", temporary);
+        }
+        if (::close(fd.release()) != 0) {
+            throw_errno(errno, "cannot close", temporary);
+        }
+        if (::rename(temporary.c_str(), target.c_str()) != 0) {
+            throw_errno(errno, "cannot replace", target);
+        }
+    } catch (...) {
+        ::unlink(temporary.c_str());
+        throw;
+    }
+    // The rename is only durable once the directory entry is; a failure here leaves a complete
+    // file either way, so it is not worth failing the save over.
+    Descriptor dir(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.get() >= 0) {
+        ::fsync(dir.get());
+    }
+}
+
+void remove_stale_temporaries(const fs::path& target) {
+    const std::string prefix = temporary_prefix(target);
+    std::error_code error;
+    for (fs::directory_iterator it(directory_of(target), error), end; !error && it != end;
+         it.increment(error)) {
+        if (it->path().filename().string().starts_with(prefix)) {
+            std::error_code ignored;
+            fs::remove(it->path(), ignored);
+        }
+    }
+}
+
+fs::path move_aside(const fs::path& file, std::string_view reason) {
+    const std::string stem =
+        file.stem().string() + "." + std::string(reason) + "-" + utc_timestamp();
+    fs::path backup = directory_of(file) / (stem + ".json");
+    for (int n = 1; fs::exists(backup); ++n) {
+        backup = directory_of(file) / (stem + "-" + std::to_string(n) + ".json");
+    }
+    if (::rename(file.c_str(), backup.c_str()) != 0) {
+        throw_errno(errno, "cannot move aside", file);
+    }
+    return backup;
+}
+
+FileLock::FileLock(const fs::path& file) {
+    const fs::path lock_path = fs::path(file) += ".lock";
+    Descriptor fd(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666));
+    if (fd.get() < 0) {
+        throw_errno(errno, "cannot open lock file", lock_path);
+    }
+    while (::flock(fd.get(), LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            throw_errno(errno, "cannot lock", lock_path);
+        }
+    }
+    fd_ = fd.release();
+}
+
+FileLock::~FileLock() {
+    // Closing the descriptor releases the flock.
+    ::close(fd_);
+}
+
+}  // namespace spvtune::tune::cache_io

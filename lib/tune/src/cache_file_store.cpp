@@ -1,0 +1,332 @@
+#include <mutex>
+#include <system_error>
+#include <unordered_map>
+
+#include <spvtune/tune/cache_file.hpp>
+#include <spvtune/tune/cache_file_store.hpp>
+#include <spvtune/tune/cache_format.hpp>
+#include <spvtune/tune/cache_location.hpp>
+
+#include "cache_file_io.hpp"
+#include "cache_json_values.hpp"
+
+namespace spvtune::tune {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What the store knows about one hardware identity's file.
+struct HardwareState {
+    std::optional<fs::path> file;  ///< none when the identity key cannot name a file
+    /// Mirrors the file as of `stamp` unless `frozen`; then it is the in-memory cache.
+    CacheDocument document;
+    std::optional<cache_io::FileStamp> stamp;
+    bool read = false;
+    /// The file is never written again by this store (newer schema, unreadable, not movable);
+    /// results for this hardware are kept in memory only.
+    bool frozen = false;
+    std::string frozen_reason;
+    /// Another driver's cache for the same device, when the options allow one.
+    std::optional<CacheDocument> fallback;
+    bool fallback_checked = false;
+};
+
+// A format error nobody could fix by reading the file again (as opposed to an I/O error).
+struct ReadResult {
+    bool corrupt = false;
+    std::string problem;
+};
+
+std::optional<int> newer_schema_version(const std::string& text) {
+    const auto root = nlohmann::json::parse(text, nullptr, false);
+    if (root.is_object() && root.contains("schema_version") &&
+        root["schema_version"].is_number_unsigned() &&
+        root["schema_version"].get<std::uint64_t>() > cache_schema_version) {
+        return static_cast<int>(
+            std::min<std::uint64_t>(root["schema_version"].get<std::uint64_t>(), 1U << 30));
+    }
+    return std::nullopt;
+}
+
+std::string kept_message(const EntryAddress& address, const std::string& key_display,
+                         const TuneEntry& kept, const TuneEntry& rejected) {
+    return "kept the winner \"" + kept.winner_name + "\" settled first for tuner \"" +
+           address.tuner + "\" key " + key_display + " (by another run); this run's winner \"" +
+           rejected.winner_name + "\" was not stored";
+}
+
+}  // namespace
+
+struct CacheFileStore::Impl {
+    fs::path directory;
+    CacheFileStoreOptions options;
+    std::mutex mutex;
+    std::unordered_map<std::string, HardwareState> states;
+    std::optional<std::string> memory_only_reason;
+
+    void warn(const std::string& message) const {
+        if (options.warn) {
+            options.warn(message);
+        }
+    }
+
+    HardwareState& state_for(const HardwareIdentity& hardware) {
+        auto [it, inserted] = states.try_emplace(hardware.key);
+        HardwareState& state = it->second;
+        if (inserted) {
+            state.document = make_cache_document(hardware);
+            try {
+                state.file = directory / cache_file_name(hardware);
+            } catch (const std::invalid_argument& error) {
+                freeze(state, error.what());
+            }
+        }
+        return state;
+    }
+
+    void freeze(HardwareState& state, std::string reason) {
+        state.frozen = true;
+        state.frozen_reason = std::move(reason);
+        warn(state.frozen_reason + "; results for this hardware are kept in memory only");
+    }
+
+    void degrade(const std::string& reason) {
+        if (!memory_only_reason) {
+            memory_only_reason =
+                "cache directory " + directory.string() + " cannot be written (" + reason + ")";
+            warn(*memory_only_reason + "; tuning results are kept in memory only for this run");
+        }
+    }
+
+    bool in_memory(const HardwareState& state) const {
+        return memory_only_reason.has_value() || state.frozen;
+    }
+
+    std::string memory_reason(const HardwareState& state) const {
+        return state.frozen ? state.frozen_reason : memory_only_reason.value_or("");
+    }
+
+    // Brings `state.document` in line with the file. Without the lock a corrupt file is only
+    // reported, because moving it aside is a write that must not race another process's save.
+    ReadResult read(HardwareState& state, const HardwareIdentity& hardware, bool locked) {
+        const fs::path& file = *state.file;
+        const auto stamp = cache_io::stamp_of(file);
+        if (state.read && stamp == state.stamp) {
+            return {};
+        }
+        const auto contents = cache_io::read_file(file);
+        state.read = true;
+        if (!contents) {
+            state.document = make_cache_document(hardware);
+            state.stamp.reset();
+            return {};
+        }
+        try {
+            CacheDocument document = parse_cache(contents->text, file);
+            if (document.is_newer_schema()) {
+                freeze(state, file.string() + " has cache schema version " +
+                                  std::to_string(document.schema_version) +
+                                  " (written by spvtune " + document.tool_version +
+                                  "), newer than version " + std::to_string(cache_schema_version) +
+                                  " that this spvtune writes: it is read but never rewritten");
+            }
+            state.document = std::move(document);
+            state.stamp = contents->stamp;
+            return {};
+        } catch (const CacheFormatError& error) {
+            state.document = make_cache_document(hardware);
+            state.stamp.reset();
+            if (const auto version = newer_schema_version(contents->text)) {
+                freeze(state,
+                       file.string() + " has cache schema version " + std::to_string(*version) +
+                           ", newer than this spvtune understands, and could not be read (" +
+                           error.problem() + " at " + error.pointer() + "): it is left untouched");
+                return {};
+            }
+            if (!locked) {
+                state.read = false;
+                return {true, error.what()};
+            }
+            const fs::path backup = cache_io::move_aside(file, "corrupt");
+            warn(std::string(error.what()) + "; the file was moved aside to " + backup.string() +
+                 " and tuning continues with an empty cache");
+            return {};
+        }
+    }
+
+    void refresh(HardwareState& state, const HardwareIdentity& hardware) {
+        if (in_memory(state)) {
+            return;
+        }
+        ReadResult result;
+        try {
+            result = read(state, hardware, false);
+            if (result.corrupt) {
+                const cache_io::FileLock lock(*state.file);
+                read(state, hardware, true);
+            }
+        } catch (const std::system_error& error) {
+            freeze(state, (result.corrupt ? result.problem + "; " : std::string()) +
+                              "cannot use cache file " + state.file->string() + " (" +
+                              error.what() + "): it is left untouched");
+        }
+    }
+
+    const CacheKeyRecord* fallback_record(HardwareState& state, const HardwareIdentity& hardware,
+                                          const EntryAddress& address) {
+        if (options.driver_mismatch == DriverMismatch::refuse) {
+            return nullptr;
+        }
+        if (!state.fallback_checked) {
+            state.fallback_checked = true;
+            if (state.stamp || !state.document.tuners.empty()) {
+                return nullptr;  // this hardware has its own cache: no mismatch to fall back on
+            }
+            const auto found =
+                find_cache_file(directory, hardware, options.driver_mismatch, options.warn);
+            if (found && found->match == CacheMatch::driver_mismatch) {
+                try {
+                    state.fallback = read_cache_file(found->file);
+                    warn("using " + found->file.string() + " for " + hardware.device_name + " (" +
+                         found->description + ")");
+                } catch (const std::exception& error) {
+                    warn("skipping cache " + found->file.string() + ": " + error.what());
+                }
+            }
+        }
+        return state.fallback ? state.fallback->find(address) : nullptr;
+    }
+
+    StoreOutcome save_in_memory(HardwareState& state, const EntryAddress& address,
+                                const std::vector<CandidateDescription>& candidates,
+                                CacheKeyRecord record) {
+        if (const CacheKeyRecord* existing = state.document.find(address);
+            existing && !existing->entry.needs_retune) {
+            return {false, existing->entry,
+                    kept_message(address, record.printed_key, existing->entry, record.entry)};
+        }
+        state.document.put(address, candidates, std::move(record));
+        return {false, std::nullopt, "kept in memory only: " + memory_reason(state)};
+    }
+
+    StoreOutcome save(HardwareState& state, const HardwareIdentity& hardware,
+                      const EntryAddress& address,
+                      const std::vector<CandidateDescription>& candidates, CacheKeyRecord record) {
+        if (in_memory(state)) {
+            return save_in_memory(state, address, candidates, std::move(record));
+        }
+        bool inserted = false;
+        try {
+            fs::create_directories(directory);
+            const cache_io::FileLock lock(*state.file);
+            cache_io::remove_stale_temporaries(*state.file);
+            read(state, hardware, true);
+            if (state.frozen) {
+                return save_in_memory(state, address, candidates, std::move(record));
+            }
+            if (const CacheKeyRecord* existing = state.document.find(address);
+                existing && !existing->entry.needs_retune) {
+                return {false, existing->entry,
+                        kept_message(address, record.printed_key, existing->entry, record.entry)};
+            }
+            state.document.put(address, candidates, std::move(record));
+            inserted = true;
+            write(state);
+            return {true, std::nullopt, {}};
+        } catch (const std::system_error& error) {
+            degrade(error.what());
+            if (!inserted) {
+                return save_in_memory(state, address, candidates, std::move(record));
+            }
+            return {false, std::nullopt, "kept in memory only: " + memory_reason(state)};
+        }
+    }
+
+    void mark_needs_retune(HardwareState& state, const HardwareIdentity& hardware,
+                           const EntryAddress& address) {
+        const auto mark = [&] {
+            CacheKeyRecord* record = state.document.find(address);
+            const bool changed = record != nullptr && !record->entry.needs_retune;
+            if (changed) {
+                record->entry.needs_retune = true;
+            }
+            return changed;
+        };
+        if (in_memory(state)) {
+            mark();
+            return;
+        }
+        try {
+            if (!cache_io::stamp_of(*state.file)) {
+                return;  // no file, so no entry to mark
+            }
+            const cache_io::FileLock lock(*state.file);
+            read(state, hardware, true);
+            if (mark() && !state.frozen) {
+                write(state);
+            }
+        } catch (const std::system_error& error) {
+            degrade(error.what());
+            mark();
+        }
+    }
+
+    void write(HardwareState& state) {
+        state.document.schema_version = cache_schema_version;
+        state.document.tool_version = std::string(spvtune_library_version());
+        cache_io::write_file_atomically(*state.file, serialize_cache(state.document));
+        state.stamp = cache_io::stamp_of(*state.file);
+    }
+};
+
+CacheFileStore::CacheFileStore(fs::path directory, CacheFileStoreOptions options)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->directory = std::move(directory);
+    impl_->options = std::move(options);
+}
+
+CacheFileStore::~CacheFileStore() = default;
+
+const fs::path& CacheFileStore::directory() const noexcept {
+    return impl_->directory;
+}
+
+fs::path CacheFileStore::file_for(const HardwareIdentity& hardware) const {
+    return impl_->directory / cache_file_name(hardware);
+}
+
+std::optional<TuneEntry> CacheFileStore::load(const HardwareIdentity& hardware,
+                                              const EntryAddress& address) {
+    const std::lock_guard guard(impl_->mutex);
+    HardwareState& state = impl_->state_for(hardware);
+    impl_->refresh(state, hardware);
+    if (const CacheKeyRecord* record = state.document.find(address)) {
+        return record->entry;
+    }
+    if (const CacheKeyRecord* record = impl_->fallback_record(state, hardware, address)) {
+        return record->entry;
+    }
+    return std::nullopt;
+}
+
+StoreOutcome CacheFileStore::save(const HardwareIdentity& hardware, const EntryAddress& address,
+                                  const std::vector<CandidateDescription>& candidates,
+                                  const std::string& key_display, const TuneEntry& entry) {
+    // The reader rejects entry names that are not JSON, so they must never be written.
+    if (!cache_json::is_json_text(address.key_json)) {
+        return {false, std::nullopt,
+                "not stored: the key " + key_display + " has no JSON form (\"" + address.key_json +
+                    "\")"};
+    }
+    const std::lock_guard guard(impl_->mutex);
+    HardwareState& state = impl_->state_for(hardware);
+    return impl_->save(state, hardware, address, candidates, CacheKeyRecord{key_display, entry});
+}
+
+void CacheFileStore::mark_needs_retune(const HardwareIdentity& hardware,
+                                       const EntryAddress& address) {
+    const std::lock_guard guard(impl_->mutex);
+    impl_->mark_needs_retune(impl_->state_for(hardware), hardware, address);
+}
+
+}  // namespace spvtune::tune

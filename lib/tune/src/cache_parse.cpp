@@ -1,0 +1,336 @@
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include <spvtune/tune/cache_format.hpp>
+
+#include "cache_json_values.hpp"
+
+namespace spvtune::tune {
+namespace {
+
+using nlohmann::json;
+
+// Where a value sits in the document, as a chain of stack frames: the JSON pointer string is
+// only built when something is wrong, so validating a large valid file allocates nothing extra.
+struct Place {
+    const Place* parent = nullptr;
+    std::string_view member;
+    std::size_t index = 0;
+    bool is_index = false;
+
+    Place operator/(std::string_view name) const { return Place{this, name, 0, false}; }
+    Place operator/(std::size_t i) const { return Place{this, {}, i, true}; }
+
+    std::string pointer() const {
+        if (parent == nullptr) {
+            return "";
+        }
+        std::string text = parent->pointer() + "/";
+        if (is_index) {
+            return text + std::to_string(index);
+        }
+        for (char c : member) {
+            if (c == '~') {
+                text += "~0";
+            } else if (c == '/') {
+                text += "~1";
+            } else {
+                text += c;
+            }
+        }
+        return text;
+    }
+};
+
+std::string describe(const json& value) {
+    if (value.is_number_float()) {
+        return "a fractional number";
+    }
+    if (value.is_number_integer() && !value.is_number_unsigned()) {
+        return "a negative number";
+    }
+    return std::string(value.is_object() || value.is_array() ? "an " : "a ") + value.type_name();
+}
+
+class Reader {
+  public:
+    Reader(const std::filesystem::path& file, bool ignore_unknown)
+        : file_(file), ignore_unknown_(ignore_unknown) {}
+
+    void set_ignore_unknown(bool ignore) { ignore_unknown_ = ignore; }
+
+    [[noreturn]] void fail(const Place& at, std::string problem) const {
+        throw CacheFormatError(file_, at.pointer(), std::move(problem));
+    }
+
+    [[noreturn]] void fail_type(const Place& at, std::string_view expected,
+                                const json& found) const {
+        fail(at, "expected " + std::string(expected) + ", found " + describe(found));
+    }
+
+    const json::object_t& object(const json& value, const Place& at,
+                                 std::initializer_list<std::string_view> members) const {
+        if (!value.is_object()) {
+            fail_type(at, "an object", value);
+        }
+        const auto& object = value.get_ref<const json::object_t&>();
+        for (std::string_view name : members) {
+            if (object.find(name) == object.end()) {
+                fail(at, "expected a member \"" + std::string(name) + "\", found none");
+            }
+        }
+        if (!ignore_unknown_) {
+            for (const auto& [name, member] : object) {
+                if (std::find(members.begin(), members.end(), name) == members.end()) {
+                    fail(at / name, "expected no member \"" + name +
+                                        "\" (unknown to cache schema version " +
+                                        std::to_string(cache_schema_version) + ")");
+                }
+            }
+        }
+        return object;
+    }
+
+    const json::object_t& map(const json& value, const Place& at) const {
+        if (!value.is_object()) {
+            fail_type(at, "an object", value);
+        }
+        return value.get_ref<const json::object_t&>();
+    }
+
+    const json::array_t& array(const json& value, const Place& at) const {
+        if (!value.is_array()) {
+            fail_type(at, "an array", value);
+        }
+        return value.get_ref<const json::array_t&>();
+    }
+
+    std::string string(const json& value, const Place& at) const {
+        if (!value.is_string()) {
+            fail_type(at, "a string", value);
+        }
+        return value.get<std::string>();
+    }
+
+    bool boolean(const json& value, const Place& at) const {
+        if (!value.is_boolean()) {
+            fail_type(at, "true or false", value);
+        }
+        return value.get<bool>();
+    }
+
+    std::uint64_t unsigned_integer(const json& value, const Place& at,
+                                   std::uint64_t max = std::numeric_limits<std::uint64_t>::max(),
+                                   std::string_view expected = "a non-negative integer") const {
+        if (!value.is_number_unsigned() || value.get<std::uint64_t>() > max) {
+            fail_type(at, expected, value);
+        }
+        return value.get<std::uint64_t>();
+    }
+
+    double number(const json& value, const Place& at) const {
+        const auto decoded = cache_json::decode_double(value);
+        if (!decoded) {
+            fail_type(at, "a number (or \"nan\", \"inf\", \"-inf\")", value);
+        }
+        return *decoded;
+    }
+
+  private:
+    const std::filesystem::path& file_;
+    bool ignore_unknown_;
+};
+
+std::size_t read_index(const Reader& r, const json& value, const Place& at) {
+    return static_cast<std::size_t>(r.unsigned_integer(value, at));
+}
+
+SampleStatistics read_statistics(const Reader& r, const json& value, const Place& at) {
+    const auto& o = r.object(
+        value, at,
+        {"samples", "min_ns", "median_ns", "mean_ns", "stddev_ns", "ci_low_ns", "ci_high_ns"});
+    SampleStatistics s;
+    s.samples = read_index(r, o.at("samples"), at / "samples");
+    s.min_ns = r.number(o.at("min_ns"), at / "min_ns");
+    s.median_ns = r.number(o.at("median_ns"), at / "median_ns");
+    s.mean_ns = r.number(o.at("mean_ns"), at / "mean_ns");
+    s.stddev_ns = r.number(o.at("stddev_ns"), at / "stddev_ns");
+    s.ci_low_ns = r.number(o.at("ci_low_ns"), at / "ci_low_ns");
+    s.ci_high_ns = r.number(o.at("ci_high_ns"), at / "ci_high_ns");
+    return s;
+}
+
+RankedCandidate read_ranked(const Reader& r, const json& value, const Place& at) {
+    const auto& o = r.object(
+        value, at,
+        {"name", "index", "statistics", "timing_method", "tied_with_winner", "eliminated"});
+    RankedCandidate c;
+    c.name = r.string(o.at("name"), at / "name");
+    c.index = read_index(r, o.at("index"), at / "index");
+    c.statistics = read_statistics(r, o.at("statistics"), at / "statistics");
+    const Place method_at = at / "timing_method";
+    const auto method = cache_json::timing_method_from(r.string(o.at("timing_method"), method_at));
+    if (!method) {
+        r.fail(method_at, "expected \"device_timestamps\" or \"host_clock\"");
+    }
+    c.method = *method;
+    c.tied_with_winner = r.boolean(o.at("tied_with_winner"), at / "tied_with_winner");
+    c.eliminated = r.boolean(o.at("eliminated"), at / "eliminated");
+    return c;
+}
+
+CandidateFailure read_failure(const Reader& r, const json& value, const Place& at) {
+    const auto& o = r.object(value, at, {"name", "index", "kind", "reason"});
+    CandidateFailure f;
+    f.name = r.string(o.at("name"), at / "name");
+    f.index = read_index(r, o.at("index"), at / "index");
+    const Place kind_at = at / "kind";
+    const auto kind = cache_json::failure_kind_from(r.string(o.at("kind"), kind_at));
+    if (!kind) {
+        r.fail(kind_at, "expected \"error\", \"wrong_output\" or \"skipped\"");
+    }
+    f.kind = *kind;
+    f.reason = r.string(o.at("reason"), at / "reason");
+    return f;
+}
+
+CacheKeyRecord read_entry(const Reader& r, const json& value, const Place& at) {
+    const auto& o = r.object(
+        value, at,
+        {"printed_key", "winner", "ranking", "failures", "tuned_at", "settings", "needs_retune"});
+    CacheKeyRecord record;
+    record.printed_key = r.string(o.at("printed_key"), at / "printed_key");
+    TuneEntry& entry = record.entry;
+    const Place winner_at = at / "winner";
+    const auto& winner = r.object(o.at("winner"), winner_at, {"name", "index"});
+    entry.winner_name = r.string(winner.at("name"), winner_at / "name");
+    entry.winner_index = read_index(r, winner.at("index"), winner_at / "index");
+    const Place ranking_at = at / "ranking";
+    const auto& ranking = r.array(o.at("ranking"), ranking_at);
+    for (std::size_t i = 0; i < ranking.size(); ++i) {
+        entry.ranking.push_back(read_ranked(r, ranking[i], ranking_at / i));
+    }
+    const Place failures_at = at / "failures";
+    const auto& failures = r.array(o.at("failures"), failures_at);
+    for (std::size_t i = 0; i < failures.size(); ++i) {
+        entry.failures.push_back(read_failure(r, failures[i], failures_at / i));
+    }
+    entry.tuned_at = r.string(o.at("tuned_at"), at / "tuned_at");
+    entry.settings = o.at("settings");
+    entry.needs_retune = r.boolean(o.at("needs_retune"), at / "needs_retune");
+    return record;
+}
+
+CacheCandidateList read_candidate_list(const Reader& r, const json& value, const Place& at) {
+    const auto& o = r.object(value, at, {"candidates", "entries"});
+    CacheCandidateList list;
+    const Place candidates_at = at / "candidates";
+    const auto& candidates = r.array(o.at("candidates"), candidates_at);
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const Place c_at = candidates_at / i;
+        const auto& c = r.object(candidates[i], c_at, {"name", "content_digest"});
+        list.candidates.push_back({r.string(c.at("name"), c_at / "name"),
+                                   r.string(c.at("content_digest"), c_at / "content_digest")});
+    }
+    const Place entries_at = at / "entries";
+    for (const auto& [key_json, entry] : r.map(o.at("entries"), entries_at)) {
+        const Place entry_at = entries_at / key_json;
+        if (!cache_json::is_json_text(key_json)) {
+            r.fail(entry_at, "expected the member name to be the key's canonical JSON");
+        }
+        list.entries.emplace(key_json, read_entry(r, entry, entry_at));
+    }
+    return list;
+}
+
+HardwareIdentity read_hardware(const Reader& r, const json& value, const Place& at) {
+    const auto& o = r.object(
+        value, at, {"key", "vendor_id", "device_id", "device_name", "driver_version", "record"});
+    constexpr std::uint64_t u32_max = std::numeric_limits<std::uint32_t>::max();
+    HardwareIdentity hardware;
+    hardware.key = r.string(o.at("key"), at / "key");
+    hardware.vendor_id = static_cast<std::uint32_t>(r.unsigned_integer(
+        o.at("vendor_id"), at / "vendor_id", u32_max, "a 32-bit unsigned integer"));
+    hardware.device_id = static_cast<std::uint32_t>(r.unsigned_integer(
+        o.at("device_id"), at / "device_id", u32_max, "a 32-bit unsigned integer"));
+    hardware.device_name = r.string(o.at("device_name"), at / "device_name");
+    hardware.driver_version = r.string(o.at("driver_version"), at / "driver_version");
+    r.map(o.at("record"), at / "record");
+    hardware.record = o.at("record");
+    return hardware;
+}
+
+int read_schema_version(const Reader& r, const json::object_t& root, const Place& at) {
+    const Place format_at = at / "format";
+    const auto format = r.string(root.at("format"), format_at);
+    if (format != cache_format_name) {
+        r.fail(format_at,
+               "expected \"" + std::string(cache_format_name) + "\", found \"" + format + "\"");
+    }
+    return static_cast<int>(r.unsigned_integer(root.at("schema_version"), at / "schema_version",
+                                               std::numeric_limits<int>::max(),
+                                               "a positive integer schema version"));
+}
+
+json parse_json(std::string_view text, const std::filesystem::path& file) {
+    try {
+        return json::parse(text);
+    } catch (const json::parse_error& error) {
+        // nlohmann prefixes "[json.exception.parse_error.N] "; the rest names line and column.
+        std::string detail = error.what();
+        if (const auto end = detail.find("] "); end != std::string::npos) {
+            detail.erase(0, end + 2);
+        }
+        throw CacheFormatError(file, "", "expected valid JSON: " + detail);
+    }
+}
+
+}  // namespace
+
+CacheFormatError::CacheFormatError(std::filesystem::path file, std::string pointer,
+                                   std::string problem)
+    : std::runtime_error(file.string() + ": " + (pointer.empty() ? "(document)" : pointer) + ": " +
+                         problem),
+      file_(std::move(file)),
+      pointer_(std::move(pointer)),
+      problem_(std::move(problem)) {}
+
+CacheDocument parse_cache(std::string_view text, const std::filesystem::path& file) {
+    const json root_value = parse_json(text, file);
+    const Place root_at;
+    // The format and version are checked first, before unknown members could be blamed on a
+    // newer writer.
+    Reader r(file, true);
+    const auto& root = r.object(root_value, root_at, {"format", "schema_version"});
+    CacheDocument document;
+    document.schema_version = read_schema_version(r, root, root_at);
+    if (document.schema_version == 0) {
+        r.fail(root_at / "schema_version", "expected a positive integer schema version, found 0");
+    }
+    r.set_ignore_unknown(document.is_newer_schema());
+    r.object(root_value, root_at,
+             {"format", "schema_version", "tool_version", "hardware", "tuners"});
+    document.tool_version = r.string(root.at("tool_version"), root_at / "tool_version");
+    document.hardware = read_hardware(r, root.at("hardware"), root_at / "hardware");
+    const Place tuners_at = root_at / "tuners";
+    for (const auto& [name, lists] : r.map(root.at("tuners"), tuners_at)) {
+        const Place tuner_at = tuners_at / name;
+        auto& by_checksum = document.tuners[name];
+        for (const auto& [checksum_text, list] : r.map(lists, tuner_at)) {
+            const Place list_at = tuner_at / checksum_text;
+            const auto checksum = cache_json::parse_checksum(checksum_text);
+            if (!checksum) {
+                r.fail(list_at,
+                       "expected the member name to be a candidate-list checksum of 16 "
+                       "lower-case hex digits, found \"" +
+                           checksum_text + "\"");
+            }
+            by_checksum.emplace(*checksum, read_candidate_list(r, list, list_at));
+        }
+    }
+    return document;
+}
+
+}  // namespace spvtune::tune

@@ -1,0 +1,91 @@
+#include <spvtune/tune/cache_format.hpp>
+#include <spvtune/tune/digest.hpp>
+
+#include "cache_json_values.hpp"
+
+namespace spvtune::tune {
+namespace {
+
+using nlohmann::json;
+
+json statistics_json(const SampleStatistics& s) {
+    return {{"samples", s.samples},
+            {"min_ns", cache_json::encode_double(s.min_ns)},
+            {"median_ns", cache_json::encode_double(s.median_ns)},
+            {"mean_ns", cache_json::encode_double(s.mean_ns)},
+            {"stddev_ns", cache_json::encode_double(s.stddev_ns)},
+            {"ci_low_ns", cache_json::encode_double(s.ci_low_ns)},
+            {"ci_high_ns", cache_json::encode_double(s.ci_high_ns)}};
+}
+
+json entry_json(const CacheKeyRecord& record) {
+    const TuneEntry& entry = record.entry;
+    json ranking = json::array();
+    for (const RankedCandidate& candidate : entry.ranking) {
+        ranking.push_back({{"name", candidate.name},
+                           {"index", candidate.index},
+                           {"statistics", statistics_json(candidate.statistics)},
+                           {"timing_method", cache_json::to_string(candidate.method)},
+                           {"tied_with_winner", candidate.tied_with_winner},
+                           {"eliminated", candidate.eliminated}});
+    }
+    json failures = json::array();
+    for (const CandidateFailure& failure : entry.failures) {
+        failures.push_back({{"name", failure.name},
+                            {"index", failure.index},
+                            {"kind", cache_json::to_string(failure.kind)},
+                            {"reason", failure.reason}});
+    }
+    return {{"printed_key", record.printed_key},
+            {"winner", {{"name", entry.winner_name}, {"index", entry.winner_index}}},
+            {"ranking", std::move(ranking)},
+            {"failures", std::move(failures)},
+            {"tuned_at", entry.tuned_at},
+            {"settings", entry.settings},
+            {"needs_retune", entry.needs_retune}};
+}
+
+json candidate_list_json(const CacheCandidateList& list) {
+    json candidates = json::array();
+    for (const CandidateDescription& candidate : list.candidates) {
+        candidates.push_back(
+            {{"name", candidate.name}, {"content_digest", candidate.content_digest}});
+    }
+    json entries = json::object();
+    for (const auto& [key_json, record] : list.entries) {
+        entries[key_json] = entry_json(record);
+    }
+    return {{"candidates", std::move(candidates)}, {"entries", std::move(entries)}};
+}
+
+}  // namespace
+
+std::string serialize_cache(const CacheDocument& document) {
+    const HardwareIdentity& hardware = document.hardware;
+    json tuners = json::object();
+    for (const auto& [name, lists] : document.tuners) {
+        json by_checksum = json::object();
+        for (const auto& [checksum, list] : lists) {
+            by_checksum[to_hex(checksum)] = candidate_list_json(list);
+        }
+        tuners[name] = std::move(by_checksum);
+    }
+    const json root = {{"format", cache_format_name},
+                       {"schema_version", document.schema_version},
+                       {"tool_version", document.tool_version},
+                       {"hardware",
+                        {{"key", hardware.key},
+                         {"vendor_id", hardware.vendor_id},
+                         {"device_id", hardware.device_id},
+                         {"device_name", hardware.device_name},
+                         {"driver_version", hardware.driver_version},
+                         {"record", hardware.record}}},
+                       {"tuners", std::move(tuners)}};
+    // Invalid UTF-8 (a driver's error text, say) is replaced rather than failing the save; the
+    // replaced text then round-trips unchanged.
+    std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
+    text.push_back('\n');
+    return text;
+}
+
+}  // namespace spvtune::tune

@@ -1,0 +1,275 @@
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <spvtune/tune/cache_file.hpp>
+#include <spvtune/tune/cache_file_store.hpp>
+#include <spvtune/tune/cache_format.hpp>
+
+#include "cache/cache_samples.hpp"
+#include "cache/entry_checks.hpp"
+#include "cache/temp_directory.hpp"
+
+using namespace spvtune::tune;
+using namespace spvtune::tune::testing;
+
+namespace {
+
+// Collects warnings instead of printing them, so tests can count and read them.
+struct Warnings {
+    std::vector<std::string> messages;
+    CacheFileStoreOptions options(DriverMismatch policy = DriverMismatch::refuse) {
+        return {policy, [this](const std::string& message) { messages.push_back(message); }};
+    }
+};
+
+StoreOutcome save(CacheFileStore& store, const std::string& key,
+                  const std::string& winner = "tiled_16x16",
+                  const HardwareIdentity& hardware = sample_hardware()) {
+    return store.save(hardware, sample_address(key), sample_candidates(), "n=" + key,
+                      sample_entry(winner));
+}
+
+}  // namespace
+
+TEST_CASE("a saved entry is in the file and a new store loads it back whole") {
+    TempDirectory directory;
+    const auto nested = directory.path() / "created" / "on-demand";
+    Warnings warnings;
+    {
+        CacheFileStore store(nested, warnings.options());
+        const StoreOutcome outcome = save(store, "64");
+        CHECK(outcome.stored);
+        CHECK_FALSE(outcome.kept);
+    }
+    CacheFileStore store(nested, warnings.options());
+    const auto file = store.file_for(sample_hardware());
+    CHECK(file == nested / "test-gpu-00000000000000aa.json");
+    const auto loaded = store.load(sample_hardware(), sample_address("64"));
+    REQUIRE(loaded);
+    check_same_entry(*loaded, sample_entry());
+    CHECK_FALSE(store.load(sample_hardware(), sample_address("65")));
+    CHECK_FALSE(store.load(sample_hardware(), sample_address("64", "other-tuner")));
+    CHECK_FALSE(store.load(sample_hardware(), sample_address("64", "matmul", 42)));
+
+    const CacheDocument document = read_cache_file(file);
+    check_same_hardware(document.hardware, sample_hardware());
+    CHECK(document.tuners.at("matmul").at(sample_checksum).candidates.size() == 4);
+    CHECK(document.find(sample_address("64"))->printed_key == "n=64");
+    CHECK(warnings.messages.empty());
+}
+
+TEST_CASE("an unchanged cache re-saves byte-identically") {
+    TempDirectory directory;
+    CacheFileStore store(directory.path());
+    save(store, "1");
+    save(store, "2", "naive");
+    const auto file = store.file_for(sample_hardware());
+    const std::string before = read_bytes(file);
+    CHECK(edit_cache_file(file, [](CacheDocument&) { return true; }));
+    CHECK(read_bytes(file) == before);
+    CHECK(serialize_cache(read_cache_file(file)) == before);
+}
+
+TEST_CASE("for an address already settled the first entry is kept and the second reported") {
+    TempDirectory directory;
+    CacheFileStore first(directory.path());
+    CacheFileStore second(directory.path());
+    REQUIRE(save(first, "8", "first-winner").stored);
+    const StoreOutcome outcome = save(second, "8", "second-winner");
+    CHECK_FALSE(outcome.stored);
+    REQUIRE(outcome.kept);
+    CHECK(outcome.kept->winner_name == "first-winner");
+    CHECK(outcome.message.find("first-winner") != std::string::npos);
+    CHECK(outcome.message.find("second-winner") != std::string::npos);
+    CHECK(read_cache_file(first.file_for(sample_hardware()))
+              .find(sample_address("8"))
+              ->entry.winner_name == "first-winner");
+}
+
+TEST_CASE("an entry marked for re-tuning is persisted as such and may then be replaced") {
+    TempDirectory directory;
+    CacheFileStore store(directory.path());
+    save(store, "8", "old");
+    store.mark_needs_retune(sample_hardware(), sample_address("8"));
+    store.mark_needs_retune(sample_hardware(), sample_address("absent"));  // no-op
+
+    CacheFileStore other(directory.path());
+    const auto loaded = other.load(sample_hardware(), sample_address("8"));
+    REQUIRE(loaded);
+    CHECK(loaded->needs_retune);
+    CHECK(other.load(sample_hardware(), sample_address("absent")) == std::nullopt);
+
+    CHECK(save(other, "8", "new").stored);
+    CHECK(store.load(sample_hardware(), sample_address("8"))->winner_name == "new");
+    CHECK_FALSE(store.load(sample_hardware(), sample_address("8"))->needs_retune);
+}
+
+TEST_CASE("a load sees entries another store saved after this one first read the file") {
+    TempDirectory directory;
+    CacheFileStore reader(directory.path());
+    CacheFileStore writer(directory.path());
+    save(writer, "1");
+    CHECK(reader.load(sample_hardware(), sample_address("1")));
+    CHECK_FALSE(reader.load(sample_hardware(), sample_address("2")));
+    save(writer, "2");
+    CHECK(reader.load(sample_hardware(), sample_address("2")));
+}
+
+TEST_CASE("a corrupt file is moved aside intact, once, and the store continues empty") {
+    for (const std::string& corrupt :
+         {std::string("{\"format\": \"spvtune-cache\", \"schema_v"), std::string("not json at all"),
+          std::string("{\"format\": \"spvtune-cache\", \"schema_version\": 1, \"tool_version\": 1, "
+                      "\"hardware\": {}, \"tuners\": {}}\n")}) {
+        CAPTURE(corrupt);
+        TempDirectory directory;
+        Warnings warnings;
+        CacheFileStore store(directory.path(), warnings.options());
+        const auto file = store.file_for(sample_hardware());
+        write_bytes(file, corrupt);
+
+        CHECK_FALSE(store.load(sample_hardware(), sample_address("1")));
+        REQUIRE(warnings.messages.size() == 1);
+        const auto backups = files_containing(directory.path(), ".corrupt-");
+        REQUIRE(backups.size() == 1);
+        CHECK(backups[0].extension() == ".json");
+        CHECK(read_bytes(backups[0]) == corrupt);
+        CHECK(warnings.messages[0].find(file.string()) != std::string::npos);
+        CHECK(warnings.messages[0].find(backups[0].string()) != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(file));
+
+        CHECK(save(store, "1").stored);
+        CHECK(store.load(sample_hardware(), sample_address("1")));
+        CHECK(warnings.messages.size() == 1);
+        CHECK(read_bytes(backups[0]) == corrupt);
+    }
+}
+
+TEST_CASE("a corrupt file found while saving is moved aside and the entry still saved") {
+    TempDirectory directory;
+    Warnings warnings;
+    CacheFileStore store(directory.path(), warnings.options());
+    write_bytes(store.file_for(sample_hardware()), "[]");
+    CHECK(save(store, "1").stored);
+    CHECK(warnings.messages.size() == 1);
+    CHECK(read_bytes(files_containing(directory.path(), ".corrupt-").at(0)) == "[]");
+    CHECK(read_cache_file(store.file_for(sample_hardware())).entry_count() == 1);
+}
+
+TEST_CASE("a file from a newer schema version is read but never rewritten") {
+    TempDirectory directory;
+    Warnings warnings;
+    CacheFileStore seed(directory.path());
+    save(seed, "old");
+    const auto file = seed.file_for(sample_hardware());
+    auto json = nlohmann::json::parse(read_bytes(file));
+    json["schema_version"] = 7;
+    json["tool_version"] = "9.0.0";
+    json["something_new"] = {{"x", 1}};
+    const std::string newer = json.dump(2) + "\n";
+    write_bytes(file, newer);
+
+    CacheFileStore store(directory.path(), warnings.options());
+    CHECK(store.load(sample_hardware(), sample_address("old")));
+    REQUIRE(warnings.messages.size() == 1);
+    CHECK(warnings.messages[0].find("newer") != std::string::npos);
+    CHECK(warnings.messages[0].find("never rewritten") != std::string::npos);
+
+    const StoreOutcome outcome = save(store, "new");
+    CHECK_FALSE(outcome.stored);
+    CHECK(outcome.message.find("memory") != std::string::npos);
+    CHECK(store.load(sample_hardware(), sample_address("new")));  // kept for this run
+    store.mark_needs_retune(sample_hardware(), sample_address("old"));
+    CHECK(read_bytes(file) == newer);
+    CHECK(warnings.messages.size() == 1);
+    CHECK(files_containing(directory.path(), ".corrupt-").empty());
+
+    // edit_cache_file, used by `spvtune cache clear`, refuses it too.
+    CHECK_THROWS_AS(edit_cache_file(file, [](CacheDocument&) { return true; }), CacheFormatError);
+    CHECK(read_bytes(file) == newer);
+}
+
+TEST_CASE("a newer file this version cannot read is left untouched, not moved aside") {
+    TempDirectory directory;
+    Warnings warnings;
+    CacheFileStore store(directory.path(), warnings.options());
+    const auto file = store.file_for(sample_hardware());
+    const std::string newer = R"({"format": "spvtune-cache", "schema_version": 2, "tuners": []})";
+    write_bytes(file, newer);
+    CHECK_FALSE(store.load(sample_hardware(), sample_address("1")));
+    CHECK_FALSE(save(store, "1").stored);
+    CHECK(store.load(sample_hardware(), sample_address("1")));
+    CHECK(warnings.messages.size() == 1);
+    CHECK(read_bytes(file) == newer);
+    CHECK(files_containing(directory.path(), ".corrupt-").empty());
+}
+
+TEST_CASE("an unwritable cache directory degrades to memory with one warning") {
+    TempDirectory directory;
+    // A path below a regular file cannot be created, even by root (tests may run as root, so
+    // permission bits alone would not stop it).
+    write_bytes(directory.path() / "a-file", "x");
+    const auto unwritable = directory.path() / "a-file" / "cache";
+    Warnings warnings;
+    CacheFileStore store(unwritable, warnings.options());
+
+    CHECK_FALSE(store.load(sample_hardware(), sample_address("1")));
+    const StoreOutcome first = save(store, "1");
+    const StoreOutcome second = save(store, "2");
+    CHECK_FALSE(first.stored);
+    CHECK_FALSE(second.stored);
+    CHECK(first.message.find("memory") != std::string::npos);
+    CHECK(store.load(sample_hardware(), sample_address("1")));
+    CHECK(store.load(sample_hardware(), sample_address("2")));
+    CHECK(save(store, "1", "later").kept->winner_name == "tiled_16x16");
+    store.mark_needs_retune(sample_hardware(), sample_address("1"));
+    CHECK(store.load(sample_hardware(), sample_address("1"))->needs_retune);
+    REQUIRE(warnings.messages.size() == 1);
+    CHECK(warnings.messages[0].find(unwritable.string()) != std::string::npos);
+    CHECK(warnings.messages[0].find("memory") != std::string::npos);
+}
+
+TEST_CASE("temporaries left by a killed writer are removed by the next save") {
+    TempDirectory directory;
+    CacheFileStore store(directory.path());
+    save(store, "1");
+    const auto file = store.file_for(sample_hardware());
+    write_bytes(std::filesystem::path(file) += ".tmp-99999-0", "half a fi");
+    save(store, "2");
+    CHECK(files_containing(directory.path(), ".tmp-").empty());
+    CHECK(read_cache_file(file).entry_count() == 2);
+}
+
+TEST_CASE("threads and several stores in one process keep every entry") {
+    TempDirectory directory;
+    CacheFileStore shared(directory.path());
+    CacheFileStore separate(directory.path());
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+            CacheFileStore& store = t % 2 == 0 ? shared : separate;
+            for (int i = 0; i < 10; ++i) {
+                const std::string key = std::to_string(t) + "-" + std::to_string(i);
+                CHECK(save(store, key).stored);
+                CHECK(store.load(sample_hardware(), sample_address(key)));
+            }
+        });
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    CHECK(read_cache_file(shared.file_for(sample_hardware())).entry_count() == 40);
+}
+
+TEST_CASE("a key with no JSON form is refused rather than written into an unreadable file") {
+    TempDirectory directory;
+    CacheFileStore store(directory.path());
+    EntryAddress address = sample_address("1");
+    address.key_json = "{not json";
+    const StoreOutcome outcome =
+        store.save(sample_hardware(), address, sample_candidates(), "bad", sample_entry());
+    CHECK_FALSE(outcome.stored);
+    CHECK_FALSE(std::filesystem::exists(store.file_for(sample_hardware())));
+}

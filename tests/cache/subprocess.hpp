@@ -1,0 +1,35 @@
+#pragma once
+
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace spvtune::tune::testing {
+
+/// A child process whose stdout is read through a pipe. The destructor kills and reaps it if
+/// the test did not, so a failing check never leaves a writer running.
+class Subprocess {
+  public:
+    explicit Subprocess(const std::vector<std::string>& argv);
+    ~Subprocess();
+    Subprocess(const Subprocess&) = delete;
+    Subprocess& operator=(const Subprocess&) = delete;
+
+    /// The next line the child writes to stdout (without the newline); "" at end of output.
+    std::string read_line();
+    /// Everything the child writes to stdout from here until it closes it (exits or is killed).
+    std::string read_stdout();
+    /// SIGKILL, at once.
+    void kill();
+    /// Waits for the child; returns its exit code, or 128 + signal when a signal ended it.
+    int wait();
+
+  private:
+    pid_t pid_ = -1;
+    int stdout_fd_ = -1;
+    std::string buffered_;  ///< read from the pipe but not yet returned
+
+    bool fill();
+};
+
+}  // namespace spvtune::tune::testing
