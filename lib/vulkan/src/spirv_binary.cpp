@@ -74,7 +74,9 @@ std::vector<std::uint32_t> read_spirv_words(const std::filesystem::path& path,
                          " bytes) is not a multiple of 4; is it truncated?");
     }
     std::vector<std::uint32_t> words(bytes.size() / sizeof(std::uint32_t));
-    std::memcpy(words.data(), bytes.data(), bytes.size());
+    if (!words.empty()) {  // memcpy with the null data() of an empty vector is undefined
+        std::memcpy(words.data(), bytes.data(), bytes.size());
+    }
     return words;
 }
 
