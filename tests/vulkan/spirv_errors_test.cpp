@@ -25,7 +25,8 @@ TEST_CASE("spirv errors: a directory is not a SPIR-V file") {
 TEST_CASE("spirv errors: a text file is not SPIR-V") {
     const std::string path = (test::test_data_dir / "not_spirv.txt").string();
     const std::string message = spirv_error_of([&] { SpirvModule::load(path); });
-    check_mentions(message, {path, "is not a SPIR-V module", "starts with 0x73696854", "magic number 0x07230203"});
+    check_mentions(message, {path, "is not a SPIR-V module", "starts with 0x73696854",
+                             "magic number 0x07230203"});
 }
 
 TEST_CASE("spirv errors: a truncated file is not SPIR-V") {
