@@ -192,5 +192,17 @@ TEST_CASE("spirv reflection: LocalSizeId, 64-bit constants and per-entry-point b
     CHECK(type_name(constants[4].default_value) == "float64");
 }
 
+TEST_CASE("spirv reflection: descriptor types name their Vulkan counterparts") {
+    CHECK(to_string(DescriptorType::storage_buffer) == "storage buffer");
+    CHECK(to_vk(DescriptorType::storage_buffer) == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    CHECK(to_string(DescriptorType::uniform_texel_buffer) == "uniform texel buffer");
+    CHECK(to_vk(DescriptorType::uniform_texel_buffer) == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER);
+    CHECK(to_vk(DescriptorType::combined_image_sampler) ==
+          VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
+    CHECK(to_vk(DescriptorType::acceleration_structure) ==
+          VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR);
+    CHECK(type_name(SpecializationValue{1.0F}) == "float32");
+}
+
 }  // namespace
 }  // namespace spvtune::vulkan
