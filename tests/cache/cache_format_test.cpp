@@ -82,7 +82,11 @@ TEST_CASE("serialising is deterministic and re-serialising a read file is byte-i
     CHECK(text.find("\"format\": \"spvtune-cache\"") < text.find("\"hardware\""));
     CHECK(text.find("\"reduce\"") > text.find("\"matmul\""));
     CHECK(text.find("\"0123456789abcdef\"") != std::string::npos);
-    CHECK(text.find("\"ci_high_ns\": \"inf\"") != std::string::npos);
+    CHECK(text.find("\"ci_high_ns\":\"inf\"") != std::string::npos);
+    // One line per ranked candidate, so a diff shows which candidate changed.
+    CHECK(
+        text.find("\n              {\"eliminated\":false,\"index\":1,\"name\":\"tiled_16x16\",") !=
+        std::string::npos);
 }
 
 TEST_CASE("errors name the file, the JSON pointer and what was expected") {
@@ -169,4 +173,15 @@ TEST_CASE("a newer schema version is read, ignoring members this version does no
     CHECK(document.is_newer_schema());
     CHECK(document.find(sample_address("plain")) != nullptr);
     CHECK(document.entry_count() == 3);
+}
+
+TEST_CASE("invalid UTF-8 from a driver message is replaced, and the file stays stable") {
+    CacheDocument document = make_cache_document(sample_hardware());
+    TuneEntry entry = sample_entry();
+    entry.failures[0].reason = "driver said \xff\xfe";
+    document.put(sample_address("1"), sample_candidates(), CacheKeyRecord{"n=1", entry});
+    const std::string text = serialize_cache(document);
+    const CacheDocument read = parse_cache(text, "gpu.json");
+    CHECK(read.find(sample_address("1"))->entry.failures[0].reason.starts_with("driver said "));
+    CHECK(serialize_cache(read) == text);
 }

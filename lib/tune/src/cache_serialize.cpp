@@ -1,6 +1,7 @@
 #include <spvtune/tune/cache_format.hpp>
 #include <spvtune/tune/digest.hpp>
 
+#include "cache_json_printer.hpp"
 #include "cache_json_values.hpp"
 
 namespace spvtune::tune {
@@ -81,11 +82,7 @@ std::string serialize_cache(const CacheDocument& document) {
                          {"driver_version", hardware.driver_version},
                          {"record", hardware.record}}},
                        {"tuners", std::move(tuners)}};
-    // Invalid UTF-8 (a driver's error text, say) is replaced rather than failing the save; the
-    // replaced text then round-trips unchanged.
-    std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
-    text.push_back('\n');
-    return text;
+    return cache_json::print(root);
 }
 
 }  // namespace spvtune::tune
