@@ -18,5 +18,6 @@ enum ExitCode : int {
 using CommandAction = std::function<int()>;
 
 CommandAction register_devices_command(CLI::App& parent);
+CommandAction register_cache_command(CLI::App& parent);
 
 }  // namespace spvtune::app

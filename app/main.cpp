@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
         actions.emplace(app.get_subcommands({}).back(), std::move(action));
     };
     add(register_devices_command(app));
+    add(register_cache_command(app));
 
     try {
         app.parse(argc, argv);

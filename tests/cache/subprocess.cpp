@@ -13,7 +13,8 @@ extern char** environ;
 
 namespace spvtune::tune::testing {
 
-Subprocess::Subprocess(const std::vector<std::string>& argv) {
+Subprocess::Subprocess(const std::vector<std::string>& argv,
+                       const std::optional<std::filesystem::path>& stderr_file) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) {
         throw std::system_error(errno, std::generic_category(), "pipe");
@@ -21,6 +22,10 @@ Subprocess::Subprocess(const std::vector<std::string>& argv) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    if (stderr_file) {
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_file->c_str(),
+                                         O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    }
     std::vector<char*> args;
     for (const std::string& arg : argv) {
         args.push_back(const_cast<char*>(arg.c_str()));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -10,7 +12,10 @@ namespace spvtune::tune::testing {
 /// the test did not, so a failing check never leaves a writer running.
 class Subprocess {
   public:
-    explicit Subprocess(const std::vector<std::string>& argv);
+    /// Starts argv[0] (a path) with the given arguments; its stderr goes to `stderr_file` when
+    /// given, else to this process's stderr.
+    explicit Subprocess(const std::vector<std::string>& argv,
+                        const std::optional<std::filesystem::path>& stderr_file = std::nullopt);
     ~Subprocess();
     Subprocess(const Subprocess&) = delete;
     Subprocess& operator=(const Subprocess&) = delete;

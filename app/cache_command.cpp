@@ -1,0 +1,334 @@
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <spvtune/tune/cache_file.hpp>
+#include <spvtune/tune/cache_format.hpp>
+#include <spvtune/tune/cache_location.hpp>
+#include <spvtune/tune/digest.hpp>
+
+#include "command.hpp"
+
+namespace spvtune::app {
+namespace {
+
+namespace fs = std::filesystem;
+using tune::CacheDocument;
+
+struct CacheOptions {
+    std::string cache_dir;
+    std::string file;
+    bool json = false;
+    std::string tuner;
+    std::vector<std::string> keys;
+};
+
+fs::path cache_directory(const CacheOptions& options) {
+    std::optional<fs::path> explicit_directory;
+    if (!options.cache_dir.empty()) {
+        explicit_directory = options.cache_dir;
+    }
+    return tune::choose_cache_directory(tune::cache_directory_sources(explicit_directory));
+}
+
+// A bare name is looked up in the cache directory too, so `show <identity>` works from anywhere.
+fs::path resolve_file(const std::string& argument, const fs::path& directory) {
+    const fs::path path(argument);
+    if (fs::exists(path) || path.has_parent_path()) {
+        return path;
+    }
+    for (const fs::path& candidate : {directory / argument, directory / (argument + ".json")}) {
+        if (fs::exists(candidate)) {
+            return candidate;
+        }
+    }
+    return path;
+}
+
+// Live cache files in the directory, by name; backups of corrupt files are listed separately.
+struct DirectoryListing {
+    std::vector<fs::path> caches;
+    std::vector<fs::path> backups;
+};
+
+DirectoryListing list_directory(const fs::path& directory) {
+    DirectoryListing listing;
+    std::error_code error;
+    for (fs::directory_iterator it(directory, error), end; !error && it != end;
+         it.increment(error)) {
+        const fs::path& path = it->path();
+        if (path.extension() != ".json" || !it->is_regular_file(error)) {
+            continue;
+        }
+        (tune::is_cache_backup_name(path) ? listing.backups : listing.caches).push_back(path);
+    }
+    std::sort(listing.caches.begin(), listing.caches.end());
+    std::sort(listing.backups.begin(), listing.backups.end());
+    return listing;
+}
+
+// Reading errors a user can fix (missing file, invalid content) are usage errors (exit 2);
+// anything else propagates to main as a runtime failure.
+std::optional<CacheDocument> read_or_report(const fs::path& file) {
+    try {
+        return tune::read_cache_file(file);
+    } catch (const tune::CacheFormatError& error) {
+        std::cerr << "spvtune: error: " << error.what() << '\n';
+    } catch (const std::system_error& error) {
+        if (error.code() != std::errc::no_such_file_or_directory) {
+            throw;
+        }
+        std::cerr << "spvtune: error: " << error.what() << " (no such cache file)\n";
+    }
+    return std::nullopt;
+}
+
+std::string entries_text(std::size_t count) {
+    return std::to_string(count) + (count == 1 ? " entry" : " entries");
+}
+
+std::string describe_hardware(const tune::HardwareIdentity& hardware) {
+    return hardware.device_name + " (driver " + hardware.driver_version + ")";
+}
+
+std::string format_duration(double ns) {
+    if (!std::isfinite(ns)) {
+        return "-";
+    }
+    static constexpr struct {
+        double scale;
+        const char* unit;
+    } units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}};
+    char text[64];
+    for (const auto& u : units) {
+        if (ns >= u.scale) {
+            std::snprintf(text, sizeof text, "%.3g %s", ns / u.scale, u.unit);
+            return text;
+        }
+    }
+    std::snprintf(text, sizeof text, "%.3g ns", ns);
+    return text;
+}
+
+int run_list(const CacheOptions& options) {
+    const fs::path directory = cache_directory(options);
+    const DirectoryListing listing = list_directory(directory);
+    std::cout << "cache directory: " << directory.string() << '\n';
+    if (listing.caches.empty()) {
+        std::cout << "no cache files\n";
+    }
+    int status = exit_success;
+    for (const fs::path& file : listing.caches) {
+        const auto document = read_or_report(file);
+        if (!document) {
+            status = exit_usage;
+            continue;
+        }
+        std::cout << file.filename().string() << '\n'
+                  << "    hardware  " << describe_hardware(document->hardware) << '\n'
+                  << "    entries   " << document->entry_count() << '\n';
+        std::string tuners;
+        for (const auto& [name, lists] : document->tuners) {
+            std::size_t count = 0;
+            for (const auto& [checksum, list] : lists) {
+                count += list.entries.size();
+            }
+            tuners += (tuners.empty() ? "" : ", ") + name + " (" + entries_text(count) + ")";
+        }
+        std::cout << "    tuners    " << (tuners.empty() ? "none" : tuners) << '\n';
+    }
+    for (const fs::path& backup : listing.backups) {
+        std::cout << backup.filename().string() << "  (backup of a corrupt cache file)\n";
+    }
+    return status;
+}
+
+void print_table(const std::vector<std::vector<std::string>>& rows) {
+    std::vector<std::size_t> widths;
+    for (const auto& row : rows) {
+        widths.resize(std::max(widths.size(), row.size()));
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            widths[i] = std::max(widths[i], row[i].size());
+        }
+    }
+    for (const auto& row : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            line += row[i];
+            if (i + 1 < row.size()) {
+                line.append(widths[i] - row[i].size() + 2, ' ');
+            }
+        }
+        std::cout << line << '\n';
+    }
+}
+
+std::vector<std::string> entry_row(const std::string& tuner, const tune::CacheKeyRecord& record) {
+    const tune::TuneEntry& entry = record.entry;
+    std::string winner = entry.winner_name + (entry.needs_retune ? " (needs retune)" : "");
+    std::string median = "-", runner_up = "-", margin = "-";
+    if (!entry.ranking.empty()) {
+        const double best = entry.ranking[0].statistics.median_ns;
+        median = format_duration(best);
+        if (entry.ranking.size() > 1) {
+            const tune::RankedCandidate& second = entry.ranking[1];
+            runner_up = second.name;
+            char text[32];
+            std::snprintf(text, sizeof text, "+%.1f%%",
+                          (second.statistics.median_ns / best - 1.0) * 100.0);
+            margin = std::string(text) + (second.tied_with_winner ? " (tied)" : "");
+        }
+    }
+    return {tuner, record.printed_key, winner, median, runner_up, margin};
+}
+
+int run_show(const CacheOptions& options) {
+    const fs::path file = resolve_file(options.file, cache_directory(options));
+    const auto document = read_or_report(file);
+    if (!document) {
+        return exit_usage;
+    }
+    if (options.json) {
+        std::cout << tune::serialize_cache(*document);
+        return exit_success;
+    }
+    std::cout << file.string() << ": " << describe_hardware(document->hardware) << ", "
+              << entries_text(document->entry_count()) << '\n';
+    std::vector<std::vector<std::string>> rows{
+        {"TUNER", "KEY", "WINNER", "MEDIAN", "RUNNER-UP", "MARGIN"}};
+    for (const auto& [name, lists] : document->tuners) {
+        for (const auto& [checksum, list] : lists) {
+            // Several candidate lists of one tuner are told apart by their checksum's start.
+            const std::string tuner =
+                lists.size() > 1 ? name + "@" + tune::to_hex(checksum).substr(0, 8) : name;
+            for (const auto& [key_json, record] : list.entries) {
+                rows.push_back(entry_row(tuner, record));
+            }
+        }
+    }
+    if (rows.size() > 1) {
+        print_table(rows);
+    }
+    return exit_success;
+}
+
+bool matches(const CacheOptions& options, const std::string& tuner, const std::string& key_json,
+             const std::string& printed_key) {
+    if (!options.tuner.empty() && tuner != options.tuner) {
+        return false;
+    }
+    return options.keys.empty() ||
+           std::any_of(options.keys.begin(), options.keys.end(), [&](const std::string& key) {
+               return key == printed_key || key == key_json;
+           });
+}
+
+// Removes the matching entries from one file under its lock and reports them.
+void clear_file(const CacheOptions& options, const fs::path& file) {
+    std::vector<std::string> removed;
+    tune::edit_cache_file(file, [&](CacheDocument& document) {
+        for (auto tuner = document.tuners.begin(); tuner != document.tuners.end();) {
+            for (auto list = tuner->second.begin(); list != tuner->second.end();) {
+                auto& entries = list->second.entries;
+                for (auto entry = entries.begin(); entry != entries.end();) {
+                    if (matches(options, tuner->first, entry->first, entry->second.printed_key)) {
+                        removed.push_back(tuner->first + "  " + entry->second.printed_key);
+                        entry = entries.erase(entry);
+                    } else {
+                        ++entry;
+                    }
+                }
+                list = entries.empty() ? tuner->second.erase(list) : std::next(list);
+            }
+            tuner = tuner->second.empty() ? document.tuners.erase(tuner) : std::next(tuner);
+        }
+        return !removed.empty();
+    });
+    if (removed.empty()) {
+        std::cout << file.string() << ": no matching entries\n";
+        return;
+    }
+    std::cout << file.string() << ": removed " << entries_text(removed.size()) << '\n';
+    for (const std::string& line : removed) {
+        std::cout << "    " << line << '\n';
+    }
+}
+
+int run_clear(const CacheOptions& options) {
+    const fs::path directory = cache_directory(options);
+    std::vector<fs::path> files;
+    if (!options.file.empty()) {
+        files.push_back(resolve_file(options.file, directory));
+    } else {
+        files = list_directory(directory).caches;
+        if (files.empty()) {
+            std::cout << "no cache files in " << directory.string() << '\n';
+        }
+    }
+    int status = exit_success;
+    for (const fs::path& file : files) {
+        // Validate first, so a bad file is reported like in `show` and never touched.
+        if (!read_or_report(file)) {
+            status = exit_usage;
+            continue;
+        }
+        try {
+            clear_file(options, file);
+        } catch (const tune::CacheFormatError& error) {
+            std::cerr << "spvtune: error: " << error.what() << '\n';
+            status = exit_usage;
+        }
+    }
+    return status;
+}
+
+}  // namespace
+
+CommandAction register_cache_command(CLI::App& parent) {
+    auto* command = parent.add_subcommand("cache", "Inspect and edit the tuning cache files");
+    command->require_subcommand(1);
+    command->fallthrough();
+    auto options = std::make_shared<CacheOptions>();
+    command->add_option("--cache-dir", options->cache_dir,
+                        "Cache directory (default: $SPVTUNE_CACHE_DIR, $XDG_CACHE_HOME/spvtune, "
+                        "~/.cache/spvtune)");
+
+    auto* list = command->add_subcommand(
+        "list", "List the cache files in the directory: hardware, tuners, entry counts");
+    auto* show = command->add_subcommand("show", "Print a cache file's entries as a table");
+    show->add_option("file", options->file, "Cache file, or its name in the cache directory")
+        ->required();
+    show->add_flag("--json", options->json, "Print the whole file as JSON");
+    auto* clear = command->add_subcommand(
+        "clear", "Remove entries (all, or those matching --tuner/--key) and report them");
+    clear->add_option("file", options->file,
+                      "Only this cache file (default: every cache file in the directory)");
+    clear->add_option("--tuner", options->tuner, "Only entries of this tuner");
+    clear
+        ->add_option("--key", options->keys,
+                     "Only entries with this key (printed form or canonical JSON); repeatable")
+        ->allow_extra_args(false);  // one value per --key, so a FILE after it stays the FILE
+
+    return [options, list, show, clear] {
+        if (list->parsed()) {
+            return run_list(*options);
+        }
+        if (show->parsed()) {
+            return run_show(*options);
+        }
+        if (clear->parsed()) {
+            return run_clear(*options);
+        }
+        return static_cast<int>(exit_usage);
+    };
+}
+
+}  // namespace spvtune::app
