@@ -1,0 +1,139 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <unordered_map>
+#include <utility>
+
+#include <spvtune/tune/hardware_identity.hpp>
+#include <spvtune/tune/tune_entry.hpp>
+
+namespace spvtune::tune::detail {
+
+/// The in-memory results of one candidate list on one hardware, per key: the state machine of
+/// the tuner. Every method holds its lock only for the map access, never across user code.
+template <class Key>
+class KeyTuner {
+  public:
+    enum class Claim {
+        settled,  ///< already settled: run `winner`
+        pending,  ///< someone else is tuning it
+        claimed,  ///< the caller now owns tuning it and must settle or abandon it
+    };
+
+    struct ClaimResult {
+        Claim claim = Claim::claimed;
+        std::size_t winner = 0;
+    };
+
+    explicit KeyTuner(HardwareIdentity hardware) : hardware_(std::move(hardware)) {}
+
+    const HardwareIdentity& hardware() const { return hardware_; }
+
+    /// The settled winner, if any. Shared lock and a hash lookup: allocation-free.
+    std::optional<std::size_t> settled(const Key& key) const {
+        std::shared_lock lock(mutex_);
+        const auto found = slots_.find(key);
+        if (found == slots_.end() || !found->second.usable()) {
+            return std::nullopt;
+        }
+        return found->second.winner;
+    }
+
+    /// Atomically: report a settled winner, report someone else's tuning, or mark the key
+    /// pending for the caller (also when its winner was marked for re-tuning).
+    ClaimResult claim(const Key& key) {
+        std::unique_lock lock(mutex_);
+        Slot& slot = slots_[key];
+        if (slot.usable()) {
+            return {Claim::settled, slot.winner};
+        }
+        if (slot.pending) {
+            return {Claim::pending, 0};
+        }
+        slot.pending = true;
+        return {Claim::claimed, 0};
+    }
+
+    void settle(const Key& key, std::shared_ptr<const TuneEntry> entry) {
+        std::unique_lock lock(mutex_);
+        Slot& slot = slots_[key];
+        slot.pending = false;
+        slot.winner = entry->winner_index;
+        slot.entry = std::move(entry);
+    }
+
+    /// Tuning found nothing to settle: forget the claim so a later call tries again.
+    void abandon(const Key& key) {
+        std::unique_lock lock(mutex_);
+        const auto found = slots_.find(key);
+        if (found != slots_.end() && found->second.pending) {
+            found->second.pending = false;
+        }
+    }
+
+    /// The settled entry (with its ranking), also when marked for re-tuning.
+    std::shared_ptr<const TuneEntry> entry(const Key& key) const {
+        std::shared_lock lock(mutex_);
+        const auto found = slots_.find(key);
+        return found == slots_.end() ? nullptr : found->second.entry;
+    }
+
+    /// The winner `failed` failed at run time: the next claim re-tunes. Returns false when the
+    /// key no longer has that winner (another thread already re-settled it).
+    bool mark_needs_retune(const Key& key, std::size_t failed) {
+        std::unique_lock lock(mutex_);
+        const auto found = slots_.find(key);
+        if (found == slots_.end() || !found->second.entry || found->second.winner != failed) {
+            return false;
+        }
+        auto marked = std::make_shared<TuneEntry>(*found->second.entry);
+        marked->needs_retune = true;
+        found->second.entry = std::move(marked);
+        return true;
+    }
+
+  private:
+    struct Slot {
+        bool pending = false;
+        std::size_t winner = 0;
+        std::shared_ptr<const TuneEntry> entry;
+
+        bool usable() const { return !pending && entry && !entry->needs_retune; }
+    };
+
+    HardwareIdentity hardware_;
+    mutable std::shared_mutex mutex_;
+    std::unordered_map<Key, Slot> slots_;
+};
+
+}  // namespace spvtune::tune::detail
+
+namespace spvtune::tune::detail {
+
+/// Releases a claimed key if tuning ends without settling it (no viable candidate, or an
+/// exception from a store), so the key is never left pending forever.
+template <class Key>
+class ClaimGuard {
+  public:
+    ClaimGuard(KeyTuner<Key>& tuner, const Key& key) : tuner_(&tuner), key_(&key) {}
+    ClaimGuard(const ClaimGuard&) = delete;
+    ClaimGuard& operator=(const ClaimGuard&) = delete;
+    ~ClaimGuard() {
+        if (tuner_ != nullptr) {
+            tuner_->abandon(*key_);
+        }
+    }
+
+    /// The key was settled: nothing to undo.
+    void release() { tuner_ = nullptr; }
+
+  private:
+    KeyTuner<Key>* tuner_;
+    const Key* key_;
+};
+
+}  // namespace spvtune::tune::detail

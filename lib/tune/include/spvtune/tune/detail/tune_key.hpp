@@ -1,0 +1,166 @@
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <spvtune/tune/benchmark.hpp>
+#include <spvtune/tune/detail/event_context.hpp>
+#include <spvtune/tune/detail/utc_time.hpp>
+#include <spvtune/tune/events.hpp>
+#include <spvtune/tune/result.hpp>
+#include <spvtune/tune/tune_entry.hpp>
+#include <spvtune/tune/tuner_options.hpp>
+
+namespace spvtune::tune::detail {
+
+inline void sort_by_index(std::vector<CandidateFailure>& failures) {
+    std::stable_sort(
+        failures.begin(), failures.end(),
+        [](const CandidateFailure& a, const CandidateFailure& b) { return a.index < b.index; });
+}
+
+inline TuneError no_viable_candidate(std::string_view headline,
+                                     std::vector<CandidateFailure> failures) {
+    sort_by_index(failures);
+    return TuneError{describe_failures(headline, failures), std::move(failures)};
+}
+
+/// The candidates allowed to run for `key`, most preferred first (priority, then registration
+/// order); those with a negative priority go to `failures` as skipped.
+template <class Set>
+std::vector<BenchmarkCandidate> runnable_candidates(const Set& set,
+                                                    const typename Set::KeyType& key,
+                                                    std::vector<CandidateFailure>& failures) {
+    std::vector<BenchmarkCandidate> runnable;
+    for (std::size_t i = 0; i < set.size(); ++i) {
+        const std::string& name = set.candidate(i).name;
+        const int priority = set.priority(i, key);
+        if (priority < 0) {
+            failures.push_back({name, i, FailureKind::skipped,
+                                "priority " + std::to_string(priority) + " for this key"});
+        } else {
+            runnable.push_back({i, name, priority});
+        }
+    }
+    std::stable_sort(runnable.begin(), runnable.end(),
+                     [](const BenchmarkCandidate& a, const BenchmarkCandidate& b) {
+                         return a.priority > b.priority;
+                     });
+    return runnable;
+}
+
+/// Runs the most preferred candidate that succeeds, without measuring: what Pending and
+/// compile-only calls do. With `prepare_first`, every runnable candidate is prepared before any
+/// runs, and one that fails to prepare is not run.
+template <class Set>
+Result<typename Set::OutputType, TuneError> run_preferred(
+    const Set& set, const typename Set::KeyType& key, const typename Set::InputsType& inputs,
+    bool prepare_first, LookupSource source, ExecutionInfo* info, std::string_view headline) {
+    std::vector<CandidateFailure> failures;
+    std::vector<BenchmarkCandidate> order = runnable_candidates(set, key, failures);
+    if (prepare_first) {
+        std::erase_if(order, [&](const BenchmarkCandidate& c) {
+            Status prepared = set.prepare(c.index);
+            if (!prepared) {
+                failures.push_back({std::string(c.name), c.index, FailureKind::error,
+                                    "prepare: " + prepared.error()});
+            }
+            return !prepared;
+        });
+    }
+    for (const BenchmarkCandidate& c : order) {
+        auto out = set.run(c.index, inputs);
+        if (out) {
+            if (info != nullptr) {
+                *info = {source, c.index};
+            }
+            return std::move(out).value();
+        }
+        failures.push_back({std::string(c.name), c.index, FailureKind::error, out.error()});
+    }
+    return make_unexpected(no_viable_candidate(headline, std::move(failures)));
+}
+
+/// Checks mode: runs every candidate on the inputs (each producing its own output) and keeps
+/// those whose output matches the reference candidate's; the others go to `failures`.
+template <class Set>
+std::vector<BenchmarkCandidate> check_outputs(const Set& set,
+                                              const typename Set::InputsType& inputs,
+                                              std::vector<BenchmarkCandidate> live,
+                                              std::vector<CandidateFailure>& failures,
+                                              const EventContext& events) {
+    std::vector<std::optional<typename Set::OutputType>> outputs(set.size());
+    std::erase_if(live, [&](const BenchmarkCandidate& c) {
+        auto out = set.run(c.index, inputs);
+        if (!out) {
+            failures.push_back(
+                {std::string(c.name), c.index, FailureKind::error, "checks run: " + out.error()});
+            return true;
+        }
+        outputs[c.index] = std::move(out).value();
+        return false;
+    });
+    const std::size_t reference = set.reference_index();
+    if (reference >= outputs.size() || !outputs[reference]) {
+        events.emit(TuneEventKind::checks_note, {},
+                    "the reference candidate produced no output; outputs were not compared");
+        return live;
+    }
+    std::erase_if(live, [&](const BenchmarkCandidate& c) {
+        if (c.index == reference) {
+            return false;
+        }
+        std::optional<std::string> mismatch =
+            set.comparison()(*outputs[reference], *outputs[c.index]);
+        if (mismatch) {
+            failures.push_back(
+                {std::string(c.name), c.index, FailureKind::wrong_output,
+                 "differs from '" + set.candidate(reference).name + "': " + *mismatch});
+        }
+        return mismatch.has_value();
+    });
+    return live;
+}
+
+/// Tunes one key: decides which candidates may run, checks outputs when asked, benchmarks them
+/// (unless only one is left) and returns the settled entry, or every candidate's reason.
+template <class Set>
+Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyType& key,
+                                      const typename Set::InputsType& inputs,
+                                      const TunerOptions& options, const EventContext& events,
+                                      std::string_view headline) {
+    std::vector<CandidateFailure> failures;
+    std::vector<BenchmarkCandidate> live = runnable_candidates(set, key, failures);
+    if (options.checks && set.comparison()) {
+        live = check_outputs(set, inputs, std::move(live), failures, events);
+    }
+    TuneEntry entry;
+    if (live.size() == 1) {
+        // Nothing to choose between: no benchmark, and statistics stay empty (0 samples).
+        RankedCandidate only;
+        only.name = live.front().name;
+        only.index = live.front().index;
+        entry.ranking.push_back(std::move(only));
+    } else if (!live.empty()) {
+        BenchmarkOutcome outcome = run_benchmark(
+            live, options.sampling, [&](std::size_t index) { return set.measure(index, inputs); });
+        entry.ranking = std::move(outcome.ranking);
+        failures.insert(failures.end(), outcome.failures.begin(), outcome.failures.end());
+    }
+    if (entry.ranking.empty()) {
+        return make_unexpected(no_viable_candidate(headline, std::move(failures)));
+    }
+    sort_by_index(failures);
+    entry.winner_name = entry.ranking.front().name;
+    entry.winner_index = entry.ranking.front().index;
+    entry.failures = std::move(failures);
+    entry.tuned_at = utc_now_iso8601();
+    entry.settings = options.sampling;
+    return entry;
+}
+
+}  // namespace spvtune::tune::detail

@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <spvtune/tune/tune_entry.hpp>
+
+namespace spvtune::tune {
+
+/// Where the candidate that produced an execute's output came from.
+enum class LookupSource {
+    memory,    ///< a settled result this process holds (the hit path)
+    store,     ///< read back from the store on a miss
+    tuned,     ///< settled by this call (benchmarked, or the only runnable candidate)
+    pending,   ///< another thread or an outer call is tuning the key: best-priority candidate ran
+    compiled,  ///< compile-only mode: every candidate prepared, the first that works ran
+    fallback,  ///< the settled winner failed; a lower-ranked candidate ran instead
+};
+
+std::string_view to_string(LookupSource source);
+
+/// What an execute did, for callers that want to know (optional, allocation-free).
+struct ExecutionInfo {
+    LookupSource source = LookupSource::memory;
+    /// Index, in the tunable set, of the candidate whose output was returned.
+    std::size_t candidate = 0;
+};
+
+enum class TuneEventKind {
+    tuning_started,   ///< a key is being benchmarked
+    tuning_finished,  ///< a key is settled; `entry` holds the result
+    store_hit,        ///< a miss was answered by the store
+    store_note,       ///< the store said something about a save (`message`)
+    fallback_used,    ///< a settled winner failed; `candidate` ran instead, `message` says why
+    checks_note,      ///< checks mode could not compare (`message` says why)
+};
+
+std::string_view to_string(TuneEventKind kind);
+
+/// A notable thing a tuner did. Views are valid only during the callback. Memory hits are not
+/// reported: that path stays allocation-free (see ExecutionInfo).
+struct TuneEvent {
+    TuneEventKind kind = TuneEventKind::tuning_started;
+    std::string_view tuner;
+    std::string_view hardware;
+    std::uint64_t checksum = 0;
+    std::string_view key;
+    std::string_view candidate;
+    std::string_view message;
+    const TuneEntry* entry = nullptr;
+};
+
+/// Receives events; may be called from several threads at once, never under a tuner lock.
+using Reporter = std::function<void(const TuneEvent&)>;
+
+/// An execute that returned no output: why, with each candidate's reason.
+struct TuneError {
+    /// Lists every candidate considered and why it did not produce the output.
+    std::string message;
+    std::vector<CandidateFailure> failures;
+};
+
+/// Name of a failure kind as reports print it ("error", "wrong output", "skipped").
+std::string_view failure_kind_name(FailureKind kind);
+
+/// A multi-line message: `headline`, then one "  - name (#index): kind: reason" line per failure.
+std::string describe_failures(std::string_view headline,
+                              const std::vector<CandidateFailure>& failures);
+
+}  // namespace spvtune::tune

@@ -1,0 +1,321 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <type_traits>
+#include <typeindex>
+#include <typeinfo>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <spvtune/tune/client.hpp>
+#include <spvtune/tune/detail/event_context.hpp>
+#include <spvtune/tune/detail/key_tuner.hpp>
+#include <spvtune/tune/detail/tune_key.hpp>
+#include <spvtune/tune/events.hpp>
+#include <spvtune/tune/in_memory_store.hpp>
+#include <spvtune/tune/key.hpp>
+#include <spvtune/tune/result.hpp>
+#include <spvtune/tune/tunable_set.hpp>
+#include <spvtune/tune/tuner_options.hpp>
+
+namespace spvtune::tune {
+
+/// Picks and remembers, per key, the fastest candidate of a tunable set on each hardware: one
+/// long-lived object per operation family (typically a static), named for its cache namespace.
+///
+/// Results are shared by hardware identity and candidate-list checksum: device ids of the same
+/// hardware executing the same list tune a key once. `DeviceId` needs std::hash and ==.
+///
+/// Thread-safe. No lock is held while candidates run or are measured, so a candidate may execute
+/// other tuners, or this one for another key.
+template <TuneKey Key, class DeviceId>
+class LocalTuner {
+  public:
+    explicit LocalTuner(std::string name, TunerOptions options = {})
+        : name_(std::move(name)),
+          options_(std::make_shared<const TunerOptions>(std::move(options))) {}
+    LocalTuner(const LocalTuner&) = delete;
+    LocalTuner& operator=(const LocalTuner&) = delete;
+
+    const std::string& name() const { return name_; }
+
+    /// Replaces the options; executes already past their cache lookup keep the old ones.
+    void set_options(TunerOptions options) {
+        auto next = std::make_shared<const TunerOptions>(std::move(options));
+        std::lock_guard lock(options_mutex_);
+        options_ = std::move(next);
+    }
+
+    TunerOptions options() const { return *options_snapshot(); }
+
+    /// The tunable set `factory` builds for `device`, built on the first call for that
+    /// (factory type, device) and shared afterwards. The factory's type identifies it, as a
+    /// lambda's type identifies its expression: call init from one place per set (a set is built
+    /// per device because it may depend on the device's limits). Concurrent first calls build it
+    /// once, without holding this tuner's locks; a factory that throws is retried next call.
+    template <class Factory>
+    auto init(const DeviceId& device, Factory&& factory)
+        -> std::shared_ptr<const std::remove_cvref_t<std::invoke_result_t<Factory&>>> {
+        using Set = std::remove_cvref_t<std::invoke_result_t<Factory&>>;
+        static_assert(
+            std::is_same_v<Set, TunableSet<typename Set::KeyType, typename Set::InputsType,
+                                           typename Set::OutputType>> &&
+                std::is_same_v<typename Set::KeyType, Key>,
+            "the factory must return a TunableSet with this tuner's key type");
+        const SetSlot slot{std::type_index(typeid(std::remove_cvref_t<Factory>)), device};
+        std::shared_ptr<InitCell> cell;
+        {
+            std::shared_lock lock(sets_mutex_);
+            if (const auto found = sets_.find(slot); found != sets_.end()) {
+                cell = found->second;
+            }
+        }
+        if (!cell) {
+            std::unique_lock lock(sets_mutex_);
+            cell = sets_.try_emplace(slot, std::make_shared<InitCell>()).first->second;
+        }
+        std::call_once(cell->once, [&] { cell->set = std::make_shared<const Set>(factory()); });
+        return std::static_pointer_cast<const Set>(cell->set);
+    }
+
+    /// Runs the best candidate of `set` on `inputs` for `device`.
+    ///
+    /// A settled key runs its winner (shared lock, no allocation beyond the key generator's).
+    /// Otherwise, see LookupSource: the store is read, or the key is tuned and saved, or, when
+    /// another call is tuning it, the preferred candidate runs. If the winner fails, the next
+    /// ranked candidate runs and the key is marked for re-tuning. The error lists every
+    /// candidate's reason when none produced an output. `info`, when given, says what happened.
+    template <class Inputs, class Out>
+    Result<Out, TuneError> execute(const DeviceId& device, const TuneClient& client,
+                                   const TunableSet<Key, Inputs, Out>& set, const Inputs& inputs,
+                                   ExecutionInfo* info = nullptr) {
+        const Key key = set.key(inputs);
+        const std::shared_ptr<Tuner> tuner = tuner_for(device, client, set.checksum());
+        if (const std::optional<std::size_t> winner = tuner->settled(key)) {
+            return run_settled(*tuner, set, key, inputs, *winner, LookupSource::memory, info);
+        }
+        return execute_miss(*tuner, set, key, inputs, info);
+    }
+
+    /// The index of the settled winner of `key` for `device`, or nothing: read-only, it never
+    /// tunes, waits for a tuning in flight, or reads the store. Nothing is settled for a device
+    /// until it has executed `set` (even if another device of its hardware has).
+    template <class Inputs, class Out>
+    std::optional<std::size_t> fastest_identity(const DeviceId& device,
+                                                const TunableSet<Key, Inputs, Out>& set,
+                                                const Key& key) const {
+        std::shared_ptr<Tuner> tuner;
+        {
+            std::shared_lock lock(tuners_mutex_);
+            tuner = find_tuner(device, set.checksum());
+        }
+        return tuner ? tuner->settled(key) : std::nullopt;
+    }
+
+    /// Forgets every in-memory result; stores (the tuner's fallback store included) and the sets
+    /// built by init stay. Executes in flight finish on the state they started with.
+    void clear() {
+        std::unique_lock lock(tuners_mutex_);
+        by_device_.clear();
+        opened_.clear();
+    }
+
+  private:
+    using Tuner = detail::KeyTuner<Key>;
+    using SetSlot = std::pair<std::type_index, DeviceId>;
+
+    struct InitCell {
+        std::once_flag once;
+        std::shared_ptr<const void> set;
+    };
+
+    struct SetSlotHash {
+        std::size_t operator()(const SetSlot& slot) const {
+            const std::size_t a = slot.first.hash_code();
+            return a ^ (std::hash<DeviceId>{}(slot.second) + 0x9e3779b97f4a7c15ULL + (a << 6U) +
+                        (a >> 2U));
+        }
+    };
+
+    std::shared_ptr<const TunerOptions> options_snapshot() const {
+        std::lock_guard lock(options_mutex_);
+        return options_;
+    }
+
+    TuneStore& store(const TunerOptions& options) const {
+        return options.store ? *options.store : *fallback_store_;
+    }
+
+    // Requires tuners_mutex_ (shared or exclusive).
+    std::shared_ptr<Tuner> find_tuner(const DeviceId& device, std::uint64_t checksum) const {
+        const auto lists = by_device_.find(device);
+        if (lists == by_device_.end()) {
+            return nullptr;
+        }
+        const auto found = lists->second.find(checksum);
+        return found == lists->second.end() ? nullptr : found->second;
+    }
+
+    /// The tuner `device` executes the list `checksum` on, opened by the first device of its
+    /// hardware to execute that list.
+    std::shared_ptr<Tuner> tuner_for(const DeviceId& device, const TuneClient& client,
+                                     std::uint64_t checksum) {
+        {
+            std::shared_lock lock(tuners_mutex_);
+            if (std::shared_ptr<Tuner> tuner = find_tuner(device, checksum)) {
+                return tuner;
+            }
+        }
+        const HardwareIdentity& hardware = client.hardware_identity();
+        std::unique_lock lock(tuners_mutex_);
+        std::shared_ptr<Tuner>& shared = opened_[{hardware.key, checksum}];
+        if (!shared) {
+            shared = std::make_shared<Tuner>(hardware);
+        }
+        by_device_[device][checksum] = shared;
+        return shared;
+    }
+
+    template <class Inputs, class Out>
+    static bool answers_for(const TuneEntry& entry, const TunableSet<Key, Inputs, Out>& set) {
+        return !entry.needs_retune && entry.winner_index < set.size() &&
+               set.candidate(entry.winner_index).name == entry.winner_name;
+    }
+
+    EntryAddress address_of(std::uint64_t checksum, const Key& key) const {
+        return {name_, checksum, canonical_key_json(key)};
+    }
+
+    template <class Inputs, class Out>
+    Result<Out, TuneError> execute_miss(Tuner& tuner, const TunableSet<Key, Inputs, Out>& set,
+                                        const Key& key, const Inputs& inputs, ExecutionInfo* info) {
+        const std::shared_ptr<const TunerOptions> options = options_snapshot();
+        const std::string key_text = key_display(key);
+        const detail::EventContext events{&options->reporter, name_, tuner.hardware().key,
+                                          set.checksum(), key_text};
+        const std::string headline =
+            "no viable candidate for key " + key_text + " of tuner '" + name_ + "'";
+        if (options->compile_only) {
+            return detail::run_preferred(set, key, inputs, true, LookupSource::compiled, info,
+                                         headline);
+        }
+        const typename Tuner::ClaimResult claim = tuner.claim(key);
+        if (claim.claim == Tuner::Claim::settled) {
+            return run_settled(tuner, set, key, inputs, claim.winner, LookupSource::memory, info);
+        }
+        if (claim.claim == Tuner::Claim::pending) {
+            return detail::run_preferred(set, key, inputs, false, LookupSource::pending, info,
+                                         headline);
+        }
+        detail::ClaimGuard<Key> guard(tuner, key);
+        TuneStore& persistent = store(*options);
+        const EntryAddress address = address_of(set.checksum(), key);
+        if (std::optional<TuneEntry> stored = persistent.load(tuner.hardware(), address);
+            stored && answers_for(*stored, set)) {
+            auto entry = std::make_shared<const TuneEntry>(std::move(*stored));
+            tuner.settle(key, entry);
+            guard.release();
+            events.emit(TuneEventKind::store_hit, entry->winner_name, {}, entry.get());
+            return run_settled(tuner, set, key, inputs, entry->winner_index, LookupSource::store,
+                               info);
+        }
+        events.emit(TuneEventKind::tuning_started);
+        Result<TuneEntry, TuneError> tuned =
+            detail::tune_key(set, key, inputs, *options, events, headline);
+        if (!tuned) {
+            return make_unexpected(std::move(tuned).error());
+        }
+        auto entry = std::make_shared<const TuneEntry>(std::move(tuned).value());
+        tuner.settle(key, entry);
+        guard.release();
+        StoreOutcome saved =
+            persistent.save(tuner.hardware(), address, set.descriptions(), key_text, *entry);
+        if (!saved.stored && saved.kept && answers_for(*saved.kept, set)) {
+            // Another writer settled this address first: everyone must agree on its answer.
+            entry = std::make_shared<const TuneEntry>(std::move(*saved.kept));
+            tuner.settle(key, entry);
+        }
+        if (!saved.message.empty()) {
+            events.emit(TuneEventKind::store_note, {}, saved.message);
+        }
+        events.emit(TuneEventKind::tuning_finished, entry->winner_name, {}, entry.get());
+        return run_settled(tuner, set, key, inputs, entry->winner_index, LookupSource::tuned, info);
+    }
+
+    template <class Inputs, class Out>
+    Result<Out, TuneError> run_settled(Tuner& tuner, const TunableSet<Key, Inputs, Out>& set,
+                                       const Key& key, const Inputs& inputs, std::size_t winner,
+                                       LookupSource source, ExecutionInfo* info) {
+        Result<Out> out = set.run(winner, inputs);
+        if (out) {
+            if (info != nullptr) {
+                *info = {source, winner};
+            }
+            return std::move(out).value();
+        }
+        return fall_back(tuner, set, key, inputs, winner, std::move(out).error(), info);
+    }
+
+    /// The settled winner failed: mark the key for re-tuning and run the next ranked candidate
+    /// that works.
+    template <class Inputs, class Out>
+    Result<Out, TuneError> fall_back(Tuner& tuner, const TunableSet<Key, Inputs, Out>& set,
+                                     const Key& key, const Inputs& inputs, std::size_t winner,
+                                     std::string error, ExecutionInfo* info) {
+        const std::shared_ptr<const TunerOptions> options = options_snapshot();
+        const std::string key_text = key_display(key);
+        const detail::EventContext events{&options->reporter, name_, tuner.hardware().key,
+                                          set.checksum(), key_text};
+        const std::string& winner_name = set.candidate(winner).name;
+        const std::string why = "settled winner '" + winner_name + "' failed: " + error;
+        const std::shared_ptr<const TuneEntry> entry = tuner.entry(key);
+        if (tuner.mark_needs_retune(key, winner)) {
+            store(*options).mark_needs_retune(tuner.hardware(), address_of(set.checksum(), key));
+        }
+        std::vector<CandidateFailure> failures{
+            {winner_name, winner, FailureKind::error, "settled winner: " + error}};
+        const std::vector<RankedCandidate> unranked;
+        for (const RankedCandidate& ranked : entry ? entry->ranking : unranked) {
+            if (ranked.index == winner || ranked.index >= set.size() ||
+                set.candidate(ranked.index).name != ranked.name) {
+                continue;
+            }
+            Result<Out> out = set.run(ranked.index, inputs);
+            if (out) {
+                events.emit(TuneEventKind::fallback_used, ranked.name, why);
+                if (info != nullptr) {
+                    *info = {LookupSource::fallback, ranked.index};
+                }
+                return std::move(out).value();
+            }
+            failures.push_back({ranked.name, ranked.index, FailureKind::error, out.error()});
+        }
+        return make_unexpected(detail::no_viable_candidate(
+            why + "; no ranked candidate ran for key " + key_text + " of tuner '" + name_ + "'",
+            std::move(failures)));
+    }
+
+    std::string name_;
+    mutable std::mutex options_mutex_;
+    std::shared_ptr<const TunerOptions> options_;
+    std::shared_ptr<InMemoryStore> fallback_store_ = std::make_shared<InMemoryStore>();
+
+    mutable std::shared_mutex sets_mutex_;
+    std::unordered_map<SetSlot, std::shared_ptr<InitCell>, SetSlotHash> sets_;
+
+    mutable std::shared_mutex tuners_mutex_;
+    std::unordered_map<DeviceId, std::unordered_map<std::uint64_t, std::shared_ptr<Tuner>>>
+        by_device_;
+    std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<Tuner>> opened_;
+};
+
+}  // namespace spvtune::tune

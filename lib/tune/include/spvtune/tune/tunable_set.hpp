@@ -1,0 +1,147 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <spvtune/tune/detail/guarded.hpp>
+#include <spvtune/tune/digest.hpp>
+#include <spvtune/tune/key.hpp>
+#include <spvtune/tune/result.hpp>
+#include <spvtune/tune/sampling.hpp>
+#include <spvtune/tune/tune_entry.hpp>
+
+namespace spvtune::tune {
+
+/// One way of computing the set's output. Only `name`, `content_digest` and `run` are required.
+///
+/// The callables may be called from several threads at once (different keys, or a Pending
+/// fallback next to a benchmark) and may themselves execute other tuners.
+template <TuneKey Key, class Inputs, class Out>
+struct Candidate {
+    /// Unique within the set; what reports and cache files show.
+    std::string name;
+    /// The caller's digest of what the candidate is (for SPIR-V: code hash, entry point,
+    /// specialization values, dispatch rule); an edit must change it so old results are dropped.
+    std::string content_digest;
+    /// Computes the output, or says why it cannot (limits, unsupported feature, ...).
+    std::function<Result<Out>(const Inputs&)> run;
+    /// Measures one sample on `inputs`. Empty: the host clock around `run`. A GPU backend times
+    /// its dispatches here, with device timestamps.
+    std::function<Result<Sample>(const Inputs&)> measure;
+    /// Builds what `run` needs (compile a pipeline) without running; used by compile-only mode.
+    /// Empty: nothing to prepare. Must be idempotent.
+    std::function<Status()> prepare;
+    /// Preference for a key: higher first when nothing is measured, and on an exact tie of
+    /// medians; negative means never run for that key. Empty: 0 for every key.
+    std::function<int(const Key&)> priority;
+};
+
+/// An ordered list of candidates computing the same output from the same inputs, with the rule
+/// that maps inputs to a tuning key. Build it completely, then share it (LocalTuner::init hands
+/// it out as a shared const object); the checksum follows every `add`.
+template <TuneKey Key, class Inputs, class Out>
+class TunableSet {
+  public:
+    using KeyType = Key;
+    using InputsType = Inputs;
+    using OutputType = Out;
+    using CandidateType = Candidate<Key, Inputs, Out>;
+    /// Checks mode: nullopt when `candidate` matches `reference`, else what differs.
+    using Comparison =
+        std::function<std::optional<std::string>(const Out& reference, const Out& candidate)>;
+
+    explicit TunableSet(std::function<Key(const Inputs&)> make_key)
+        : make_key_(std::move(make_key)) {
+        if (!make_key_) {
+            throw std::invalid_argument("TunableSet needs a key generator");
+        }
+    }
+
+    /// Appends a candidate. Throws std::invalid_argument when it has no name, no `run`, or a name
+    /// already in the set.
+    TunableSet& add(CandidateType candidate) {
+        if (candidate.name.empty() || !candidate.run) {
+            throw std::invalid_argument("a candidate needs a name and a run function");
+        }
+        for (const CandidateType& existing : candidates_) {
+            if (existing.name == candidate.name) {
+                throw std::invalid_argument("duplicate candidate name '" + candidate.name + "'");
+            }
+        }
+        checksum_.add_field(candidate.name);
+        checksum_.add_field(candidate.content_digest);
+        candidates_.push_back(std::move(candidate));
+        return *this;
+    }
+
+    /// Enables output checks (when the tuner runs in checks mode) against the candidate at
+    /// `reference` (default: the first).
+    TunableSet& with_check(Comparison compare, std::size_t reference = 0) {
+        compare_ = std::move(compare);
+        reference_ = reference;
+        return *this;
+    }
+
+    Key key(const Inputs& inputs) const { return make_key_(inputs); }
+    std::size_t size() const { return candidates_.size(); }
+    const CandidateType& candidate(std::size_t index) const { return candidates_.at(index); }
+
+    /// FNV-1a over every candidate's name and content digest, in order.
+    std::uint64_t checksum() const { return checksum_.value(); }
+
+    std::vector<CandidateDescription> descriptions() const {
+        std::vector<CandidateDescription> out;
+        out.reserve(candidates_.size());
+        for (const CandidateType& c : candidates_) {
+            out.push_back({c.name, c.content_digest});
+        }
+        return out;
+    }
+
+    const Comparison& comparison() const { return compare_; }
+    std::size_t reference_index() const { return reference_; }
+
+    int priority(std::size_t index, const Key& key) const {
+        const CandidateType& c = candidates_[index];
+        return c.priority ? c.priority(key) : 0;
+    }
+
+    /// Runs a candidate; an exception it throws becomes an error.
+    Result<Out> run(std::size_t index, const Inputs& inputs) const {
+        return detail::call_guarded<Result<Out>>(candidates_[index].run, inputs);
+    }
+
+    Result<Sample> measure(std::size_t index, const Inputs& inputs) const {
+        const CandidateType& c = candidates_[index];
+        if (c.measure) {
+            return detail::call_guarded<Result<Sample>>(c.measure, inputs);
+        }
+        return measure_with_host_clock([&]() -> Status {
+            Result<Out> out = run(index, inputs);
+            if (!out) {
+                return fail(std::move(out).error());
+            }
+            return ok();
+        });
+    }
+
+    Status prepare(std::size_t index) const {
+        const CandidateType& c = candidates_[index];
+        return c.prepare ? detail::call_guarded<Status>(c.prepare) : ok();
+    }
+
+  private:
+    std::function<Key(const Inputs&)> make_key_;
+    std::vector<CandidateType> candidates_;
+    Fnv1a checksum_;
+    Comparison compare_;
+    std::size_t reference_ = 0;
+};
+
+}  // namespace spvtune::tune
