@@ -1,0 +1,144 @@
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "tune/fakes.hpp"
+
+using namespace fakes;
+
+namespace {
+
+std::vector<Spec> three_candidates() {
+    return {{.name = "naive", .ns = 300, .jitter = 3},
+            {.name = "tiled", .ns = 100, .jitter = 1},
+            {.name = "vector", .ns = 200, .jitter = 2}};
+}
+
+std::optional<TuneEntry> stored_entry(Harness& h, const Set& set) {
+    return h.store->inner.load(hardware("gpu-a"), {"fake-op", set.checksum(), R"({"size":64})"});
+}
+
+Set::Comparison exact() {
+    return [](const long& reference, const long& candidate) -> std::optional<std::string> {
+        if (reference == candidate) {
+            return std::nullopt;
+        }
+        return "expected " + std::to_string(reference) + ", got " + std::to_string(candidate);
+    };
+}
+
+}  // namespace
+
+TEST_CASE("a failing settled winner falls back to the runner-up and marks the key for re-tuning") {
+    Harness h;
+    Bench bench(three_candidates());
+    const Set set = bench.make_set();
+    REQUIRE(h.tuner.execute(0, h.client, set, Inputs{}));
+    REQUIRE(h.tuner.fastest_identity(0, set, SizeKey{64}) == std::optional<std::size_t>(1));
+
+    bench["tiled"].broken = true;
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.source == LookupSource::fallback);
+    CHECK(info.candidate == 2);  // "vector" ranked second
+    const auto fallback = h.events.last(TuneEventKind::fallback_used);
+    REQUIRE(fallback);
+    CHECK(fallback->candidate == "vector");
+    CHECK(fallback->message == "settled winner 'tiled' failed: broken");
+    CHECK(h.store->retunes.load() == 1);
+    REQUIRE(stored_entry(h, set));
+    CHECK(stored_entry(h, set)->needs_retune);
+    CHECK_FALSE(h.tuner.fastest_identity(0, set, SizeKey{64}));
+
+    // The next call re-tunes; the broken candidate now fails measurement and cannot win.
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.source == LookupSource::tuned);
+    CHECK(info.candidate == 2);
+    CHECK(h.events.count(TuneEventKind::tuning_started) == 2);
+    CHECK_FALSE(stored_entry(h, set)->needs_retune);
+    CHECK(stored_entry(h, set)->winner_name == "vector");
+}
+
+TEST_CASE("when every ranked candidate fails the error lists each reason") {
+    Harness h;
+    Bench bench(three_candidates());
+    const Set set = bench.make_set();
+    REQUIRE(h.tuner.execute(0, h.client, set, Inputs{}));
+    for (const char* name : {"naive", "tiled", "vector"}) {
+        bench[name].broken = true;
+    }
+    const Result<long, TuneError> out = h.tuner.execute(0, h.client, set, Inputs{});
+    REQUIRE_FALSE(out);
+    CHECK(out.error().message ==
+          "settled winner 'tiled' failed: broken; no ranked candidate ran for key size=64 of "
+          "tuner 'fake-op'\n"
+          "  - naive (#0): error: broken\n"
+          "  - tiled (#1): error: settled winner: broken\n"
+          "  - vector (#2): error: broken");
+}
+
+TEST_CASE("checks mode rejects a wrong-but-fast candidate") {
+    Harness h(true);
+    Bench bench({{.name = "reference", .ns = 300, .jitter = 3},
+                 {.name = "fast-but-wrong", .ns = 50, .jitter = 1, .offset = 1},
+                 {.name = "good", .ns = 100, .jitter = 1}});
+    Set set = bench.make_set();
+    set.with_check(exact());
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.candidate == 2);
+    const std::optional<TuneEntry> entry = stored_entry(h, set);
+    REQUIRE(entry);
+    REQUIRE(entry->failures.size() == 1);
+    CHECK(entry->failures[0].name == "fast-but-wrong");
+    CHECK(entry->failures[0].kind == FailureKind::wrong_output);
+    CHECK(entry->failures[0].reason == "differs from 'reference': expected 42, got 43");
+    CHECK(bench["fast-but-wrong"].measures.load() == 0);
+    CHECK(entry->ranking.size() == 2);
+}
+
+TEST_CASE("without checks mode the wrong-but-fast candidate wins (the checks are what catch it)") {
+    Harness h(false);
+    Bench bench({{.name = "reference", .ns = 300, .jitter = 3},
+                 {.name = "fast-but-wrong", .ns = 50, .jitter = 1, .offset = 1}});
+    Set set = bench.make_set();
+    set.with_check(exact());
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}).value() == 43);
+}
+
+TEST_CASE("checks compare against the reference candidate the caller names") {
+    Harness h(true);
+    // Candidate 0 is the odd one out; with candidate 1 as the reference it is the one rejected.
+    Bench bench({{.name = "fast-odd", .ns = 50, .jitter = 1, .offset = 7},
+                 {.name = "trusted", .ns = 300, .jitter = 3},
+                 {.name = "good", .ns = 100, .jitter = 1}});
+    Set set = bench.make_set();
+    set.with_check(exact(), 1);
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.candidate == 2);
+    const std::optional<TuneEntry> entry = stored_entry(h, set);
+    REQUIRE(entry);
+    REQUIRE(entry->failures.size() == 1);
+    CHECK(entry->failures[0].name == "fast-odd");
+    CHECK(entry->failures[0].reason == "differs from 'trusted': expected 42, got 49");
+}
+
+TEST_CASE("checks mode without a reference output compares nothing and says so") {
+    Harness h(true);
+    Bench bench({{.name = "reference", .run_error = "unsupported"},
+                 {.name = "a", .ns = 100, .jitter = 1},
+                 {.name = "b", .ns = 200, .jitter = 1}});
+    Set set = bench.make_set();
+    set.with_check(exact());
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.candidate == 1);
+    CHECK(h.events.count(TuneEventKind::checks_note) == 1);
+    const std::optional<TuneEntry> entry = stored_entry(h, set);
+    REQUIRE(entry);
+    REQUIRE(entry->failures.size() == 1);
+    CHECK(entry->failures[0].reason == "checks run: unsupported");
+}
