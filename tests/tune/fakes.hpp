@@ -265,6 +265,13 @@ class CountingStore final : public TuneStore {
     std::optional<TuneEntry> settled_elsewhere;
 };
 
+/// The usual cast: "tiled" is fastest, then "vector", then "naive" (registered first).
+inline std::vector<Spec> three_candidates() {
+    return {{.name = "naive", .ns = 300, .jitter = 3},
+            {.name = "tiled", .ns = 100, .jitter = 1},
+            {.name = "vector", .ns = 200, .jitter = 2}};
+}
+
 /// A tuner with quick sampling, a counting store and an event log.
 struct Harness {
     std::shared_ptr<CountingStore> store = std::make_shared<CountingStore>();
@@ -280,6 +287,12 @@ struct Harness {
         options.checks = checks;
         options.compile_only = compile_only;
         tuner.set_options(std::move(options));
+    }
+
+    /// What the store holds for `set` at a size key, read past the counters.
+    std::optional<TuneEntry> stored(const Set& set, std::uint64_t size = 64) {
+        return store->inner.load(client.hardware_identity(),
+                                 {tuner.name(), set.checksum(), canonical_key_json(SizeKey{size})});
     }
 };
 

@@ -7,16 +7,6 @@
 
 using namespace fakes;
 
-namespace {
-
-std::vector<Spec> three_candidates() {
-    return {{.name = "naive", .ns = 300, .jitter = 3},
-            {.name = "tiled", .ns = 100, .jitter = 1},
-            {.name = "vector", .ns = 200, .jitter = 2}};
-}
-
-}  // namespace
-
 TEST_CASE("a cold key is tuned, recorded in memory and the store, then hit from memory") {
     Harness h;
     Bench bench(three_candidates());
@@ -33,8 +23,7 @@ TEST_CASE("a cold key is tuned, recorded in memory and the store, then hit from 
     CHECK(h.events.last(TuneEventKind::tuning_finished)->candidate == "tiled");
     CHECK(h.events.last(TuneEventKind::tuning_finished)->key == "size=64");
 
-    const std::optional<TuneEntry> stored =
-        h.store->inner.load(hardware("gpu-a"), {"fake-op", set.checksum(), R"({"size":64})"});
+    const std::optional<TuneEntry> stored = h.stored(set);
     REQUIRE(stored);
     CHECK(stored->winner_name == "tiled");
     CHECK(stored->winner_index == 1);
@@ -140,8 +129,7 @@ TEST_CASE("exactly one runnable candidate is settled without a benchmark") {
     CHECK(info.source == LookupSource::tuned);
     CHECK(info.candidate == 1);
     CHECK(bench.total_measures() == 0);
-    const std::optional<TuneEntry> stored =
-        h.store->inner.load(hardware("gpu-a"), {"fake-op", set.checksum(), R"({"size":64})"});
+    const std::optional<TuneEntry> stored = h.stored(set);
     REQUIRE(stored);
     REQUIRE(stored->ranking.size() == 1);
     CHECK(stored->ranking[0].statistics.samples == 0);
@@ -157,8 +145,7 @@ TEST_CASE("a candidate that errors while measured is skipped with its reason rec
     ExecutionInfo info;
     CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
     CHECK(info.candidate == 2);
-    const std::optional<TuneEntry> entry =
-        h.store->inner.load(hardware("gpu-a"), {"fake-op", set.checksum(), R"({"size":64})"});
+    const std::optional<TuneEntry> entry = h.stored(set);
     REQUIRE(entry);
     REQUIRE(entry->failures.size() == 1);
     CHECK(entry->failures[0].name == "tiled");

@@ -10,16 +10,6 @@ using namespace fakes;
 
 namespace {
 
-std::vector<Spec> three_candidates() {
-    return {{.name = "naive", .ns = 300, .jitter = 3},
-            {.name = "tiled", .ns = 100, .jitter = 1},
-            {.name = "vector", .ns = 200, .jitter = 2}};
-}
-
-std::optional<TuneEntry> stored_entry(Harness& h, const Set& set) {
-    return h.store->inner.load(hardware("gpu-a"), {"fake-op", set.checksum(), R"({"size":64})"});
-}
-
 Set::Comparison exact() {
     return [](const long& reference, const long& candidate) -> std::optional<std::string> {
         if (reference == candidate) {
@@ -48,8 +38,8 @@ TEST_CASE("a failing settled winner falls back to the runner-up and marks the ke
     CHECK(fallback->candidate == "vector");
     CHECK(fallback->message == "settled winner 'tiled' failed: broken");
     CHECK(h.store->retunes.load() == 1);
-    REQUIRE(stored_entry(h, set));
-    CHECK(stored_entry(h, set)->needs_retune);
+    REQUIRE(h.stored(set));
+    CHECK(h.stored(set)->needs_retune);
     CHECK_FALSE(h.tuner.fastest_identity(0, set, SizeKey{64}));
 
     // The next call re-tunes; the broken candidate now fails measurement and cannot win.
@@ -57,8 +47,8 @@ TEST_CASE("a failing settled winner falls back to the runner-up and marks the ke
     CHECK(info.source == LookupSource::tuned);
     CHECK(info.candidate == 2);
     CHECK(h.events.count(TuneEventKind::tuning_started) == 2);
-    CHECK_FALSE(stored_entry(h, set)->needs_retune);
-    CHECK(stored_entry(h, set)->winner_name == "vector");
+    CHECK_FALSE(h.stored(set)->needs_retune);
+    CHECK(h.stored(set)->winner_name == "vector");
 }
 
 TEST_CASE("when every ranked candidate fails the error lists each reason") {
@@ -89,7 +79,7 @@ TEST_CASE("checks mode rejects a wrong-but-fast candidate") {
     ExecutionInfo info;
     CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
     CHECK(info.candidate == 2);
-    const std::optional<TuneEntry> entry = stored_entry(h, set);
+    const std::optional<TuneEntry> entry = h.stored(set);
     REQUIRE(entry);
     REQUIRE(entry->failures.size() == 1);
     CHECK(entry->failures[0].name == "fast-but-wrong");
@@ -119,7 +109,7 @@ TEST_CASE("checks compare against the reference candidate the caller names") {
     ExecutionInfo info;
     CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
     CHECK(info.candidate == 2);
-    const std::optional<TuneEntry> entry = stored_entry(h, set);
+    const std::optional<TuneEntry> entry = h.stored(set);
     REQUIRE(entry);
     REQUIRE(entry->failures.size() == 1);
     CHECK(entry->failures[0].name == "fast-odd");
@@ -137,7 +127,7 @@ TEST_CASE("checks mode without a reference output compares nothing and says so")
     CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
     CHECK(info.candidate == 1);
     CHECK(h.events.count(TuneEventKind::checks_note) == 1);
-    const std::optional<TuneEntry> entry = stored_entry(h, set);
+    const std::optional<TuneEntry> entry = h.stored(set);
     REQUIRE(entry);
     REQUIRE(entry->failures.size() == 1);
     CHECK(entry->failures[0].reason == "checks run: unsupported");

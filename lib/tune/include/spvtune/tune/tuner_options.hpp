@@ -11,7 +11,8 @@ namespace spvtune::tune {
 /// How a LocalTuner behaves on a miss. The hit path ignores all of it.
 struct TunerOptions {
     SamplingSettings sampling;
-    /// Prepare every candidate, measure nothing, record nothing, run the first that works.
+    /// On a miss: prepare every candidate, measure nothing, record nothing, run the most
+    /// preferred candidate that works (keys already settled in memory still run their winner).
     bool compile_only = false;
     /// While tuning, run every candidate and compare its output with the set's reference
     /// candidate (TunableSet::with_check); mismatching candidates cannot win.
