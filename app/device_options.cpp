@@ -1,0 +1,42 @@
+#include "device_options.hpp"
+
+#include <cstdlib>
+#include <string_view>
+
+#include <spvtune/vulkan/device_selector.hpp>
+
+namespace spvtune::app {
+namespace {
+
+vulkan::InstanceOptions instance_options() {
+    vulkan::InstanceOptions options;
+    const char* validation = std::getenv("SPVTUNE_VALIDATION");
+    options.validation = validation != nullptr && std::string_view(validation) == "1";
+    return options;
+}
+
+}  // namespace
+
+void add_device_option(CLI::App& command, std::string& selector) {
+    command.add_option("--device", selector,
+                       "Device: index, UUID or name substring (default: first discrete GPU, "
+                       "else integrated, else CPU)");
+}
+
+SelectedDevice::SelectedDevice(const std::string& selector)
+    : instance_(std::make_unique<vulkan::Instance>(instance_options())) {
+    device_ = std::make_unique<vulkan::Device>(
+        *instance_, vulkan::select_device(instance_->devices(), selector));
+}
+
+SelectedDevice::~SelectedDevice() {
+    device_.reset();
+    instance_.reset();
+}
+
+tune::HardwareIdentity selected_hardware_identity(const std::string& selector) {
+    const vulkan::Instance instance(instance_options());
+    return vulkan::select_device(instance.devices(), selector).identity.to_tune_identity();
+}
+
+}  // namespace spvtune::app
