@@ -1,0 +1,42 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include <spvtune/problem/resolve.hpp>
+#include <spvtune/tune/result.hpp>
+#include <spvtune/vulkan/physical_device_info.hpp>
+
+namespace spvtune::problem {
+
+/// The limits of a device that decide whether a resolved candidate can run on it. Plain data,
+/// so the check runs (and is tested) without a device.
+struct DeviceLimits {
+    std::string device_name;
+    std::array<std::uint32_t, 3> max_workgroup_count{};
+    std::array<std::uint32_t, 3> max_workgroup_size{};
+    std::uint32_t max_workgroup_invocations = 0;
+    std::uint32_t max_push_constants_size = 0;
+    std::uint64_t max_storage_buffer_range = 0;
+    std::uint64_t max_uniform_buffer_range = 0;
+    std::uint64_t max_memory_allocation_size = 0;
+    /// The largest device-local memory heap.
+    std::uint64_t device_memory = 0;
+
+    static DeviceLimits from(const vulkan::PhysicalDeviceInfo& device);
+};
+
+/// Bytes of device memory a key needs: every buffer, plus a second copy of each checked buffer
+/// (candidates write their own copies, compared with the reference's).
+std::uint64_t device_bytes_needed(std::span<const ResolvedBuffer> buffers);
+
+/// Whether `candidate` with `buffers` fits `limits`; the failure names the value, the limit and
+/// the device: "workgroup count x = 70000 exceeds maxComputeWorkGroupCount[0] = 65535 of
+/// llvmpipe".
+tune::Status check_device_limits(const ResolvedCandidate& candidate,
+                                 std::span<const ResolvedBuffer> buffers,
+                                 const DeviceLimits& limits);
+
+}  // namespace spvtune::problem

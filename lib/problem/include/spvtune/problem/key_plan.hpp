@@ -1,0 +1,37 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <spvtune/problem/device_limits.hpp>
+#include <spvtune/problem/problem.hpp>
+#include <spvtune/problem/resolve.hpp>
+
+namespace spvtune::problem {
+
+struct SkippedCandidate {
+    std::string name;
+    std::string reason;
+};
+
+/// What runs for one key: its buffers, the candidates that can run and why the others cannot.
+struct KeyPlan {
+    ProblemKey key;         ///< exact: buffers and dispatch use it
+    ProblemKey tuning_key;  ///< bucketed: the tuner stores results under it
+    std::vector<ResolvedBuffer> buffers;
+    std::vector<ResolvedCandidate> runnable;  ///< in Problem::candidates order
+    std::vector<SkippedCandidate> skipped;    ///< in Problem::candidates order
+    /// Set when the key cannot be tuned: its buffers fail, no candidate can run, or the
+    /// reference candidate cannot run (outputs could not be checked).
+    std::optional<std::string> error;
+    /// Index into `runnable` of the reference candidate, when it can run.
+    std::optional<std::size_t> reference;
+};
+
+/// Resolves every candidate of `problem` for `key` and, when `limits` is given, checks each
+/// against the device's limits.
+KeyPlan plan_key(const Problem& problem, const ProblemKey& key, const DeviceLimits* limits,
+                 tune::AutotuneLevel level = tune::AutotuneLevel::balanced);
+
+}  // namespace spvtune::problem

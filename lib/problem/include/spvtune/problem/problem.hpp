@@ -1,0 +1,204 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <spvtune/problem/expression.hpp>
+#include <spvtune/problem/problem_key.hpp>
+#include <spvtune/tune/anchor.hpp>
+#include <spvtune/vulkan/host_data.hpp>
+#include <spvtune/vulkan/spirv_module.hpp>
+
+namespace spvtune::problem {
+
+// The in-memory form of a problem description (docs/problem-format.md). A Problem that exists
+// has passed every check that does not need a device: structure, types, names, expression
+// syntax and variables, grid expansion, and the SPIR-V reflection of every candidate. What
+// depends on a key (counts, dispatch sizes, key constraints) is evaluated by resolve.hpp.
+//
+// Every element keeps the JSON pointer it came from, so later per-key messages can name it.
+
+enum class ParameterType { integer, floating, string };
+
+/// "int", "float" or "string", as the file spells them.
+std::string_view to_string(ParameterType type) noexcept;
+
+/// Bucketing of an integer parameter into the tuning key (tune::anchor).
+struct Bucket {
+    std::uint64_t base = 2;
+    std::optional<std::uint64_t> min;
+    std::optional<std::uint64_t> max;
+};
+
+struct Parameter {
+    std::string name;
+    ParameterType type = ParameterType::integer;
+    std::optional<Bucket> bucket;  ///< integers only
+};
+
+/// A key to tune and where the file gives it (`/keys/list/2` or `/keys/grid`).
+struct KeyEntry {
+    ProblemKey key;
+    std::string pointer;
+};
+
+enum class BufferRole { input, output, inout };
+
+std::string_view to_string(BufferRole role) noexcept;
+
+/// Whether a candidate's writes to the buffer are compared with the reference's.
+inline bool is_checked(BufferRole role) noexcept {
+    return role != BufferRole::input;
+}
+
+struct BufferSpec {
+    std::string name;
+    vulkan::ElementType type = vulkan::ElementType::f32;
+    Expression count = Expression::parse("1");  ///< of the key parameters only
+    vulkan::Fill init;
+    BufferRole role = BufferRole::input;
+    std::string pointer;
+};
+
+/// A candidate (grid) parameter with its values, in the order the file writes them.
+struct GridAxis {
+    std::string name;
+    std::vector<std::int64_t> values;
+};
+
+/// An expression and the JSON pointer it was read from.
+struct LocatedExpression {
+    Expression expression = Expression::parse("0");
+    std::string pointer;
+};
+
+struct Constraint {
+    LocatedExpression condition;
+    /// False: it uses only grid parameters and was applied at expansion.
+    bool uses_key = false;
+};
+
+/// A specialization constant value, resolved to the SpecId the shader declares.
+struct SpecializationEntry {
+    std::uint32_t id = 0;
+    /// The declared type and default, from reflection: values are converted to this type.
+    vulkan::SpecializationValue declared;
+    LocatedExpression value;
+};
+
+/// One member of the push-constant block, laid out with scalar alignment.
+struct PushConstant {
+    vulkan::ElementType type = vulkan::ElementType::u32;  ///< f32 i32 u32 f64 i64 u64
+    std::uint32_t offset = 0;
+    LocatedExpression value;
+};
+
+struct Binding {
+    std::uint32_t set = 0;
+    std::uint32_t binding = 0;
+    std::size_t buffer = 0;  ///< index into Problem::buffers
+    std::string pointer;
+};
+
+/// A candidate as written: one SPIR-V entry point, possibly a grid of variants.
+struct CandidateFamily {
+    std::string name;
+    std::string pointer;          ///< "/candidates/3"
+    std::filesystem::path spirv;  ///< resolved path of the file that was loaded
+    std::shared_ptr<const vulkan::SpirvModule> module;  ///< shared by families using one file
+    std::string entry;
+    std::vector<GridAxis> grid;
+    std::vector<Constraint> constraints;
+    std::vector<SpecializationEntry> specialization;  ///< sorted by id
+    std::array<LocatedExpression, 3> workgroups;
+    std::vector<PushConstant> push_constants;
+    std::uint32_t push_constant_size = 0;
+    std::vector<Binding> bindings;  ///< sorted by (set, binding)
+    LocatedExpression priority;
+
+    /// The reflected entry point (the module outlives the family).
+    const vulkan::ComputeEntryPoint& entry_point() const { return module->entry_point(entry); }
+};
+
+/// One point of a family's grid that its grid-only constraints allow.
+struct Candidate {
+    /// `family[P=v,Q=w]`, or the family's name when it has no grid.
+    std::string name;
+    std::size_t family = 0;  ///< index into Problem::families
+    /// Grid parameter values, in the family's grid order.
+    std::vector<std::pair<std::string, std::int64_t>> point;
+};
+
+/// How a checked buffer's elements are compared: exactly, or |got - want| <= atol + rtol*|want|.
+/// NaN never matches.
+struct Comparison {
+    std::size_t buffer = 0;  ///< index into Problem::buffers
+    bool exact = false;
+    double atol = 0;
+    double rtol = 0;
+};
+
+struct Reference {
+    std::size_t candidate = 0;        ///< index into Problem::candidates
+    std::vector<Comparison> compare;  ///< one per checked buffer, in buffer order
+};
+
+enum class SamplingMode { adaptive, fixed };
+
+/// Measurement settings from the file; empty fields leave the tool's defaults.
+struct Settings {
+    std::optional<SamplingMode> mode;
+    std::optional<std::uint32_t> warmup;
+    std::optional<std::uint32_t> samples;
+    std::optional<std::uint32_t> min_samples;
+    std::optional<double> min_sample_ms;
+    std::optional<double> time_budget_s;
+};
+
+struct Problem {
+    std::filesystem::path file;
+    std::string name;  ///< the tuner's name: the cache namespace
+    std::string description;
+    std::vector<Parameter> parameters;  ///< in file order
+    std::vector<KeyEntry> keys;         ///< list then grid, without duplicates
+    std::vector<BufferSpec> buffers;    ///< in file order
+    std::vector<CandidateFamily> families;
+    std::vector<Candidate> candidates;  ///< every family's points, in file order
+    Reference reference;
+    Settings settings;
+
+    const Parameter* find_parameter(std::string_view name) const;
+    const BufferSpec* find_buffer(std::string_view name) const;
+    const Candidate* find_candidate(std::string_view name) const;
+
+    /// The key the tuner stores results under: `exact` with each bucketed parameter replaced by
+    /// its bucket (tune::anchor at `level`). Nearby sizes share one tuning key; buffers and
+    /// dispatch still use the exact key.
+    ProblemKey tuning_key(const ProblemKey& exact,
+                          tune::AutotuneLevel level = tune::AutotuneLevel::balanced) const;
+};
+
+struct LoadOptions {
+    /// Searched for a candidate's `spirv` when it is not next to the problem file, before
+    /// SPVTUNE_KERNEL_PATH and the kernels built with spvtune (see kernel_search.hpp).
+    std::vector<std::filesystem::path> kernel_dirs;
+};
+
+/// Reads, parses and validates the problem description in `file`, loading and reflecting every
+/// SPIR-V module it names. Throws ProblemError with every diagnostic found: as many as one pass
+/// can find (a later stage, such as reflection, runs only when the earlier ones found nothing).
+Problem load_problem(const std::filesystem::path& file, const LoadOptions& options = {});
+
+/// The same from text; `file` names it in messages and anchors relative `spirv` paths.
+Problem parse_problem(std::string_view text, const std::filesystem::path& file,
+                      const LoadOptions& options = {});
+
+}  // namespace spvtune::problem

@@ -1,0 +1,273 @@
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include <spvtune/problem/kernel_search.hpp>
+#include <spvtune/problem/suggest.hpp>
+#include <spvtune/vulkan/error.hpp>
+
+#include "problem_parser.hpp"
+#include "value_conversion.hpp"
+
+namespace spvtune::problem::detail {
+namespace {
+
+using ModuleCache = std::map<std::string, std::shared_ptr<const vulkan::SpirvModule>>;
+
+std::string slot_text(std::uint32_t set, std::uint32_t binding) {
+    return std::to_string(set) + "." + std::to_string(binding);
+}
+
+std::shared_ptr<const vulkan::SpirvModule> load_module(Reader& reader, const std::string& spirv,
+                                                       const std::string& pointer,
+                                                       const LoadOptions& options,
+                                                       ModuleCache& cache,
+                                                       std::filesystem::path& resolved) {
+    const auto found = find_kernel(spirv, reader.file(), options.kernel_dirs);
+    if (!found) {
+        std::string places;
+        for (const auto& place : kernel_candidates(spirv, reader.file(), options.kernel_dirs)) {
+            places += "\n    " + place.string();
+        }
+        reader.error(pointer, "cannot find SPIR-V file '" + spirv + "'; looked in:" + places);
+        return nullptr;
+    }
+    resolved = *found;
+    std::error_code ignored;
+    const auto canonical = std::filesystem::weakly_canonical(*found, ignored).string();
+    if (auto it = cache.find(canonical); it != cache.end()) {
+        return it->second;  // null when it failed: reported once, at its first use
+    }
+    std::shared_ptr<const vulkan::SpirvModule> module;
+    try {
+        module = std::make_shared<const vulkan::SpirvModule>(vulkan::SpirvModule::load(*found));
+    } catch (const std::exception& error) {
+        reader.error(pointer, error.what());
+    }
+    cache.emplace(canonical, module);
+    return module;
+}
+
+void check_bindings(Reader& reader, const Problem& problem, const CandidateFamily& family,
+                    const vulkan::ComputeEntryPoint& entry, const std::string& shader) {
+    std::string used;
+    for (const auto& binding : entry.bindings) {
+        used += (used.empty() ? "" : ", ") + slot_text(binding.set, binding.binding);
+    }
+    for (const auto& wanted : entry.bindings) {
+        const std::string slot = slot_text(wanted.set, wanted.binding);
+        const auto bound = std::find_if(
+            family.bindings.begin(), family.bindings.end(), [&wanted](const Binding& b) {
+                return b.set == wanted.set && b.binding == wanted.binding;
+            });
+        const std::string label = wanted.name.empty() ? "" : " ('" + wanted.name + "')";
+        if (bound == family.bindings.end()) {
+            reader.error(family.pointer + "/bindings",
+                         "binding " + slot + label + " (" + std::string(to_string(wanted.type)) +
+                             ") that " + shader + " uses is not bound; expected a buffer for \"" +
+                             slot + "\"");
+            continue;
+        }
+        if (wanted.type != vulkan::DescriptorType::storage_buffer &&
+            wanted.type != vulkan::DescriptorType::uniform_buffer) {
+            reader.error(bound->pointer, "binding " + slot + label + " of " + shader + " is a " +
+                                             std::string(to_string(wanted.type)) +
+                                             "; expected a storage buffer or uniform buffer "
+                                             "(only buffers can be bound)");
+            continue;
+        }
+        if (wanted.count != 1) {
+            reader.error(bound->pointer,
+                         "binding " + slot + label + " of " + shader +
+                             " is an array of descriptors; expected a single buffer");
+            continue;
+        }
+        const BufferSpec& buffer = problem.buffers[bound->buffer];
+        const auto size = vulkan::element_size(buffer.type);
+        if (wanted.runtime_array_stride != 0 && wanted.runtime_array_stride != size) {
+            reader.error(bound->pointer, "buffer '" + buffer.name + "' holds " +
+                                             std::string(vulkan::to_string(buffer.type)) + " (" +
+                                             std::to_string(size) + "-byte elements) but binding " +
+                                             slot + label + " of " + shader +
+                                             " is an array with a " +
+                                             std::to_string(wanted.runtime_array_stride) +
+                                             "-byte stride; expected matching element sizes");
+        }
+    }
+    for (const Binding& binding : family.bindings) {
+        const bool exists =
+            std::any_of(entry.bindings.begin(), entry.bindings.end(),
+                        [&binding](const vulkan::DescriptorBinding& b) {
+                            return b.set == binding.set && b.binding == binding.binding;
+                        });
+        if (!exists) {
+            reader.error(
+                binding.pointer,
+                shader + " uses no binding " + slot_text(binding.set, binding.binding) +
+                    "; expected one of the bindings it uses: " + (used.empty() ? "none" : used));
+        }
+    }
+}
+
+void check_push_constants(Reader& reader, const CandidateFamily& family,
+                          const vulkan::ComputeEntryPoint& entry, const std::string& shader) {
+    const std::uint32_t given = family.push_constant_size;
+    const std::uint32_t block = entry.push_constants.size;
+    if (given == block) {
+        return;
+    }
+    reader.error(family.pointer + "/push_constants",
+                 std::string("push constants too ") + (given < block ? "small" : "large") + ": " +
+                     std::to_string(given) + " bytes given, the block of " + shader + " is " +
+                     std::to_string(block) + " bytes");
+}
+
+std::string describe_constant(const vulkan::SpecializationConstant& constant) {
+    return std::to_string(constant.id) + (constant.name.empty() ? "" : " '" + constant.name + "'") +
+           " (" + std::string(vulkan::type_name(constant.default_value)) + ")";
+}
+
+void attach_specialization(Reader& reader, CandidateFamily& family, const FamilyDraft& draft,
+                           const vulkan::ComputeEntryPoint& entry, const std::string& shader) {
+    const auto& declared = entry.specialization_constants;
+    std::string listing;
+    std::vector<std::string> names;
+    for (const auto& constant : declared) {
+        listing += (listing.empty() ? "" : ", ") + describe_constant(constant);
+        if (!constant.name.empty()) {
+            names.push_back(constant.name);
+        }
+    }
+    const std::string declares = listing.empty() ? "it declares none" : "it declares: " + listing;
+    for (const auto& entry_draft : draft.specialization) {
+        const std::string& label = entry_draft.label;
+        const std::string& pointer = entry_draft.value.pointer;
+        const bool by_id = std::isdigit(static_cast<unsigned char>(label[0])) != 0;
+        const auto match = std::find_if(declared.begin(), declared.end(), [&](const auto& c) {
+            return by_id ? std::to_string(c.id) == label : c.name == label;
+        });
+        if (match == declared.end()) {
+            std::string message =
+                by_id ? shader +
+                            " declares no specialization constant with "
+                            "SpecId " +
+                            label
+                      : shader + " declares no specialization constant named '" + label + "'";
+            if (!by_id) {
+                if (const auto suggestion = did_you_mean(label, names)) {
+                    message += " (did you mean '" + *suggestion + "'?)";
+                }
+            }
+            reader.error(pointer, message + "; " + declares);
+            continue;
+        }
+        const bool repeated =
+            std::any_of(family.specialization.begin(), family.specialization.end(),
+                        [&](const SpecializationEntry& e) { return e.id == match->id; });
+        if (repeated) {
+            reader.error(pointer, "specialization constant " + describe_constant(*match) +
+                                      " is given twice (by SpecId and by name)");
+            continue;
+        }
+        family.specialization.push_back({match->id, match->default_value, entry_draft.value});
+    }
+    std::sort(
+        family.specialization.begin(), family.specialization.end(),
+        [](const SpecializationEntry& a, const SpecializationEntry& b) { return a.id < b.id; });
+}
+
+/// Evaluates `located` for every candidate of family `f` when it does not depend on the key, so
+/// values of the wrong type or range are reported now rather than as a skip for every key.
+void check_constant(Reader& reader, const Problem& problem, std::size_t f,
+                    const LocatedExpression& located, const std::string& what,
+                    const std::function<void(const Value&, std::string_view)>& convert) {
+    const auto& names = located.expression.variables();
+    const bool uses_key = std::any_of(names.begin(), names.end(), [&problem](const auto& name) {
+        return problem.find_parameter(name) != nullptr;
+    });
+    if (uses_key) {
+        return;
+    }
+    for (const Candidate& candidate : problem.candidates) {
+        if (candidate.family != f) {
+            continue;
+        }
+        Scope scope;
+        for (const auto& [name, value] : candidate.point) {
+            scope.set(name, Value(value));
+        }
+        try {
+            convert(located.expression.evaluate(scope), located.expression.text());
+        } catch (const ExpressionError& error) {
+            reader.error(located.pointer, what + " of " + candidate.name + ": " + error.message(),
+                         error.render("    "));
+            return;  // once per expression: the other points likely fail alike
+        }
+    }
+}
+
+void check_constants(Reader& reader, const Problem& problem, std::size_t f) {
+    const CandidateFamily& family = problem.families[f];
+    for (const SpecializationEntry& entry : family.specialization) {
+        check_constant(reader, problem, f, entry.value,
+                       "specialization constant " + std::to_string(entry.id) + " (" +
+                           std::string(vulkan::type_name(entry.declared)) + ")",
+                       [&entry](const Value& value, std::string_view text) {
+                           (void)to_specialization(value, entry.declared, text);
+                       });
+    }
+    static const char* const axes[] = {"x", "y", "z"};
+    for (std::size_t i = 0; i < 3; ++i) {
+        check_constant(reader, problem, f, family.workgroups[i],
+                       std::string("workgroup count ") + axes[i],
+                       [](const Value& value, std::string_view text) {
+                           if (as_uint32(value, text) == 0) {
+                               throw ExpressionError(std::string(text), 1, text.size(),
+                                                     "expected a workgroup count > 0, got 0");
+                           }
+                       });
+    }
+    for (const PushConstant& constant : family.push_constants) {
+        check_constant(reader, problem, f, constant.value,
+                       "push constant (" + std::string(vulkan::to_string(constant.type)) + ")",
+                       [&constant](const Value& value, std::string_view text) {
+                           std::vector<std::byte> bytes(8);
+                           write_push_constant(bytes, 0, constant.type, value, text);
+                       });
+    }
+    check_constant(reader, problem, f, family.priority, "priority",
+                   [](const Value& value, std::string_view text) { (void)as_int(value, text); });
+}
+
+}  // namespace
+
+void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraft>& drafts,
+                  const LoadOptions& options) {
+    ModuleCache cache;
+    for (std::size_t f = 0; f < problem.families.size(); ++f) {
+        CandidateFamily& family = problem.families[f];
+        const FamilyDraft& draft = drafts[f];
+        family.module = load_module(reader, draft.spirv, family.pointer + "/spirv", options, cache,
+                                    family.spirv);
+        if (!family.module) {
+            continue;
+        }
+        const vulkan::ComputeEntryPoint* entry = nullptr;
+        try {
+            entry = &family.module->entry_point(family.entry);
+        } catch (const vulkan::SpirvError& error) {
+            reader.error(family.pointer + "/entry", error.what());
+            continue;
+        }
+        const std::string shader = draft.spirv + ":" + family.entry;
+        const std::size_t errors = reader.error_count();
+        check_bindings(reader, problem, family, *entry, shader);
+        check_push_constants(reader, family, *entry, shader);
+        attach_specialization(reader, family, draft, *entry, shader);
+        if (reader.error_count() == errors) {
+            check_constants(reader, problem, f);
+        }
+    }
+}
+
+}  // namespace spvtune::problem::detail

@@ -1,0 +1,116 @@
+#include <algorithm>
+
+#include <spvtune/problem/device_limits.hpp>
+
+namespace spvtune::problem {
+namespace {
+
+std::string of(const DeviceLimits& limits) {
+    return " of " + (limits.device_name.empty() ? std::string("the device") : limits.device_name);
+}
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+}  // namespace
+
+DeviceLimits DeviceLimits::from(const vulkan::PhysicalDeviceInfo& device) {
+    const VkPhysicalDeviceLimits& l = device.limits;
+    DeviceLimits limits;
+    limits.device_name = device.identity.device_name;
+    for (std::size_t i = 0; i < 3; ++i) {
+        limits.max_workgroup_count[i] = l.maxComputeWorkGroupCount[i];
+        limits.max_workgroup_size[i] = l.maxComputeWorkGroupSize[i];
+    }
+    limits.max_workgroup_invocations = l.maxComputeWorkGroupInvocations;
+    limits.max_push_constants_size = l.maxPushConstantsSize;
+    limits.max_storage_buffer_range = l.maxStorageBufferRange;
+    limits.max_uniform_buffer_range = l.maxUniformBufferRange;
+    limits.max_memory_allocation_size = device.max_memory_allocation_size;
+    for (std::uint32_t i = 0; i < device.memory.memoryHeapCount; ++i) {
+        const VkMemoryHeap& heap = device.memory.memoryHeaps[i];
+        if ((heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0) {
+            limits.device_memory = std::max<std::uint64_t>(limits.device_memory, heap.size);
+        }
+    }
+    return limits;
+}
+
+std::uint64_t device_bytes_needed(std::span<const ResolvedBuffer> buffers) {
+    std::uint64_t total = 0;
+    for (const ResolvedBuffer& buffer : buffers) {
+        total = saturating_add(total, buffer.bytes);
+        if (is_checked(buffer.role)) {
+            total = saturating_add(total, buffer.bytes);
+        }
+    }
+    return total;
+}
+
+tune::Status check_device_limits(const ResolvedCandidate& candidate,
+                                 std::span<const ResolvedBuffer> buffers,
+                                 const DeviceLimits& limits) {
+    static constexpr char axes[] = {'x', 'y', 'z'};
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (candidate.workgroup_counts[i] > limits.max_workgroup_count[i]) {
+            return tune::fail("workgroup count " + std::string(1, axes[i]) + " = " +
+                              std::to_string(candidate.workgroup_counts[i]) +
+                              " exceeds maxComputeWorkGroupCount[" + std::to_string(i) +
+                              "] = " + std::to_string(limits.max_workgroup_count[i]) + of(limits));
+        }
+    }
+    std::uint64_t invocations = 1;
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (candidate.workgroup_size[i] > limits.max_workgroup_size[i]) {
+            return tune::fail("workgroup size " + std::string(1, axes[i]) + " = " +
+                              std::to_string(candidate.workgroup_size[i]) +
+                              " exceeds maxComputeWorkGroupSize[" + std::to_string(i) +
+                              "] = " + std::to_string(limits.max_workgroup_size[i]) + of(limits));
+        }
+        invocations *= candidate.workgroup_size[i];
+    }
+    if (invocations > limits.max_workgroup_invocations) {
+        return tune::fail("workgroup size " + std::to_string(candidate.workgroup_size[0]) + "x" +
+                          std::to_string(candidate.workgroup_size[1]) + "x" +
+                          std::to_string(candidate.workgroup_size[2]) + " = " +
+                          std::to_string(invocations) +
+                          " invocations exceeds maxComputeWorkGroupInvocations = " +
+                          std::to_string(limits.max_workgroup_invocations) + of(limits));
+    }
+    if (candidate.push_constants.size() > limits.max_push_constants_size) {
+        return tune::fail("push constants of " + std::to_string(candidate.push_constants.size()) +
+                          " bytes exceed maxPushConstantsSize = " +
+                          std::to_string(limits.max_push_constants_size) + of(limits));
+    }
+    for (const ResolvedBinding& binding : candidate.bindings) {
+        const ResolvedBuffer& buffer = buffers[binding.buffer];
+        const bool uniform = binding.type == vulkan::DescriptorType::uniform_buffer;
+        const std::uint64_t range =
+            uniform ? limits.max_uniform_buffer_range : limits.max_storage_buffer_range;
+        if (buffer.bytes > range) {
+            return tune::fail("buffer '" + buffer.name + "' is " + std::to_string(buffer.bytes) +
+                              " bytes, which exceeds " +
+                              (uniform ? "maxUniformBufferRange" : "maxStorageBufferRange") +
+                              " = " + std::to_string(range) + of(limits));
+        }
+    }
+    for (const ResolvedBuffer& buffer : buffers) {
+        if (limits.max_memory_allocation_size != 0 &&
+            buffer.bytes > limits.max_memory_allocation_size) {
+            return tune::fail("buffer '" + buffer.name + "' is " + std::to_string(buffer.bytes) +
+                              " bytes, which exceeds maxMemoryAllocationSize = " +
+                              std::to_string(limits.max_memory_allocation_size) + of(limits));
+        }
+    }
+    const std::uint64_t needed = device_bytes_needed(buffers);
+    if (limits.device_memory != 0 && needed > limits.device_memory) {
+        return tune::fail("the buffers need " + std::to_string(needed) +
+                          " bytes of device memory (outputs twice), more than the " +
+                          std::to_string(limits.device_memory) + "-byte device-local heap" +
+                          of(limits));
+    }
+    return tune::ok();
+}
+
+}  // namespace spvtune::problem

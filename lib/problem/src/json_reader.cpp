@@ -1,0 +1,269 @@
+#include "json_reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <spvtune/problem/suggest.hpp>
+#include <spvtune/problem/value.hpp>
+
+namespace spvtune::problem::detail {
+namespace {
+
+std::string shorten(std::string text) {
+    constexpr std::size_t limit = 40;
+    return text.size() > limit ? text.substr(0, limit) + "..." : text;
+}
+
+bool is_identifier(std::string_view name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) != 0) {
+        return false;
+    }
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+    });
+}
+
+/// The 1-based column of the first whole-word occurrence of `name` in `text`, in characters.
+std::size_t column_of(std::string_view text, std::string_view name) {
+    const auto word_char = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+    };
+    for (std::size_t at = text.find(name); at != std::string_view::npos;
+         at = text.find(name, at + 1)) {
+        const bool starts = at == 0 || !word_char(text[at - 1]);
+        const std::size_t end = at + name.size();
+        const bool ends = end == text.size() || !word_char(text[end]);
+        if (starts && ends) {
+            return 1 +
+                   static_cast<std::size_t>(std::count_if(
+                       text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at),
+                       [](char c) { return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U; }));
+        }
+    }
+    return 1;
+}
+
+}  // namespace
+
+std::string child(const std::string& pointer, std::string_view token) {
+    std::string escaped;
+    for (char c : token) {
+        if (c == '~') {
+            escaped += "~0";
+        } else if (c == '/') {
+            escaped += "~1";
+        } else {
+            escaped += c;
+        }
+    }
+    return pointer + "/" + escaped;
+}
+
+std::string child(const std::string& pointer, std::size_t index) {
+    return pointer + "/" + std::to_string(index);
+}
+
+std::string describe(const Json& json) {
+    switch (json.type()) {
+        case Json::value_t::null:
+            return "null";
+        case Json::value_t::boolean:
+            return json.dump() + " (a boolean)";
+        case Json::value_t::number_integer:
+        case Json::value_t::number_unsigned:
+            return json.dump() + " (an integer)";
+        case Json::value_t::number_float:
+            return json.dump() + " (a number)";
+        case Json::value_t::string:
+            return shorten(json.dump()) + " (a string)";
+        case Json::value_t::array:
+            return "an array";
+        case Json::value_t::object:
+            return "an object";
+        default:
+            return json.type_name();
+    }
+}
+
+std::string join(const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) {
+        text += (text.empty() ? "" : ", ") + name;
+    }
+    return text;
+}
+
+void Reader::error(std::string pointer, std::string message, std::string detail) {
+    diagnostics_.push_back({file_, std::move(pointer), std::move(message), std::move(detail)});
+}
+
+bool Reader::is_type(const Json& json, const std::string& pointer, bool ok,
+                     std::string_view expected) {
+    if (!ok) {
+        error(pointer, "expected " + std::string(expected) + ", found " + describe(json));
+    }
+    return ok;
+}
+
+bool Reader::object(const Json& json, const std::string& pointer,
+                    std::initializer_list<std::string_view> required,
+                    std::initializer_list<std::string_view> optional) {
+    if (!is_type(json, pointer, json.is_object(), "an object")) {
+        return false;
+    }
+    std::vector<std::string> known;
+    for (std::string_view name : required) {
+        known.emplace_back(name);
+        if (!json.contains(name)) {
+            error(pointer, "missing required field '" + std::string(name) + "'");
+        }
+    }
+    for (std::string_view name : optional) {
+        known.emplace_back(name);
+    }
+    for (const auto& [name, value] : json.items()) {
+        if (std::find(known.begin(), known.end(), name) != known.end()) {
+            continue;
+        }
+        std::string message = "unknown field '" + name + "'";
+        if (const auto suggestion = did_you_mean(name, known)) {
+            message += " (did you mean '" + *suggestion + "'?)";
+        }
+        error(child(pointer, name), message + "; expected one of: " + join(known));
+    }
+    return true;
+}
+
+std::optional<std::string> Reader::string(const Json& json, const std::string& pointer) {
+    if (!is_type(json, pointer, json.is_string(), "a string")) {
+        return std::nullopt;
+    }
+    return json.get<std::string>();
+}
+
+std::optional<bool> Reader::boolean(const Json& json, const std::string& pointer) {
+    if (!is_type(json, pointer, json.is_boolean(), "true or false")) {
+        return std::nullopt;
+    }
+    return json.get<bool>();
+}
+
+std::optional<std::int64_t> Reader::integer(const Json& json, const std::string& pointer,
+                                            std::int64_t min, std::int64_t max) {
+    const std::string range =
+        min == std::numeric_limits<std::int64_t>::min()
+            ? "an integer"
+            : "an integer in " + std::to_string(min) + ".." + std::to_string(max);
+    if (json.is_number_unsigned() && json.get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
+        error(pointer, "expected " + range + ", found " + describe(json));
+        return std::nullopt;
+    }
+    if (!is_type(json, pointer, json.is_number_integer(), range)) {
+        return std::nullopt;
+    }
+    const auto value = json.get<std::int64_t>();
+    if (value < min || value > max) {
+        error(pointer, "expected " + range + ", found " + describe(json));
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<double> Reader::number(const Json& json, const std::string& pointer, double min) {
+    if (!is_type(json, pointer, json.is_number(), "a number")) {
+        return std::nullopt;
+    }
+    const auto value = json.get<double>();
+    if (value < min) {
+        error(pointer,
+              "expected a number >= " + to_string(Value(min)) + ", found " + describe(json));
+        return std::nullopt;
+    }
+    return value;
+}
+
+bool Reader::identifier(std::string_view name, const std::string& pointer, std::string_view what) {
+    if (!is_identifier(name)) {
+        error(pointer, "expected " + std::string(what) +
+                           " to be an identifier ([A-Za-z_][A-Za-z0-9_]*), found '" +
+                           std::string(name) + "'");
+        return false;
+    }
+    return true;
+}
+
+std::optional<Expression> Reader::expression(const Json& json, const std::string& pointer,
+                                             const std::vector<std::string>& variables,
+                                             std::string_view scope_note) {
+    std::string text;
+    if (json.is_string()) {
+        text = json.get<std::string>();
+    } else if (json.is_number_float()) {
+        text = to_string(Value(json.get<double>()));
+    } else if (json.is_number_unsigned() &&
+               json.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
+        error(pointer, "expected an integer in the int64 range, found " + describe(json));
+        return std::nullopt;
+    } else if (json.is_number_integer() || json.is_boolean()) {
+        text = json.dump();
+    } else {
+        error(pointer,
+              "expected a number, a boolean or an expression string, found " + describe(json));
+        return std::nullopt;
+    }
+    try {
+        Expression expression = Expression::parse(text);
+        bool ok = true;
+        for (const std::string& name : expression.variables()) {
+            if (std::find(variables.begin(), variables.end(), name) != variables.end()) {
+                continue;
+            }
+            std::string message = "unknown variable '" + name + "'";
+            if (const auto suggestion = did_you_mean(name, variables)) {
+                message += " (did you mean '" + *suggestion + "'?)";
+            }
+            message += "; " + std::string(scope_note) +
+                       (variables.empty() ? ": none" : ": " + join(variables));
+            const ExpressionError located(text, column_of(text, name), name.size(),
+                                          "unknown variable");
+            error(pointer, "bad expression: " + message, located.render("    "));
+            ok = false;
+        }
+        if (!ok) {
+            return std::nullopt;
+        }
+        return expression;
+    } catch (const ExpressionError& bad) {
+        error(pointer, "bad expression: " + bad.message(), bad.render("    "));
+        return std::nullopt;
+    }
+}
+
+std::optional<Json> parse_json(std::string_view text, Reader& reader) {
+    try {
+        return Json::parse(text);
+    } catch (const Json::parse_error& bad) {
+        // nlohmann reports a byte offset (1-based, of the last byte read); editors want lines.
+        const std::size_t end = std::min(bad.byte == 0 ? 0 : bad.byte - 1, text.size());
+        std::size_t line = 1;
+        std::size_t column = 1;
+        for (std::size_t i = 0; i < end; ++i) {
+            if (text[i] == '\n') {
+                ++line;
+                column = 1;
+            } else if ((static_cast<unsigned char>(text[i]) & 0xC0U) != 0x80U) {
+                ++column;
+            }
+        }
+        std::string what = bad.what();
+        // Drop "[json.exception.parse_error.101] parse error at line 1, column 2: ".
+        if (const auto colon = what.find(": "); colon != std::string::npos) {
+            what = what.substr(colon + 2);
+        }
+        reader.error("", "JSON syntax error at line " + std::to_string(line) + ", column " +
+                             std::to_string(column) + ": " + what);
+        return std::nullopt;
+    }
+}
+
+}  // namespace spvtune::problem::detail

@@ -1,0 +1,82 @@
+#pragma once
+
+// Walks the JSON of a problem description, checking shapes and types and collecting a
+// Diagnostic (file, JSON pointer, found vs expected) for each fault instead of stopping at the
+// first.
+
+#include <cstdint>
+#include <filesystem>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <spvtune/problem/diagnostic.hpp>
+#include <spvtune/problem/expression.hpp>
+
+namespace spvtune::problem::detail {
+
+// Ordered, so grid axes and candidates keep the order the file writes them in.
+using Json = nlohmann::ordered_json;
+
+/// `pointer` extended by one reference token, escaped per RFC 6901.
+std::string child(const std::string& pointer, std::string_view token);
+std::string child(const std::string& pointer, std::size_t index);
+
+/// What a value is, for "found ..." messages: `true (a boolean)`, `"abc" (a string)`, `an array`.
+std::string describe(const Json& json);
+
+/// The names joined with ", ".
+std::string join(const std::vector<std::string>& names);
+
+class Reader {
+  public:
+    explicit Reader(std::filesystem::path file) : file_(std::move(file)) {}
+
+    const std::filesystem::path& file() const noexcept { return file_; }
+
+    void error(std::string pointer, std::string message, std::string detail = {});
+    std::size_t error_count() const noexcept { return diagnostics_.size(); }
+    const std::vector<Diagnostic>& diagnostics() const noexcept { return diagnostics_; }
+
+    /// Checks that `json` is an object with every `required` field and no field outside
+    /// `required` and `optional` (unknown fields get a "did you mean"). False when it is not an
+    /// object; missing and unknown fields are reported but do not make it false.
+    bool object(const Json& json, const std::string& pointer,
+                std::initializer_list<std::string_view> required,
+                std::initializer_list<std::string_view> optional);
+
+    bool is_type(const Json& json, const std::string& pointer, bool ok, std::string_view expected);
+
+    std::optional<std::string> string(const Json& json, const std::string& pointer);
+    std::optional<bool> boolean(const Json& json, const std::string& pointer);
+    /// A JSON integer (not 2.0) in [min, max].
+    std::optional<std::int64_t> integer(
+        const Json& json, const std::string& pointer,
+        std::int64_t min = std::numeric_limits<std::int64_t>::min(),
+        std::int64_t max = std::numeric_limits<std::int64_t>::max());
+    /// Any JSON number, at least `min`.
+    std::optional<double> number(const Json& json, const std::string& pointer,
+                                 double min = -std::numeric_limits<double>::infinity());
+    /// An identifier `[A-Za-z_][A-Za-z0-9_]*` (`what` names it in the message).
+    bool identifier(std::string_view name, const std::string& pointer, std::string_view what);
+
+    /// A number, boolean or expression string, parsed; every variable it uses must be one of
+    /// `variables` (`scope_note` says which names are allowed there, for the message).
+    std::optional<Expression> expression(const Json& json, const std::string& pointer,
+                                         const std::vector<std::string>& variables,
+                                         std::string_view scope_note);
+
+  private:
+    std::filesystem::path file_;
+    std::vector<Diagnostic> diagnostics_;
+};
+
+/// Parses `text` as JSON; a syntax error becomes a diagnostic with its line and column.
+std::optional<Json> parse_json(std::string_view text, Reader& reader);
+
+}  // namespace spvtune::problem::detail

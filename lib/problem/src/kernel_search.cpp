@@ -1,0 +1,54 @@
+#include <cstdlib>
+#include <system_error>
+
+#include <spvtune/problem/kernel_search.hpp>
+
+#ifndef SPVTUNE_KERNEL_DIR
+#error "SPVTUNE_KERNEL_DIR must name the directory of the kernels built with spvtune"
+#endif
+
+namespace spvtune::problem {
+
+std::filesystem::path builtin_kernel_dir() {
+    return SPVTUNE_KERNEL_DIR;
+}
+
+std::vector<std::filesystem::path> kernel_candidates(
+    std::string_view spirv, const std::filesystem::path& problem_file,
+    const std::vector<std::filesystem::path>& kernel_dirs) {
+    const std::filesystem::path name(spirv);
+    if (name.is_absolute()) {
+        return {name};
+    }
+    std::vector<std::filesystem::path> places{problem_file.parent_path() / name};
+    for (const auto& dir : kernel_dirs) {
+        places.push_back(dir / name);
+    }
+    if (const char* path = std::getenv(std::string(kernel_path_variable).c_str())) {
+        std::string_view rest(path);
+        while (!rest.empty()) {
+            const auto colon = rest.find(':');
+            const std::string_view dir = rest.substr(0, colon);
+            if (!dir.empty()) {
+                places.push_back(std::filesystem::path(dir) / name);
+            }
+            rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+        }
+    }
+    places.push_back(builtin_kernel_dir() / name);
+    return places;
+}
+
+std::optional<std::filesystem::path> find_kernel(
+    std::string_view spirv, const std::filesystem::path& problem_file,
+    const std::vector<std::filesystem::path>& kernel_dirs) {
+    for (const auto& place : kernel_candidates(spirv, problem_file, kernel_dirs)) {
+        std::error_code error;
+        if (std::filesystem::is_regular_file(place, error)) {
+            return place;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace spvtune::problem

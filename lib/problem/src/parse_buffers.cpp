@@ -1,0 +1,157 @@
+#include "problem_parser.hpp"
+
+namespace spvtune::problem::detail {
+namespace {
+
+const std::vector<std::string> element_type_names = {"f16", "f32", "f64", "i8",  "u8", "i16",
+                                                     "u16", "i32", "u32", "i64", "u64"};
+
+std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json,
+                                       const std::string& pointer) {
+    if (json.is_string()) {
+        if (json.get<std::string>() == "zeros") {
+            return vulkan::FillZeros{};
+        }
+        reader.error(pointer,
+                     "expected \"zeros\" or an object with one of 'constant', 'iota', "
+                     "'random', found " +
+                         describe(json));
+        return std::nullopt;
+    }
+    if (!reader.object(json, pointer, {}, {"zeros", "constant", "iota", "random"})) {
+        return std::nullopt;
+    }
+    if (json.size() != 1) {
+        reader.error(pointer,
+                     "expected exactly one of 'zeros', 'constant', 'iota', 'random', found " +
+                         std::to_string(json.size()) + " fields");
+        return std::nullopt;
+    }
+    const std::size_t errors = reader.error_count();
+    const auto& [kind, value] = *json.items().begin();
+    const std::string at = child(pointer, kind);
+    if (kind == "zeros") {
+        return vulkan::FillZeros{};
+    }
+    if (kind == "constant") {
+        if (auto number = reader.number(value, at)) {
+            return vulkan::FillConstant{*number};
+        }
+        return std::nullopt;
+    }
+    if (kind == "iota") {
+        vulkan::FillIota iota;
+        if (reader.object(value, at, {}, {"start", "step"})) {
+            if (value.contains("start")) {
+                iota.start = reader.number(value["start"], child(at, "start")).value_or(0);
+            }
+            if (value.contains("step")) {
+                iota.step = reader.number(value["step"], child(at, "step")).value_or(1);
+            }
+        }
+        return reader.error_count() == errors ? std::optional<vulkan::Fill>(iota) : std::nullopt;
+    }
+    if (kind != "random") {
+        return std::nullopt;  // reported by object()
+    }
+    vulkan::FillRandom random;
+    if (reader.object(value, at, {}, {"seed", "min", "max"})) {
+        if (value.contains("seed")) {
+            random.seed = static_cast<std::uint64_t>(
+                reader.integer(value["seed"], child(at, "seed"), 0).value_or(0));
+        }
+        if (value.contains("min")) {
+            random.low = reader.number(value["min"], child(at, "min")).value_or(0);
+        }
+        if (value.contains("max")) {
+            random.high = reader.number(value["max"], child(at, "max")).value_or(1);
+        }
+        if (reader.error_count() == errors && !(random.low <= random.high)) {
+            reader.error(child(at, "min"), "expected min <= max, found min " + value["min"].dump() +
+                                               " > max " + value["max"].dump());
+        }
+    }
+    return reader.error_count() == errors ? std::optional<vulkan::Fill>(random) : std::nullopt;
+}
+
+/// A count that uses no key parameter is the same for every key: check it now.
+void check_constant_count(Reader& reader, const Expression& count, const std::string& pointer) {
+    if (!count.variables().empty()) {
+        return;
+    }
+    try {
+        const std::int64_t value = as_int(count.evaluate(Scope{}), count.text());
+        if (value <= 0) {
+            reader.error(pointer, "expected a count > 0, found " + std::to_string(value));
+        }
+    } catch (const ExpressionError& error) {
+        reader.error(pointer, error.message(), error.render("    "));
+    }
+}
+
+}  // namespace
+
+void parse_buffers(Reader& reader, const Json& json, Problem& problem) {
+    const std::string pointer = "/buffers";
+    if (!reader.is_type(json, pointer, json.is_object() && !json.empty(),
+                        "a non-empty object (name -> buffer)")) {
+        return;
+    }
+    std::vector<std::string> key_names;
+    for (const Parameter& parameter : problem.parameters) {
+        key_names.push_back(parameter.name);
+    }
+    for (const auto& [name, spec] : json.items()) {
+        const std::string at = child(pointer, name);
+        if (!reader.identifier(name, at, "a buffer name") ||
+            !reader.object(spec, at, {"type", "count", "role"}, {"init"})) {
+            continue;
+        }
+        BufferSpec buffer;
+        buffer.name = name;
+        buffer.pointer = at;
+        if (spec.contains("type")) {
+            if (auto type = reader.string(spec["type"], child(at, "type"))) {
+                if (auto parsed = vulkan::parse_element_type(*type)) {
+                    buffer.type = *parsed;
+                } else {
+                    reader.error(child(at, "type"),
+                                 "unknown element type '" + *type +
+                                     "'; expected one of: " + join(element_type_names));
+                }
+            }
+        }
+        if (spec.contains("count")) {
+            if (auto count = reader.expression(spec["count"], child(at, "count"), key_names,
+                                               "a buffer count may use the key parameters")) {
+                buffer.count = std::move(*count);
+                check_constant_count(reader, buffer.count, child(at, "count"));
+            }
+        }
+        if (spec.contains("role")) {
+            if (auto role = reader.string(spec["role"], child(at, "role"))) {
+                if (*role == "input") {
+                    buffer.role = BufferRole::input;
+                } else if (*role == "output") {
+                    buffer.role = BufferRole::output;
+                } else if (*role == "inout") {
+                    buffer.role = BufferRole::inout;
+                } else {
+                    reader.error(child(at, "role"),
+                                 "expected \"input\", \"output\" or \"inout\", found " +
+                                     describe(spec["role"]));
+                }
+            }
+        }
+        buffer.init = vulkan::FillZeros{};
+        if (spec.contains("init")) {
+            if (auto init = parse_init(reader, spec["init"], child(at, "init"))) {
+                buffer.init = *init;
+            }
+        }
+        // Kept even when faulty, so bindings naming it do not add "unknown buffer" noise.
+        problem.buffers.push_back(std::move(buffer));
+    }
+}
+
+}  // namespace spvtune::problem::detail

@@ -1,0 +1,244 @@
+#include <algorithm>
+#include <unordered_set>
+
+#include <spvtune/problem/suggest.hpp>
+
+#include "problem_parser.hpp"
+
+namespace spvtune::problem::detail {
+namespace {
+
+std::vector<std::string> parameter_names(const Problem& problem) {
+    std::vector<std::string> names;
+    for (const Parameter& parameter : problem.parameters) {
+        names.push_back(parameter.name);
+    }
+    return names;
+}
+
+std::optional<Bucket> parse_bucket(Reader& reader, const Json& json, const std::string& pointer) {
+    if (!reader.object(json, pointer, {}, {"base", "min", "max"})) {
+        return std::nullopt;
+    }
+    Bucket bucket;
+    const std::size_t errors = reader.error_count();
+    constexpr std::int64_t max = std::numeric_limits<std::int64_t>::max();
+    if (json.contains("base")) {
+        if (auto base = reader.integer(json["base"], child(pointer, "base"), 2, max)) {
+            bucket.base = static_cast<std::uint64_t>(*base);
+        }
+    }
+    if (json.contains("min")) {
+        if (auto min = reader.integer(json["min"], child(pointer, "min"), 0, max)) {
+            bucket.min = static_cast<std::uint64_t>(*min);
+        }
+    }
+    if (json.contains("max")) {
+        if (auto max_value = reader.integer(json["max"], child(pointer, "max"), 1, max)) {
+            bucket.max = static_cast<std::uint64_t>(*max_value);
+        }
+    }
+    if (bucket.min && bucket.max && *bucket.min > *bucket.max) {
+        reader.error(child(pointer, "min"), "expected min <= max, found min " +
+                                                std::to_string(*bucket.min) + " > max " +
+                                                std::to_string(*bucket.max));
+    }
+    return reader.error_count() == errors ? std::optional(bucket) : std::nullopt;
+}
+
+std::optional<KeyValue> parse_value(Reader& reader, const Parameter& parameter, const Json& json,
+                                    const std::string& pointer) {
+    switch (parameter.type) {
+        case ParameterType::integer: {
+            // Bucketing rounds sizes up, which means nothing for negative values.
+            const std::int64_t min =
+                parameter.bucket ? 0 : std::numeric_limits<std::int64_t>::min();
+            if (auto value = reader.integer(json, pointer, min)) {
+                return KeyValue(*value);
+            }
+            return std::nullopt;
+        }
+        case ParameterType::floating:
+            if (auto value = reader.number(json, pointer)) {
+                return KeyValue(*value);
+            }
+            return std::nullopt;
+        case ParameterType::string:
+            if (auto value = reader.string(json, pointer)) {
+                return KeyValue(*value);
+            }
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+void unknown_parameter(Reader& reader, const Problem& problem, const std::string& name,
+                       const std::string& pointer) {
+    const auto names = parameter_names(problem);
+    std::string message = "unknown parameter '" + name + "'";
+    if (const auto suggestion = did_you_mean(name, names)) {
+        message += " (did you mean '" + *suggestion + "'?)";
+    }
+    reader.error(pointer, message + "; the parameters are: " + join(names));
+}
+
+void add_key(Problem& problem, std::unordered_set<ProblemKey>& seen, ProblemKey key,
+             std::string pointer) {
+    if (seen.insert(key).second) {
+        problem.keys.push_back({std::move(key), std::move(pointer)});
+    }
+}
+
+void parse_list(Reader& reader, const Json& json, const std::string& pointer, Problem& problem,
+                std::unordered_set<ProblemKey>& seen) {
+    if (!reader.is_type(json, pointer, json.is_array(), "an array of keys")) {
+        return;
+    }
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const std::string at = child(pointer, i);
+        const Json& entry = json[i];
+        if (!reader.is_type(entry, at, entry.is_object(), "an object (parameter -> value)")) {
+            continue;
+        }
+        const std::size_t errors = reader.error_count();
+        std::vector<ProblemKey::Entry> values;
+        for (const Parameter& parameter : problem.parameters) {
+            if (!entry.contains(parameter.name)) {
+                reader.error(at, "missing parameter '" + parameter.name +
+                                     "'; a key sets every "
+                                     "parameter: " +
+                                     join(parameter_names(problem)));
+            } else if (auto value = parse_value(reader, parameter, entry[parameter.name],
+                                                child(at, parameter.name))) {
+                values.emplace_back(parameter.name, std::move(*value));
+            }
+        }
+        for (const auto& [name, value] : entry.items()) {
+            if (problem.find_parameter(name) == nullptr) {
+                unknown_parameter(reader, problem, name, child(at, name));
+            }
+        }
+        if (reader.error_count() == errors) {
+            add_key(problem, seen, ProblemKey(std::move(values)), at);
+        }
+    }
+}
+
+void parse_grid(Reader& reader, const Json& json, const std::string& pointer, Problem& problem,
+                std::unordered_set<ProblemKey>& seen) {
+    if (!reader.is_type(json, pointer, json.is_object(), "an object (parameter -> values)")) {
+        return;
+    }
+    const std::size_t errors = reader.error_count();
+    std::vector<std::vector<KeyValue>> axes;
+    for (const Parameter& parameter : problem.parameters) {
+        if (!json.contains(parameter.name)) {
+            reader.error(pointer, "missing parameter '" + parameter.name +
+                                      "'; the grid gives values for every parameter: " +
+                                      join(parameter_names(problem)));
+            continue;
+        }
+        const std::string at = child(pointer, parameter.name);
+        const Json& values = json[parameter.name];
+        if (!reader.is_type(values, at, values.is_array() && !values.empty(),
+                            "a non-empty array of values")) {
+            continue;
+        }
+        auto& axis = axes.emplace_back();
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (auto value = parse_value(reader, parameter, values[i], child(at, i))) {
+                axis.push_back(std::move(*value));
+            }
+        }
+    }
+    for (const auto& [name, value] : json.items()) {
+        if (problem.find_parameter(name) == nullptr) {
+            unknown_parameter(reader, problem, name, child(pointer, name));
+        }
+    }
+    if (reader.error_count() != errors) {
+        return;
+    }
+    // Cartesian product, the first parameter varying slowest.
+    std::vector<std::size_t> index(axes.size(), 0);
+    for (;;) {
+        std::vector<ProblemKey::Entry> values;
+        for (std::size_t a = 0; a < axes.size(); ++a) {
+            values.emplace_back(problem.parameters[a].name, axes[a][index[a]]);
+        }
+        add_key(problem, seen, ProblemKey(std::move(values)), pointer);
+        std::size_t a = axes.size();
+        while (a > 0 && ++index[a - 1] == axes[a - 1].size()) {
+            index[--a] = 0;
+        }
+        if (a == 0) {
+            break;
+        }
+    }
+}
+
+}  // namespace
+
+void parse_parameters(Reader& reader, const Json& json, Problem& problem) {
+    const std::string pointer = "/parameters";
+    if (!reader.is_type(json, pointer, json.is_object(), "an object (name -> parameter)")) {
+        return;
+    }
+    for (const auto& [name, spec] : json.items()) {
+        const std::string at = child(pointer, name);
+        if (!reader.identifier(name, at, "a parameter name") ||
+            !reader.object(spec, at, {"type"}, {"bucket"}) || !spec.contains("type")) {
+            continue;
+        }
+        Parameter parameter{name, ParameterType::integer, std::nullopt};
+        const auto type = reader.string(spec["type"], child(at, "type"));
+        if (!type) {
+            continue;
+        }
+        if (*type == "int") {
+            parameter.type = ParameterType::integer;
+        } else if (*type == "float") {
+            parameter.type = ParameterType::floating;
+        } else if (*type == "string") {
+            parameter.type = ParameterType::string;
+        } else {
+            reader.error(child(at, "type"), "expected \"int\", \"float\" or \"string\", found " +
+                                                describe(spec["type"]));
+            continue;
+        }
+        if (spec.contains("bucket")) {
+            if (parameter.type != ParameterType::integer) {
+                reader.error(child(at, "bucket"), "only int parameters can be bucketed; '" + name +
+                                                      "' is " +
+                                                      std::string(to_string(parameter.type)));
+                continue;
+            }
+            parameter.bucket = parse_bucket(reader, spec["bucket"], child(at, "bucket"));
+        }
+        problem.parameters.push_back(std::move(parameter));
+    }
+}
+
+void parse_keys(Reader& reader, const Json& json, Problem& problem) {
+    const std::string pointer = "/keys";
+    if (!reader.object(json, pointer, {}, {"list", "grid"})) {
+        return;
+    }
+    if (!json.contains("list") && !json.contains("grid")) {
+        reader.error(pointer, "expected 'list' and/or 'grid', found neither");
+        return;
+    }
+    const std::size_t errors = reader.error_count();
+    std::unordered_set<ProblemKey> seen;
+    if (json.contains("list")) {
+        parse_list(reader, json["list"], child(pointer, "list"), problem, seen);
+    }
+    if (json.contains("grid")) {
+        parse_grid(reader, json["grid"], child(pointer, "grid"), problem, seen);
+    }
+    if (reader.error_count() == errors && problem.keys.empty()) {
+        reader.error(pointer, "expected at least one key, found none");
+    }
+}
+
+}  // namespace spvtune::problem::detail

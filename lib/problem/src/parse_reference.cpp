@@ -1,0 +1,144 @@
+#include <algorithm>
+
+#include <spvtune/problem/suggest.hpp>
+
+#include "problem_parser.hpp"
+
+namespace spvtune::problem::detail {
+namespace {
+
+void resolve_candidate_name(Reader& reader, const Json& json, const std::string& pointer,
+                            Problem& problem) {
+    const auto name = reader.string(json, pointer);
+    if (!name) {
+        return;
+    }
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
+        if (problem.candidates[i].name == *name) {
+            problem.reference.candidate = i;
+            return;
+        }
+        names.push_back(problem.candidates[i].name);
+    }
+    // A family's plain name will do when it stands for exactly one candidate.
+    std::vector<std::size_t> members;
+    for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
+        if (problem.families[problem.candidates[i].family].name == *name) {
+            members.push_back(i);
+        }
+    }
+    if (members.size() == 1) {
+        problem.reference.candidate = members.front();
+        return;
+    }
+    if (members.size() > 1) {
+        reader.error(pointer, "candidate family '" + *name + "' has " +
+                                  std::to_string(members.size()) +
+                                  " candidates; expected one of them, e.g. '" +
+                                  problem.candidates[members.front()].name + "'");
+        return;
+    }
+    std::string message = "unknown candidate '" + *name + "'";
+    if (const auto suggestion = did_you_mean(*name, names)) {
+        message += " (did you mean '" + *suggestion + "'?)";
+    }
+    reader.error(pointer, message + "; the candidates are: " + join(names));
+}
+
+std::optional<Comparison> parse_comparison(Reader& reader, const Json& json,
+                                           const std::string& pointer, std::size_t buffer,
+                                           const BufferSpec& spec) {
+    if (!reader.object(json, pointer, {}, {"exact", "atol", "rtol"})) {
+        return std::nullopt;
+    }
+    const std::size_t errors = reader.error_count();
+    Comparison comparison{buffer, false, 0, 0};
+    if (json.contains("exact")) {
+        comparison.exact = reader.boolean(json["exact"], child(pointer, "exact")).value_or(false);
+    }
+    if (json.contains("atol")) {
+        comparison.atol = reader.number(json["atol"], child(pointer, "atol"), 0).value_or(0);
+    }
+    if (json.contains("rtol")) {
+        comparison.rtol = reader.number(json["rtol"], child(pointer, "rtol"), 0).value_or(0);
+    }
+    const bool tolerance = json.contains("atol") || json.contains("rtol");
+    if (comparison.exact && tolerance) {
+        reader.error(pointer, "expected either \"exact\": true or atol/rtol, found both");
+    } else if (!comparison.exact && !tolerance) {
+        if (vulkan::is_floating(spec.type)) {
+            reader.error(pointer, "buffer '" + spec.name + "' holds " +
+                                      std::string(vulkan::to_string(spec.type)) +
+                                      "; expected \"atol\" and/or \"rtol\" (or \"exact\": true)");
+        } else {
+            comparison.exact = true;  // integers compare exactly unless told otherwise
+        }
+    }
+    return reader.error_count() == errors ? std::optional(comparison) : std::nullopt;
+}
+
+void parse_compare(Reader& reader, const Json& json, const std::string& pointer, Problem& problem) {
+    if (!reader.is_type(json, pointer, json.is_object(), "an object (buffer -> comparison)")) {
+        return;
+    }
+    std::vector<std::string> checked;
+    for (const BufferSpec& buffer : problem.buffers) {
+        if (is_checked(buffer.role)) {
+            checked.push_back(buffer.name);
+        }
+    }
+    for (const auto& [name, spec] : json.items()) {
+        const std::string at = child(pointer, name);
+        const BufferSpec* buffer = problem.find_buffer(name);
+        if (buffer == nullptr) {
+            std::vector<std::string> all;
+            for (const BufferSpec& b : problem.buffers) {
+                all.push_back(b.name);
+            }
+            std::string message = "unknown buffer '" + name + "'";
+            if (const auto suggestion = did_you_mean(name, all)) {
+                message += " (did you mean '" + *suggestion + "'?)";
+            }
+            reader.error(at, message + "; the checked buffers are: " + join(checked));
+            continue;
+        }
+        if (!is_checked(buffer->role)) {
+            reader.error(at, "buffer '" + name +
+                                 "' is an input, which candidates do not write; expected a "
+                                 "comparison only for output and inout buffers (" +
+                                 join(checked) + ")");
+            continue;
+        }
+        const auto index = static_cast<std::size_t>(buffer - problem.buffers.data());
+        if (auto comparison = parse_comparison(reader, spec, at, index, *buffer)) {
+            problem.reference.compare.push_back(*comparison);
+        }
+    }
+    for (const std::string& name : checked) {
+        if (!json.contains(name)) {
+            reader.error(pointer, "missing a comparison for buffer '" + name + "' (role " +
+                                      std::string(to_string(problem.find_buffer(name)->role)) +
+                                      "); every output and inout buffer is checked");
+        }
+    }
+    std::sort(problem.reference.compare.begin(), problem.reference.compare.end(),
+              [](const Comparison& a, const Comparison& b) { return a.buffer < b.buffer; });
+}
+
+}  // namespace
+
+void parse_reference(Reader& reader, const Json& json, Problem& problem) {
+    const std::string pointer = "/reference";
+    if (!reader.object(json, pointer, {"candidate", "compare"}, {})) {
+        return;
+    }
+    if (json.contains("candidate")) {
+        resolve_candidate_name(reader, json["candidate"], child(pointer, "candidate"), problem);
+    }
+    if (json.contains("compare")) {
+        parse_compare(reader, json["compare"], child(pointer, "compare"), problem);
+    }
+}
+
+}  // namespace spvtune::problem::detail

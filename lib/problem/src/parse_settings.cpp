@@ -1,0 +1,63 @@
+#include "problem_parser.hpp"
+
+namespace spvtune::problem::detail {
+namespace {
+
+std::optional<std::uint32_t> count(Reader& reader, const Json& json, const std::string& pointer,
+                                   std::int64_t min) {
+    if (auto value = reader.integer(json, pointer, min, 1'000'000)) {
+        return static_cast<std::uint32_t>(*value);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+void parse_settings(Reader& reader, const Json& json, Problem& problem) {
+    const std::string pointer = "/settings";
+    if (!reader.object(
+            json, pointer, {},
+            {"mode", "warmup", "samples", "min_samples", "min_sample_ms", "time_budget_s"})) {
+        return;
+    }
+    Settings& settings = problem.settings;
+    if (json.contains("mode")) {
+        if (auto mode = reader.string(json["mode"], child(pointer, "mode"))) {
+            if (*mode == "adaptive") {
+                settings.mode = SamplingMode::adaptive;
+            } else if (*mode == "fixed") {
+                settings.mode = SamplingMode::fixed;
+            } else {
+                reader.error(child(pointer, "mode"),
+                             "expected \"adaptive\" or \"fixed\", found " + describe(json["mode"]));
+            }
+        }
+    }
+    if (json.contains("warmup")) {
+        settings.warmup = count(reader, json["warmup"], child(pointer, "warmup"), 0);
+    }
+    if (json.contains("samples")) {
+        settings.samples = count(reader, json["samples"], child(pointer, "samples"), 1);
+    }
+    if (json.contains("min_samples")) {
+        settings.min_samples = count(reader, json["min_samples"], child(pointer, "min_samples"), 1);
+    }
+    if (settings.samples && settings.min_samples && *settings.min_samples > *settings.samples) {
+        reader.error(child(pointer, "min_samples"), "expected min_samples <= samples, found " +
+                                                        std::to_string(*settings.min_samples) +
+                                                        " > " + std::to_string(*settings.samples));
+    }
+    if (json.contains("min_sample_ms")) {
+        settings.min_sample_ms =
+            reader.number(json["min_sample_ms"], child(pointer, "min_sample_ms"), 0);
+    }
+    if (json.contains("time_budget_s")) {
+        const std::string at = child(pointer, "time_budget_s");
+        settings.time_budget_s = reader.number(json["time_budget_s"], at, 0);
+        if (settings.time_budget_s && *settings.time_budget_s == 0) {
+            reader.error(at, "expected a time budget > 0, found 0");
+        }
+    }
+}
+
+}  // namespace spvtune::problem::detail

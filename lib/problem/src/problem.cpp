@@ -1,0 +1,162 @@
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <spvtune/problem/diagnostic.hpp>
+#include <spvtune/problem/problem.hpp>
+
+#include "problem_parser.hpp"
+
+namespace spvtune::problem {
+namespace {
+
+void throw_if_failed(const detail::Reader& reader) {
+    if (reader.error_count() != 0) {
+        throw ProblemError(reader.diagnostics());
+    }
+}
+
+bool is_problem_name(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.';
+    });
+}
+
+}  // namespace
+
+std::string_view to_string(ParameterType type) noexcept {
+    switch (type) {
+        case ParameterType::integer:
+            return "int";
+        case ParameterType::floating:
+            return "float";
+        case ParameterType::string:
+            return "string";
+    }
+    return "?";
+}
+
+std::string_view to_string(BufferRole role) noexcept {
+    switch (role) {
+        case BufferRole::input:
+            return "input";
+        case BufferRole::output:
+            return "output";
+        case BufferRole::inout:
+            return "inout";
+    }
+    return "?";
+}
+
+const Parameter* Problem::find_parameter(std::string_view wanted) const {
+    const auto it = std::find_if(parameters.begin(), parameters.end(),
+                                 [wanted](const Parameter& p) { return p.name == wanted; });
+    return it == parameters.end() ? nullptr : &*it;
+}
+
+const BufferSpec* Problem::find_buffer(std::string_view wanted) const {
+    const auto it = std::find_if(buffers.begin(), buffers.end(),
+                                 [wanted](const BufferSpec& b) { return b.name == wanted; });
+    return it == buffers.end() ? nullptr : &*it;
+}
+
+const Candidate* Problem::find_candidate(std::string_view wanted) const {
+    const auto it = std::find_if(candidates.begin(), candidates.end(),
+                                 [wanted](const Candidate& c) { return c.name == wanted; });
+    return it == candidates.end() ? nullptr : &*it;
+}
+
+ProblemKey Problem::tuning_key(const ProblemKey& exact, tune::AutotuneLevel level) const {
+    std::vector<ProblemKey::Entry> entries = exact.entries();
+    for (auto& [name, value] : entries) {
+        const Parameter* parameter = find_parameter(name);
+        const auto* number = std::get_if<std::int64_t>(&value);
+        if (parameter == nullptr || !parameter->bucket || number == nullptr || *number < 0) {
+            continue;
+        }
+        const Bucket& bucket = *parameter->bucket;
+        const std::uint64_t anchored = tune::anchor(static_cast<std::uint64_t>(*number), bucket.max,
+                                                    bucket.min, bucket.base, level);
+        value = static_cast<std::int64_t>(
+            std::min<std::uint64_t>(anchored, static_cast<std::uint64_t>(INT64_MAX)));
+    }
+    return ProblemKey(std::move(entries));
+}
+
+Problem parse_problem(std::string_view text, const std::filesystem::path& file,
+                      const LoadOptions& options) {
+    detail::Reader reader(file);
+    const auto parsed = detail::parse_json(text, reader);
+    throw_if_failed(reader);
+    const detail::Json& json = *parsed;
+    if (!reader.object(json, "",
+                       {"name", "parameters", "keys", "buffers", "candidates", "reference"},
+                       {"$schema", "description", "settings"})) {
+        throw_if_failed(reader);
+    }
+    Problem problem;
+    problem.file = file;
+    if (json.contains("name")) {
+        if (auto name = reader.string(json["name"], "/name")) {
+            if (!is_problem_name(*name)) {
+                reader.error("/name",
+                             "expected a name of letters, digits, '_', '-' and '.' (it "
+                             "names the cache namespace), found " +
+                                 detail::describe(json["name"]));
+            }
+            problem.name = *name;
+        }
+    }
+    if (json.contains("description")) {
+        problem.description = reader.string(json["description"], "/description").value_or("");
+    }
+    if (json.contains("settings")) {
+        detail::parse_settings(reader, json["settings"], problem);
+    }
+    if (json.contains("parameters")) {
+        detail::parse_parameters(reader, json["parameters"], problem);
+    }
+    // Everything below refers to the parameters: with a broken one, its messages would be noise.
+    throw_if_failed(reader);
+    std::vector<detail::FamilyDraft> drafts;
+    if (json.contains("keys")) {
+        detail::parse_keys(reader, json["keys"], problem);
+    }
+    if (json.contains("buffers")) {
+        detail::parse_buffers(reader, json["buffers"], problem);
+    }
+    if (json.contains("candidates")) {
+        detail::parse_candidates(reader, json["candidates"], problem, drafts);
+    }
+    throw_if_failed(reader);
+    detail::expand_candidates(reader, problem);
+    if (reader.error_count() == 0 && json.contains("reference")) {
+        detail::parse_reference(reader, json["reference"], problem);
+    }
+    throw_if_failed(reader);
+    detail::attach_spirv(reader, problem, drafts, options);
+    throw_if_failed(reader);
+    return problem;
+}
+
+Problem load_problem(const std::filesystem::path& file, const LoadOptions& options) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(file, error)) {
+        throw ProblemError({{file, "",
+                             std::filesystem::exists(file, error)
+                                 ? "cannot read the problem file: not a regular file"
+                                 : "cannot read the problem file: no such file",
+                             ""}});
+    }
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    if (in) {
+        text << in.rdbuf();  // an empty file sets failbit here: the JSON parser reports it
+    }
+    if (!in.is_open() || in.bad()) {
+        throw ProblemError({{file, "", "cannot read the problem file", ""}});
+    }
+    return parse_problem(text.str(), file, options);
+}
+
+}  // namespace spvtune::problem

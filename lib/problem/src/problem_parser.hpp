@@ -1,0 +1,51 @@
+#pragma once
+
+// The stages of load_problem(), in the order it runs them. Each stage reports what it finds to
+// the Reader and carries on where it can, so one run shows as many faults as possible; a stage
+// that needs an earlier one's results runs only when that one found nothing.
+
+#include <string>
+#include <vector>
+
+#include <spvtune/problem/problem.hpp>
+
+#include "json_reader.hpp"
+
+namespace spvtune::problem::detail {
+
+/// What the JSON says of a candidate family that only the SPIR-V can settle.
+struct FamilyDraft {
+    std::string spirv;  ///< as written
+    /// Specialization entries as written: by SpecId ("0") or by name.
+    struct Specialization {
+        std::string label;
+        LocatedExpression value;
+    };
+    std::vector<Specialization> specialization;
+};
+
+void parse_parameters(Reader& reader, const Json& json, Problem& problem);
+void parse_keys(Reader& reader, const Json& json, Problem& problem);
+void parse_buffers(Reader& reader, const Json& json, Problem& problem);
+/// Fills problem.families (without module, spirv path or specialization) and their drafts.
+void parse_candidates(Reader& reader, const Json& json, Problem& problem,
+                      std::vector<FamilyDraft>& drafts);
+void parse_settings(Reader& reader, const Json& json, Problem& problem);
+
+/// Expands every family's grid into problem.candidates, applying the constraints that use only
+/// grid parameters; marks the others as per-key.
+void expand_candidates(Reader& reader, Problem& problem);
+
+/// Needs the expanded candidates: resolves the reference candidate and the comparisons.
+void parse_reference(Reader& reader, const Json& json, Problem& problem);
+
+/// Finds and loads every family's SPIR-V (each file once) and checks the family against the
+/// reflection of its entry point: bindings, descriptor types, strides, push-constant size,
+/// specialization ids and value types.
+void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraft>& drafts,
+                  const LoadOptions& options);
+
+/// The variables candidate expressions of `family` may use: key then grid parameters.
+std::vector<std::string> candidate_variables(const Problem& problem, const CandidateFamily& family);
+
+}  // namespace spvtune::problem::detail
