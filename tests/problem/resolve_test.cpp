@@ -1,0 +1,112 @@
+#include <cstring>
+
+#include <doctest/doctest.h>
+
+#include <spvtune/problem/resolve.hpp>
+
+#include "problem_test_support.hpp"
+
+using namespace spvtune::problem;
+using namespace spvtune::problem::testing;
+
+namespace {
+
+ProblemKey n_key(std::int64_t n) {
+    return ProblemKey({{"n", n}});
+}
+
+}  // namespace
+
+TEST_CASE("buffers resolve to counts and sizes for a key") {
+    const Problem problem = parse(saxpy_json());
+    const auto buffers = resolve_buffers(problem, n_key(1000));
+    REQUIRE(buffers);
+    REQUIRE(buffers.value().size() == 2);
+    CHECK(buffers.value()[0].name == "x");
+    CHECK(buffers.value()[0].count == 1000);
+    CHECK(buffers.value()[0].bytes == 4000);
+    CHECK(buffers.value()[1].role == BufferRole::inout);
+}
+
+TEST_CASE("a candidate resolves to typed specializations, dispatch size and push-constant bytes") {
+    const Problem problem = parse(saxpy_json());
+    const ProblemKey key = n_key(1000);
+    const auto buffers = resolve_buffers(problem, key).value();
+    const auto resolved = resolve_candidate(problem, key, 1, buffers);
+    REQUIRE(resolved);
+    const ResolvedCandidate& candidate = resolved.value();
+    CHECK(candidate.name == "saxpy[WG=64]");
+    CHECK(candidate.entry == "main");
+    REQUIRE(candidate.module);
+    REQUIRE(candidate.specializations.size() == 1);
+    CHECK(candidate.specializations[0].id == 0);
+    CHECK(std::get<std::uint32_t>(candidate.specializations[0].value) == 64);
+    CHECK(candidate.workgroup_size == std::array<std::uint32_t, 3>{64, 1, 1});
+    CHECK(candidate.workgroup_counts == std::array<std::uint32_t, 3>{16, 1, 1});
+    REQUIRE(candidate.push_constants.size() == 8);
+    float alpha = 0;
+    std::uint32_t n = 0;
+    std::memcpy(&alpha, candidate.push_constants.data(), 4);
+    std::memcpy(&n, candidate.push_constants.data() + 4, 4);
+    CHECK(alpha == 2.0f);
+    CHECK(n == 1000);
+    REQUIRE(candidate.bindings.size() == 2);
+    CHECK(candidate.bindings[1].binding == 1);
+    CHECK(candidate.bindings[1].buffer == 1);
+    CHECK(candidate.bindings[1].type == spvtune::vulkan::DescriptorType::storage_buffer);
+}
+
+TEST_CASE("a key constraint that is false skips the candidate for that key with the reason") {
+    Json json = saxpy_json();
+    json["candidates"][0]["constraints"] = Json::array({"n % WG == 0"});
+    const Problem problem = parse(json);
+    const auto buffers = resolve_buffers(problem, n_key(1000)).value();
+    const auto skipped = resolve_candidate(problem, n_key(1000), 1, buffers);
+    REQUIRE_FALSE(skipped);
+    CHECK(skipped.error() == "constraint 'n % WG == 0' is false for n=1000");
+    const auto buffers_4096 = resolve_buffers(problem, n_key(4096)).value();
+    CHECK(resolve_candidate(problem, n_key(4096), 1, buffers_4096));
+}
+
+TEST_CASE("evaluation errors and bad values are skip reasons naming the expression") {
+    Json json = saxpy_json();
+    json["candidates"][0]["workgroups"][1] = "n / (n - 1000)";
+    json["candidates"][0]["priority"] = "n > 2000 ? -1 : 1";
+    const Problem problem = parse(json);
+    const auto buffers = resolve_buffers(problem, n_key(1000)).value();
+    const auto failed = resolve_candidate(problem, n_key(1000), 0, buffers);
+    REQUIRE_FALSE(failed);
+    CHECK(failed.error() ==
+          "/candidates/0/workgroups/1: 'n / (n - 1000)': column 3: division by "
+          "zero");
+    const auto buffers_4096 = resolve_buffers(problem, n_key(4096)).value();
+    const auto negative = resolve_candidate(problem, n_key(4096), 0, buffers_4096);
+    REQUIRE_FALSE(negative);
+    CHECK(negative.error() == "priority is -1 for this key: never run");
+}
+
+TEST_CASE("buffer counts must be positive integers for the key") {
+    Json json = saxpy_json();
+    json["buffers"]["x"]["count"] = "n - 2000";
+    const Problem problem = parse(json);
+    const auto buffers = resolve_buffers(problem, n_key(1000));
+    REQUIRE_FALSE(buffers);
+    CHECK(buffers.error() ==
+          "/buffers/x/count: buffer 'x' would have -1000 elements for n=1000; "
+          "expected a count > 0");
+    json["buffers"]["x"]["count"] = "n / (n - 1000)";
+    const auto divided = resolve_buffers(parse(json), n_key(1000));
+    REQUIRE_FALSE(divided);
+    CHECK(divided.error() == "/buffers/x/count: 'n / (n - 1000)': column 3: division by zero");
+}
+
+TEST_CASE("keys from outside the problem are checked against its parameters") {
+    const Problem problem = parse(saxpy_json());
+    CHECK(check_key(problem, n_key(5)));
+    CHECK(check_key(problem, ProblemKey({{"n", 5.0}})).error() ==
+          "key n=5.0: parameter 'n' must be int");
+    CHECK(
+        check_key(problem, ProblemKey({{"n", std::int64_t{5}}, {"m", std::int64_t{1}}})).error() ==
+        "key m=1,n=5: unknown parameter 'm'");
+    CHECK_FALSE(resolve_buffers(problem, ProblemKey()));
+}
