@@ -16,6 +16,7 @@
 #include <spvtune/tune/digest.hpp>
 
 #include "command.hpp"
+#include "device_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -25,6 +26,7 @@ using tune::CacheDocument;
 
 struct CacheOptions {
     std::string cache_dir;
+    std::string device;
     std::string file;
     bool json = false;
     std::string tuner;
@@ -116,6 +118,24 @@ std::string format_duration(double ns) {
     }
     std::snprintf(text, sizeof text, "%.3g ns", ns);
     return text;
+}
+
+int run_path(const CacheOptions& options) {
+    const fs::path directory = cache_directory(options);
+    const tune::HardwareIdentity hardware = selected_hardware_identity(options.device);
+    const fs::path file = directory / tune::cache_file_name(hardware);
+    std::string state = "not created yet";
+    if (fs::exists(file)) {
+        const auto document = read_or_report(file);
+        if (!document) {
+            return exit_usage;
+        }
+        state = entries_text(document->entry_count());
+    }
+    std::cout << "directory  " << directory.string() << '\n'
+              << "file       " << file.string() << "  (" << state << ")\n"
+              << "hardware   " << describe_hardware(hardware) << '\n';
+    return exit_success;
 }
 
 int run_list(const CacheOptions& options) {
@@ -301,6 +321,9 @@ CommandAction register_cache_command(CLI::App& parent) {
                         "Cache directory (default: $SPVTUNE_CACHE_DIR, $XDG_CACHE_HOME/spvtune, "
                         "~/.cache/spvtune)");
 
+    auto* path = command->add_subcommand(
+        "path", "Print the cache directory and the selected device's cache file");
+    add_device_option(*path, options->device);
     auto* list = command->add_subcommand(
         "list", "List the cache files in the directory: hardware, tuners, entry counts");
     auto* show = command->add_subcommand("show", "Print a cache file's entries as a table");
@@ -317,7 +340,10 @@ CommandAction register_cache_command(CLI::App& parent) {
                      "Only entries with this key (printed form or canonical JSON); repeatable")
         ->allow_extra_args(false);  // one value per --key, so a FILE after it stays the FILE
 
-    return [options, list, show, clear] {
+    return [options, path, list, show, clear] {
+        if (path->parsed()) {
+            return run_path(*options);
+        }
         if (list->parsed()) {
             return run_list(*options);
         }

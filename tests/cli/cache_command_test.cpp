@@ -204,3 +204,29 @@ TEST_CASE("cache without a subcommand is a usage error") {
     CHECK(run_spvtune(scratch, {"cache"}).exit_code == 2);
     CHECK(run_spvtune(scratch, {"cache", "show"}).exit_code == 2);
 }
+
+TEST_CASE("cache path names the directory and the selected device's file") {
+    TempDirectory scratch;
+    const fs::path directory = scratch.path() / "caches";
+    Run run = run_spvtune(scratch, {"cache", "--cache-dir", directory.string(), "path"});
+    REQUIRE(run.exit_code == 0);
+    CHECK(contains(run.out, "directory  " + directory.string() + "\n"));
+    CHECK(contains(run.out, "file       " + directory.string() + "/"));
+    CHECK(contains(run.out, ".json  (not created yet)"));
+    CHECK(contains(run.out, "hardware   "));
+    CHECK_FALSE(fs::exists(directory));  // only reports; nothing is created
+
+    // Once the file exists, its entry count is shown.
+    const std::string out = run.out;
+    const auto start = out.find("file       ") + 11;
+    const fs::path file = out.substr(start, out.find("  (", start) - start);
+    fs::create_directories(directory);
+    write_bytes(file, "{}");
+    run = run_spvtune(scratch, {"cache", "path", "--cache-dir", directory.string()});
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err, file.string() + ": (document): expected a member"));
+
+    run = run_spvtune(scratch, {"cache", "path", "--device", "no-such-device-anywhere"});
+    CHECK(run.exit_code != 0);
+    CHECK_FALSE(run.err.empty());
+}
