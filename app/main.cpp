@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     };
     add(register_devices_command(app));
     add(register_cache_command(app));
+    add(register_check_command(app));
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,107 @@
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <spvtune/problem/diagnostic.hpp>
+#include <spvtune/problem/key_plan.hpp>
+#include <spvtune/problem/problem.hpp>
+#include <spvtune/vulkan/device_selector.hpp>
+#include <spvtune/vulkan/instance.hpp>
+
+#include "command.hpp"
+#include "device_options.hpp"
+
+namespace spvtune::app {
+namespace {
+
+struct CheckOptions {
+    std::vector<std::string> files;
+    std::string device;
+    std::vector<std::string> kernel_dirs;
+};
+
+/// Prints a summary of the keys of `problem` on the device; false when a key cannot be tuned.
+bool check_keys(const problem::Problem& problem, const problem::DeviceLimits& limits) {
+    bool valid = true;
+    for (const problem::KeyEntry& entry : problem.keys) {
+        const problem::KeyPlan plan = problem::plan_key(problem, entry.key, &limits);
+        if (plan.error) {
+            valid = false;
+            std::cerr << format(problem::Diagnostic{
+                             problem.file, entry.pointer,
+                             "key " + to_string(entry.key) + ": " + *plan.error, ""})
+                      << '\n';
+            continue;
+        }
+        std::cout << "  key " << to_string(entry.key);
+        if (!(plan.tuning_key == plan.key)) {
+            std::cout << " (tuned as " << to_string(plan.tuning_key) << ")";
+        }
+        std::cout << ": " << plan.runnable.size() << " of " << problem.candidates.size()
+                  << " candidates\n";
+        for (const problem::SkippedCandidate& skipped : plan.skipped) {
+            std::cout << "      skipped " << skipped.name << ": " << skipped.reason << '\n';
+        }
+    }
+    return valid;
+}
+
+int run_check(const CheckOptions& options) {
+    problem::LoadOptions load;
+    for (const std::string& dir : options.kernel_dirs) {
+        load.kernel_dirs.emplace_back(dir);
+    }
+    // Created at the first problem that loads, so an invalid file is reported without a device.
+    std::unique_ptr<vulkan::Instance> instance;
+    std::optional<problem::DeviceLimits> limits;
+    bool all_valid = true;
+    for (const std::string& file : options.files) {
+        std::optional<problem::Problem> loaded;
+        try {
+            loaded = problem::load_problem(file, load);
+        } catch (const problem::ProblemError& error) {
+            for (const problem::Diagnostic& diagnostic : error.diagnostics()) {
+                std::cerr << format(diagnostic) << '\n';
+            }
+            std::cout << file << ": invalid (" << error.diagnostics().size() << " error"
+                      << (error.diagnostics().size() == 1 ? "" : "s") << ")\n";
+            all_valid = false;
+            continue;
+        }
+        if (!instance) {
+            // Only the physical device's limits are needed, so no logical device is created.
+            instance = std::make_unique<vulkan::Instance>();
+            const auto& device = vulkan::select_device(instance->devices(), options.device);
+            limits = problem::DeviceLimits::from(device);
+            std::cout << "device: " << device.identity.device_name << '\n';
+        }
+        const problem::Problem& problem = *loaded;
+        std::cout << file << ": problem '" << problem.name << "': " << problem.keys.size()
+                  << " keys, " << problem.candidates.size() << " candidates, reference "
+                  << problem.candidates[problem.reference.candidate].name << '\n';
+        const bool valid = check_keys(problem, *limits);
+        std::cout << file << ": " << (valid ? "valid" : "invalid (some keys cannot be tuned)")
+                  << '\n';
+        all_valid = all_valid && valid;
+    }
+    return all_valid ? exit_success : exit_usage;
+}
+
+}  // namespace
+
+CommandAction register_check_command(CLI::App& parent) {
+    auto* command = parent.add_subcommand(
+        "check", "Validate problem descriptions against their SPIR-V and the device's limits");
+    auto options = std::make_shared<CheckOptions>();
+    command->add_option("problems", options->files, "Problem description files (JSON)")->required();
+    add_device_option(*command, options->device);
+    command
+        ->add_option("--kernel-dir", options->kernel_dirs,
+                     "Directory to look for SPIR-V files in (repeatable)")
+        ->allow_extra_args(false);
+    return [options] { return run_check(*options); };
+}
+
+}  // namespace spvtune::app
