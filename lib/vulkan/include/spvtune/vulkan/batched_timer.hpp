@@ -1,0 +1,36 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#include <spvtune/tune/sampling.hpp>
+#include <spvtune/vulkan/compute_job.hpp>
+
+namespace spvtune::vulkan {
+
+/// How many dispatches one sample holds.
+struct BatchPolicy {
+    /// A sample spans at least this much device time, so that timestamp granularity and
+    /// per-submission overhead vanish next to the kernel's time.
+    std::chrono::nanoseconds min_window = std::chrono::milliseconds(1);
+    /// Upper bound on dispatches per sample, for kernels far shorter than the window.
+    std::uint32_t max_batch = 4096;
+};
+
+/// Takes samples of one job: the first call calibrates a batch size from one dispatch, every
+/// sample after that times that many back-to-back dispatches and reports the time of one.
+class BatchedTimer {
+  public:
+    explicit BatchedTimer(BatchPolicy policy = {}) : policy_(policy) {}
+
+    tune::Sample sample(ComputeJob& job);
+
+    /// Dispatches per sample; 0 until the first sample.
+    std::uint32_t batch() const noexcept { return batch_; }
+
+  private:
+    BatchPolicy policy_;
+    std::uint32_t batch_ = 0;
+};
+
+}  // namespace spvtune::vulkan
