@@ -1,0 +1,87 @@
+#include <fstream>
+#include <set>
+
+#include <doctest/doctest.h>
+
+#include "problem_test_support.hpp"
+
+using namespace spvtune::problem;
+using namespace spvtune::problem::testing;
+
+// The JSON Schema is for editors; the parser is the truth. These checks keep the two in step:
+// each object's fields in the schema are exactly the fields the parser accepts there.
+
+namespace {
+
+Json load_schema() {
+    std::ifstream file(config_dir / "problem.schema.json");
+    return Json::parse(file);
+}
+
+std::set<std::string> schema_fields(const Json& object) {
+    std::set<std::string> names;
+    for (const auto& [name, value] : object.at("properties").items()) {
+        names.insert(name);
+    }
+    return names;
+}
+
+// The fields the parser lists when it meets an unknown one at `at` in the saxpy problem.
+std::set<std::string> parser_fields(const Json::json_pointer& at) {
+    Json json = saxpy_json();
+    json[at]["zzz_unknown"] = 1;
+    const std::string error = errors_of(json).at(0);
+    const std::string marker = "expected one of: ";
+    const auto start = error.find(marker);
+    REQUIRE_MESSAGE(start != std::string::npos, error);
+    std::set<std::string> names;
+    std::string rest = error.substr(start + marker.size());
+    for (std::size_t comma; (comma = rest.find(", ")) != std::string::npos;
+         rest = rest.substr(comma + 2)) {
+        names.insert(rest.substr(0, comma));
+    }
+    names.insert(rest);
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("the schema's objects have exactly the fields the parser accepts") {
+    const Json schema = load_schema();
+    const Json& defs = schema.at("$defs");
+    CHECK(schema_fields(schema) == parser_fields(Json::json_pointer("")));
+    CHECK(schema_fields(defs.at("candidate")) ==
+          parser_fields(Json::json_pointer("/candidates/0")));
+    CHECK(schema_fields(defs.at("buffer")) == parser_fields(Json::json_pointer("/buffers/x")));
+    CHECK(schema_fields(defs.at("parameter")) ==
+          parser_fields(Json::json_pointer("/parameters/n")));
+    CHECK(schema_fields(defs.at("parameter").at("properties").at("bucket")) ==
+          parser_fields(Json::json_pointer("/parameters/n/bucket")));
+    CHECK(schema_fields(defs.at("comparison")) ==
+          parser_fields(Json::json_pointer("/reference/compare/y")));
+    CHECK(schema_fields(schema.at("properties").at("reference")) ==
+          parser_fields(Json::json_pointer("/reference")));
+    CHECK(schema_fields(schema.at("properties").at("keys")) ==
+          parser_fields(Json::json_pointer("/keys")));
+    CHECK(schema_fields(schema.at("properties").at("settings")) ==
+          parser_fields(Json::json_pointer("/settings")));
+}
+
+TEST_CASE("the schema requires what the parser requires") {
+    const Json schema = load_schema();
+    for (const auto& field : schema.at("required")) {
+        const std::string name = field.get<std::string>();
+        CAPTURE(name);
+        Json json = saxpy_json();
+        json.erase(name);
+        CHECK(contains(errors_of(json).at(0), ": missing required field '" + name + "'"));
+    }
+    for (const auto& field : schema.at("$defs").at("candidate").at("required")) {
+        const std::string name = field.get<std::string>();
+        CAPTURE(name);
+        Json json = saxpy_json();
+        json["candidates"][0].erase(name);
+        CHECK(contains(errors_of(json).at(0),
+                       "/candidates/0: missing required field '" + name + "'"));
+    }
+}
