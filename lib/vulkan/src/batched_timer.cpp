@@ -5,6 +5,16 @@
 
 namespace spvtune::vulkan {
 
+std::uint32_t batch_size(double per_dispatch_ns, const BatchPolicy& policy) noexcept {
+    const double most = std::max<std::uint32_t>(policy.max_batch, 1);
+    if (!(per_dispatch_ns > 0)) {
+        return static_cast<std::uint32_t>(most);
+    }
+    const double window_ns = static_cast<double>(policy.min_window.count());
+    return static_cast<std::uint32_t>(
+        std::clamp(std::ceil(window_ns / per_dispatch_ns), 1.0, most));
+}
+
 tune::Sample BatchedTimer::sample(ComputeJob& job) {
     if (batch_ == 0) {
         // The first dispatch of a job pays for cold caches and lazy driver work; calibrate on
@@ -12,11 +22,7 @@ tune::Sample BatchedTimer::sample(ComputeJob& job) {
         const DispatchTiming first = job.time(1);
         const DispatchTiming second = job.time(1);
         const DispatchTiming& one = first.per_dispatch_ns < second.per_dispatch_ns ? first : second;
-        const double window_ns = static_cast<double>(policy_.min_window.count());
-        const double wanted = one.per_dispatch_ns > 0 ? std::ceil(window_ns / one.per_dispatch_ns)
-                                                      : policy_.max_batch;
-        batch_ = static_cast<std::uint32_t>(std::clamp(
-            wanted, 1.0, static_cast<double>(std::max<std::uint32_t>(policy_.max_batch, 1))));
+        batch_ = batch_size(one.per_dispatch_ns, policy_);
         if (batch_ == 1) {
             // The calibration run already is a full sample.
             return {one.per_dispatch_ns, one.method};

@@ -17,6 +17,10 @@ struct BatchPolicy {
     std::uint32_t max_batch = 4096;
 };
 
+/// Dispatches per sample for a kernel taking `per_dispatch_ns`: enough to span the window,
+/// at least 1, at most the policy's maximum.
+std::uint32_t batch_size(double per_dispatch_ns, const BatchPolicy& policy) noexcept;
+
 /// Takes samples of one job: the first call calibrates a batch size from one dispatch, every
 /// sample after that times that many back-to-back dispatches and reports the time of one.
 class BatchedTimer {
