@@ -147,13 +147,11 @@ void attach_specialization(Reader& reader, CandidateFamily& family, const Family
             return by_id ? std::to_string(c.id) == label : c.name == label;
         });
         if (match == declared.end()) {
-            std::string message =
-                by_id ? shader +
-                            " declares no specialization constant with "
-                            "SpecId " +
-                            label
-                      : shader + " declares no specialization constant named '" + label + "'";
-            if (!by_id) {
+            std::string message = shader + " declares no specialization constant ";
+            if (by_id) {
+                message += "with SpecId " + label;
+            } else {
+                message += "named '" + label + "'";
                 if (const auto suggestion = did_you_mean(label, names)) {
                     message += " (did you mean '" + *suggestion + "'?)";
                 }

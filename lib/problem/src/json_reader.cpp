@@ -93,6 +93,15 @@ std::string join(const std::vector<std::string>& names) {
     return text;
 }
 
+std::string unknown(std::string_view what, const std::string& name,
+                    const std::vector<std::string>& known) {
+    std::string message = "unknown " + std::string(what) + " '" + name + "'";
+    if (const auto suggestion = did_you_mean(name, known)) {
+        message += " (did you mean '" + *suggestion + "'?)";
+    }
+    return message;
+}
+
 void Reader::error(std::string pointer, std::string message, std::string detail) {
     diagnostics_.push_back({file_, std::move(pointer), std::move(message), std::move(detail)});
 }
@@ -125,11 +134,8 @@ bool Reader::object(const Json& json, const std::string& pointer,
         if (std::find(known.begin(), known.end(), name) != known.end()) {
             continue;
         }
-        std::string message = "unknown field '" + name + "'";
-        if (const auto suggestion = did_you_mean(name, known)) {
-            message += " (did you mean '" + *suggestion + "'?)";
-        }
-        error(child(pointer, name), message + "; expected one of: " + join(known));
+        error(child(pointer, name),
+              unknown("field", name, known) + "; expected one of: " + join(known));
     }
     return true;
 }
@@ -218,12 +224,9 @@ std::optional<Expression> Reader::expression(const Json& json, const std::string
             if (std::find(variables.begin(), variables.end(), name) != variables.end()) {
                 continue;
             }
-            std::string message = "unknown variable '" + name + "'";
-            if (const auto suggestion = did_you_mean(name, variables)) {
-                message += " (did you mean '" + *suggestion + "'?)";
-            }
-            message += "; " + std::string(scope_note) +
-                       (variables.empty() ? ": none" : ": " + join(variables));
+            const std::string message = unknown("variable", name, variables) + "; " +
+                                        std::string(scope_note) +
+                                        (variables.empty() ? ": none" : ": " + join(variables));
             const ExpressionError located(text, column_of(text, name), name.size(),
                                           "unknown variable");
             error(pointer, "bad expression: " + message, located.render("    "));

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,10 @@ std::string describe(const Json& json);
 /// The names joined with ", ".
 std::string join(const std::vector<std::string>& names);
 
+/// "unknown <what> '<name>'", plus " (did you mean '<close>'?)" when one of `known` is close.
+std::string unknown(std::string_view what, const std::string& name,
+                    const std::vector<std::string>& known);
+
 class Reader {
   public:
     explicit Reader(std::filesystem::path file) : file_(std::move(file)) {}
@@ -53,6 +58,28 @@ class Reader {
     bool is_type(const Json& json, const std::string& pointer, bool ok, std::string_view expected);
 
     std::optional<std::string> string(const Json& json, const std::string& pointer);
+    /// A string that names one of `choices`, as its value.
+    template <class T>
+    std::optional<T> choice(const Json& json, const std::string& pointer,
+                            std::initializer_list<std::pair<std::string_view, T>> choices) {
+        const auto name = string(json, pointer);
+        std::string expected;
+        std::size_t left = choices.size();
+        for (const auto& [spelling, value] : choices) {
+            if (name && *name == spelling) {
+                return value;
+            }
+            --left;
+            expected += "\"" + std::string(spelling) + "\"" +
+                        (left > 1    ? ", "
+                         : left == 1 ? " or "
+                                     : "");
+        }
+        if (name) {
+            error(pointer, "expected " + expected + ", found " + describe(json));
+        }
+        return std::nullopt;
+    }
     std::optional<bool> boolean(const Json& json, const std::string& pointer);
     /// A JSON integer (not 2.0) in [min, max].
     std::optional<std::int64_t> integer(

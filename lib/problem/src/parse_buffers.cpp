@@ -91,16 +91,21 @@ void check_constant_count(Reader& reader, const Expression& count, const std::st
 
 }  // namespace
 
+std::vector<std::string> buffer_names(const Problem& problem) {
+    std::vector<std::string> names;
+    for (const BufferSpec& buffer : problem.buffers) {
+        names.push_back(buffer.name);
+    }
+    return names;
+}
+
 void parse_buffers(Reader& reader, const Json& json, Problem& problem) {
     const std::string pointer = "/buffers";
     if (!reader.is_type(json, pointer, json.is_object() && !json.empty(),
                         "a non-empty object (name -> buffer)")) {
         return;
     }
-    std::vector<std::string> key_names;
-    for (const Parameter& parameter : problem.parameters) {
-        key_names.push_back(parameter.name);
-    }
+    const std::vector<std::string> key_names = parameter_names(problem);
     for (const auto& [name, spec] : json.items()) {
         const std::string at = child(pointer, name);
         if (!reader.identifier(name, at, "a buffer name") ||
@@ -129,19 +134,12 @@ void parse_buffers(Reader& reader, const Json& json, Problem& problem) {
             }
         }
         if (spec.contains("role")) {
-            if (auto role = reader.string(spec["role"], child(at, "role"))) {
-                if (*role == "input") {
-                    buffer.role = BufferRole::input;
-                } else if (*role == "output") {
-                    buffer.role = BufferRole::output;
-                } else if (*role == "inout") {
-                    buffer.role = BufferRole::inout;
-                } else {
-                    reader.error(child(at, "role"),
-                                 "expected \"input\", \"output\" or \"inout\", found " +
-                                     describe(spec["role"]));
-                }
-            }
+            buffer.role = reader
+                              .choice<BufferRole>(spec["role"], child(at, "role"),
+                                                  {{"input", BufferRole::input},
+                                                   {"output", BufferRole::output},
+                                                   {"inout", BufferRole::inout}})
+                              .value_or(BufferRole::input);
         }
         buffer.init = vulkan::FillZeros{};
         if (spec.contains("init")) {

@@ -2,8 +2,6 @@
 #include <cctype>
 #include <set>
 
-#include <spvtune/problem/suggest.hpp>
-
 #include "problem_parser.hpp"
 
 namespace spvtune::problem::detail {
@@ -182,10 +180,7 @@ void parse_bindings(Reader& reader, const Json& json, const std::string& pointer
                         "an object (\"binding\" or \"set.binding\" -> buffer name)")) {
         return;
     }
-    std::vector<std::string> buffer_names;
-    for (const BufferSpec& buffer : problem.buffers) {
-        buffer_names.push_back(buffer.name);
-    }
+    const std::vector<std::string> buffers = buffer_names(problem);
     for (const auto& [slot_text, value] : json.items()) {
         const std::string at = child(pointer, slot_text);
         const auto slot = parse_binding_slot(slot_text);
@@ -199,13 +194,10 @@ void parse_bindings(Reader& reader, const Json& json, const std::string& pointer
         if (!name) {
             continue;
         }
-        const auto buffer = std::find(buffer_names.begin(), buffer_names.end(), *name);
-        if (buffer == buffer_names.end()) {
-            std::string message = "unknown buffer '" + *name + "'";
-            if (const auto suggestion = did_you_mean(*name, buffer_names)) {
-                message += " (did you mean '" + *suggestion + "'?)";
-            }
-            reader.error(at, message + "; the buffers are: " + join(buffer_names));
+        const auto buffer = std::find(buffers.begin(), buffers.end(), *name);
+        if (buffer == buffers.end()) {
+            reader.error(at,
+                         unknown("buffer", *name, buffers) + "; the buffers are: " + join(buffers));
             continue;
         }
         const bool repeated = std::any_of(
@@ -217,8 +209,8 @@ void parse_bindings(Reader& reader, const Json& json, const std::string& pointer
                                  std::to_string(slot->second) + " is bound twice");
             continue;
         }
-        family.bindings.push_back({slot->first, slot->second,
-                                   static_cast<std::size_t>(buffer - buffer_names.begin()), at});
+        family.bindings.push_back(
+            {slot->first, slot->second, static_cast<std::size_t>(buffer - buffers.begin()), at});
     }
     std::sort(family.bindings.begin(), family.bindings.end(),
               [](const Binding& a, const Binding& b) {
@@ -230,10 +222,7 @@ void parse_bindings(Reader& reader, const Json& json, const std::string& pointer
 
 std::vector<std::string> candidate_variables(const Problem& problem,
                                              const CandidateFamily& family) {
-    std::vector<std::string> names;
-    for (const Parameter& parameter : problem.parameters) {
-        names.push_back(parameter.name);
-    }
+    std::vector<std::string> names = parameter_names(problem);
     for (const GridAxis& axis : family.grid) {
         names.push_back(axis.name);
     }

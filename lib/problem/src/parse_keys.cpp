@@ -1,20 +1,10 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include <spvtune/problem/suggest.hpp>
-
 #include "problem_parser.hpp"
 
 namespace spvtune::problem::detail {
 namespace {
-
-std::vector<std::string> parameter_names(const Problem& problem) {
-    std::vector<std::string> names;
-    for (const Parameter& parameter : problem.parameters) {
-        names.push_back(parameter.name);
-    }
-    return names;
-}
 
 std::optional<Bucket> parse_bucket(Reader& reader, const Json& json, const std::string& pointer) {
     if (!reader.object(json, pointer, {}, {"base", "min", "max"})) {
@@ -75,11 +65,8 @@ std::optional<KeyValue> parse_value(Reader& reader, const Parameter& parameter, 
 void unknown_parameter(Reader& reader, const Problem& problem, const std::string& name,
                        const std::string& pointer) {
     const auto names = parameter_names(problem);
-    std::string message = "unknown parameter '" + name + "'";
-    if (const auto suggestion = did_you_mean(name, names)) {
-        message += " (did you mean '" + *suggestion + "'?)";
-    }
-    reader.error(pointer, message + "; the parameters are: " + join(names));
+    reader.error(pointer,
+                 unknown("parameter", name, names) + "; the parameters are: " + join(names));
 }
 
 void add_key(Problem& problem, std::unordered_set<ProblemKey>& seen, ProblemKey key,
@@ -179,6 +166,14 @@ void parse_grid(Reader& reader, const Json& json, const std::string& pointer, Pr
 
 }  // namespace
 
+std::vector<std::string> parameter_names(const Problem& problem) {
+    std::vector<std::string> names;
+    for (const Parameter& parameter : problem.parameters) {
+        names.push_back(parameter.name);
+    }
+    return names;
+}
+
 void parse_parameters(Reader& reader, const Json& json, Problem& problem) {
     const std::string pointer = "/parameters";
     if (!reader.is_type(json, pointer, json.is_object(), "an object (name -> parameter)")) {
@@ -191,21 +186,14 @@ void parse_parameters(Reader& reader, const Json& json, Problem& problem) {
             continue;
         }
         Parameter parameter{name, ParameterType::integer, std::nullopt};
-        const auto type = reader.string(spec["type"], child(at, "type"));
+        const auto type = reader.choice<ParameterType>(spec["type"], child(at, "type"),
+                                                       {{"int", ParameterType::integer},
+                                                        {"float", ParameterType::floating},
+                                                        {"string", ParameterType::string}});
         if (!type) {
             continue;
         }
-        if (*type == "int") {
-            parameter.type = ParameterType::integer;
-        } else if (*type == "float") {
-            parameter.type = ParameterType::floating;
-        } else if (*type == "string") {
-            parameter.type = ParameterType::string;
-        } else {
-            reader.error(child(at, "type"), "expected \"int\", \"float\" or \"string\", found " +
-                                                describe(spec["type"]));
-            continue;
-        }
+        parameter.type = *type;
         if (spec.contains("bucket")) {
             if (parameter.type != ParameterType::integer) {
                 reader.error(child(at, "bucket"), "only int parameters can be bucketed; '" + name +

@@ -1,7 +1,5 @@
 #include <algorithm>
 
-#include <spvtune/problem/suggest.hpp>
-
 #include "problem_parser.hpp"
 
 namespace spvtune::problem::detail {
@@ -39,11 +37,8 @@ void resolve_candidate_name(Reader& reader, const Json& json, const std::string&
                                   problem.candidates[members.front()].name + "'");
         return;
     }
-    std::string message = "unknown candidate '" + *name + "'";
-    if (const auto suggestion = did_you_mean(*name, names)) {
-        message += " (did you mean '" + *suggestion + "'?)";
-    }
-    reader.error(pointer, message + "; the candidates are: " + join(names));
+    reader.error(pointer,
+                 unknown("candidate", *name, names) + "; the candidates are: " + join(names));
 }
 
 std::optional<Comparison> parse_comparison(Reader& reader, const Json& json,
@@ -92,15 +87,8 @@ void parse_compare(Reader& reader, const Json& json, const std::string& pointer,
         const std::string at = child(pointer, name);
         const BufferSpec* buffer = problem.find_buffer(name);
         if (buffer == nullptr) {
-            std::vector<std::string> all;
-            for (const BufferSpec& b : problem.buffers) {
-                all.push_back(b.name);
-            }
-            std::string message = "unknown buffer '" + name + "'";
-            if (const auto suggestion = did_you_mean(name, all)) {
-                message += " (did you mean '" + *suggestion + "'?)";
-            }
-            reader.error(at, message + "; the checked buffers are: " + join(checked));
+            reader.error(at, unknown("buffer", name, buffer_names(problem)) +
+                                 "; the checked buffers are: " + join(checked));
             continue;
         }
         if (!is_checked(buffer->role)) {

@@ -22,16 +22,9 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
     }
     Settings& settings = problem.settings;
     if (json.contains("mode")) {
-        if (auto mode = reader.string(json["mode"], child(pointer, "mode"))) {
-            if (*mode == "adaptive") {
-                settings.mode = SamplingMode::adaptive;
-            } else if (*mode == "fixed") {
-                settings.mode = SamplingMode::fixed;
-            } else {
-                reader.error(child(pointer, "mode"),
-                             "expected \"adaptive\" or \"fixed\", found " + describe(json["mode"]));
-            }
-        }
+        settings.mode = reader.choice<SamplingMode>(
+            json["mode"], child(pointer, "mode"),
+            {{"adaptive", SamplingMode::adaptive}, {"fixed", SamplingMode::fixed}});
     }
     if (json.contains("warmup")) {
         settings.warmup = count(reader, json["warmup"], child(pointer, "warmup"), 0);

@@ -45,6 +45,11 @@ void parse_reference(Reader& reader, const Json& json, Problem& problem);
 void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraft>& drafts,
                   const LoadOptions& options);
 
+/// The names of the key parameters, in file order.
+std::vector<std::string> parameter_names(const Problem& problem);
+/// The names of the buffers, in file order.
+std::vector<std::string> buffer_names(const Problem& problem);
+
 /// The variables candidate expressions of `family` may use: key then grid parameters.
 std::vector<std::string> candidate_variables(const Problem& problem, const CandidateFamily& family);
 
