@@ -20,5 +20,6 @@ using CommandAction = std::function<int()>;
 CommandAction register_devices_command(CLI::App& parent);
 CommandAction register_cache_command(CLI::App& parent);
 CommandAction register_check_command(CLI::App& parent);
+CommandAction register_tune_command(CLI::App& parent);
 
 }  // namespace spvtune::app

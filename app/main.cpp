@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     add(register_devices_command(app));
     add(register_cache_command(app));
     add(register_check_command(app));
+    add(register_tune_command(app));
 
     try {
         app.parse(argc, argv);

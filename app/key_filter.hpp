@@ -1,0 +1,27 @@
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <spvtune/problem/problem_key.hpp>
+#include <spvtune/tune/result.hpp>
+
+namespace spvtune::app {
+
+/// `--key n=4096,dtype=f32` (repeatable): a key matches when it has every named parameter with
+/// that value. Numbers compare by value, so `n=4096` matches 4096 and `alpha=2` matches 2.0.
+class KeyFilter {
+  public:
+    /// Fails on an item that is not `name=value[,name=value...]`.
+    static tune::Result<KeyFilter> parse(const std::vector<std::string>& items);
+
+    bool matches(const problem::ProblemKey& key) const;
+    /// The filter as the user wrote it, for messages.
+    std::string describe() const;
+
+  private:
+    std::vector<std::pair<std::string, std::string>> wanted_;
+};
+
+}  // namespace spvtune::app

@@ -1,0 +1,216 @@
+#include "tune_report.hpp"
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+#include <spvtune/tune/events.hpp>
+
+namespace spvtune::app {
+namespace {
+
+const char* method_name(tune::TimingMethod method) {
+    return method == tune::TimingMethod::device_timestamps ? "device timestamps" : "host clock";
+}
+
+const tune::RankedCandidate* find_ranked(const tune::TuneEntry& entry, const std::string& name) {
+    for (const auto& ranked : entry.ranking) {
+        if (ranked.name == name) {
+            return &ranked;
+        }
+    }
+    return nullptr;
+}
+
+std::string speedup(double reference_ns, double ns) {
+    if (!(reference_ns > 0) || !(ns > 0)) {
+        return "-";
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2fx", reference_ns / ns);
+    return text;
+}
+
+std::string headline(const problem::Problem& problem, const problem::KeyReport& report) {
+    std::string text = problem.name + " " + to_string(report.key);
+    if (!(report.tuning_key == report.key)) {
+        text += " (tuned as " + to_string(report.tuning_key) + ")";
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string format_duration_ns(double ns) {
+    char text[32];
+    if (ns < 1e3) {
+        std::snprintf(text, sizeof text, "%.0f ns", ns);
+    } else if (ns < 1e6) {
+        std::snprintf(text, sizeof text, "%.3g us", ns / 1e3);
+    } else if (ns < 1e9) {
+        std::snprintf(text, sizeof text, "%.3g ms", ns / 1e6);
+    } else {
+        std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
+    }
+    return text;
+}
+
+void print_key_report(std::ostream& out, const problem::Problem& problem,
+                      const problem::KeyReport& report, bool verbose) {
+    using problem::KeyStatus;
+    const std::string title = headline(problem, report);
+    const tune::TuneEntry* entry = report.entry ? &*report.entry : nullptr;
+    char elapsed[32];
+    std::snprintf(elapsed, sizeof elapsed, "%.2f s", report.elapsed_s);
+
+    switch (report.status) {
+        case KeyStatus::failed:
+            out << title << ": FAILED\n";
+            for (std::istringstream lines(report.error); !lines.eof();) {
+                std::string line;
+                std::getline(lines, line);
+                out << "  " << line << '\n';
+            }
+            break;
+        case KeyStatus::compiled:
+            out << title << ": compiled every candidate (compile-only, nothing measured)\n";
+            break;
+        case KeyStatus::cached:
+            out << title << ": cached, winner " << (entry ? entry->winner_name : "?");
+            if (entry && !entry->ranking.empty()) {
+                out << " (median "
+                    << format_duration_ns(entry->ranking.front().statistics.median_ns) << ", tuned "
+                    << entry->tuned_at << ")";
+            }
+            out << '\n';
+            break;
+        case KeyStatus::tuned:
+            out << title << ": tuned in " << elapsed << ", winner "
+                << (entry ? entry->winner_name : "?") << '\n';
+            break;
+    }
+    const bool table =
+        entry != nullptr && !entry->ranking.empty() &&
+        (report.status == KeyStatus::tuned || verbose || report.status == KeyStatus::failed);
+    if (!table && report.skipped.empty()) {
+        return;
+    }
+
+    const std::string& reference = problem.candidates[problem.reference.candidate].name;
+    std::size_t width = 9;
+    for (const auto& candidate : problem.candidates) {
+        width = std::max(width, candidate.name.size());
+    }
+    auto row = [&](const std::string& rank, const std::string& name, const std::string& median,
+                   const std::string& interval, const std::string& ratio,
+                   const std::string& status) {
+        out << "  " << std::left << std::setw(3) << rank << std::setw(static_cast<int>(width) + 2)
+            << name << std::setw(11) << median << std::setw(25) << interval << std::setw(9) << ratio
+            << status << '\n';
+    };
+    if (table) {
+        const tune::RankedCandidate* ref = find_ranked(*entry, reference);
+        const double reference_ns = ref ? ref->statistics.median_ns : 0;
+        row("#", "candidate", "median", "95% CI of median", "speedup", "status");
+        for (std::size_t i = 0; i < entry->ranking.size(); ++i) {
+            const tune::RankedCandidate& ranked = entry->ranking[i];
+            const auto& stats = ranked.statistics;
+            std::string status = i == 0 ? "ok (winner)" : ranked.tied_with_winner ? "tied" : "ok";
+            if (ranked.eliminated) {
+                status += ", eliminated early";
+            }
+            if (ranked.name == reference) {
+                status += ", reference";
+            }
+            if (ranked.method == tune::TimingMethod::host_clock) {
+                status += ", host-timed";
+            }
+            row(std::to_string(i + 1), ranked.name, format_duration_ns(stats.median_ns),
+                format_duration_ns(stats.ci_low_ns) + " .. " + format_duration_ns(stats.ci_high_ns),
+                speedup(reference_ns, stats.median_ns),
+                status + " [" + std::to_string(stats.samples) + " samples]");
+        }
+        for (const tune::CandidateFailure& failure : entry->failures) {
+            row("-", failure.name, "-", "-", "-",
+                std::string(tune::failure_kind_name(failure.kind)) + ": " + failure.reason);
+        }
+    }
+    if (table || verbose || report.status == KeyStatus::tuned) {
+        for (const problem::SkippedCandidate& skipped : report.skipped) {
+            row("-", skipped.name, "-", "-", "-", "skipped: " + skipped.reason);
+        }
+    }
+}
+
+nlohmann::json key_report_json(const problem::Problem& problem, const problem::KeyReport& report,
+                               std::size_t warmup_runs) {
+    nlohmann::json json;
+    json["key"] = report.key;
+    json["tuning_key"] = report.tuning_key;
+    json["status"] = std::string(to_string(report.status));
+    json["elapsed_s"] = report.elapsed_s;
+    if (!report.error.empty()) {
+        json["error"] = report.error;
+    }
+    if (report.ran) {
+        json["ran"] = problem.candidates[*report.ran].name;
+    }
+    json["reference"] = problem.candidates[problem.reference.candidate].name;
+    const tune::TuneEntry* entry = report.entry ? &*report.entry : nullptr;
+    if (entry) {
+        json["winner"] = entry->winner_name;
+        json["tuned_at"] = entry->tuned_at;
+        json["settings"] = entry->settings;
+    }
+
+    nlohmann::json candidates = nlohmann::json::array();
+    for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
+        const std::string& name = problem.candidates[i].name;
+        nlohmann::json candidate{{"name", name}, {"index", i}};
+        std::string status = "not run";
+        if (entry) {
+            for (std::size_t rank = 0; rank < entry->ranking.size(); ++rank) {
+                const auto& ranked = entry->ranking[rank];
+                if (ranked.name != name) {
+                    continue;
+                }
+                status = rank == 0 ? "winner" : ranked.tied_with_winner ? "tied" : "ok";
+                const auto& s = ranked.statistics;
+                candidate["rank"] = rank + 1;
+                candidate["eliminated"] = ranked.eliminated;
+                candidate["timing_method"] = method_name(ranked.method);
+                candidate["statistics"] = {{"samples", s.samples},      {"min_ns", s.min_ns},
+                                           {"median_ns", s.median_ns},  {"mean_ns", s.mean_ns},
+                                           {"stddev_ns", s.stddev_ns},  {"ci_low_ns", s.ci_low_ns},
+                                           {"ci_high_ns", s.ci_high_ns}};
+            }
+            for (const tune::CandidateFailure& failure : entry->failures) {
+                if (failure.name == name) {
+                    status = std::string(tune::failure_kind_name(failure.kind));
+                    candidate["reason"] = failure.reason;
+                }
+            }
+        }
+        for (const problem::SkippedCandidate& skipped : report.skipped) {
+            if (skipped.name == name) {
+                status = "skipped";
+                candidate["reason"] = skipped.reason;
+            }
+        }
+        candidate["status"] = status;
+        if (i < report.samples.size() && !report.samples[i].empty()) {
+            nlohmann::json warmups = nlohmann::json::array();
+            nlohmann::json samples = nlohmann::json::array();
+            for (std::size_t s = 0; s < report.samples[i].size(); ++s) {
+                (s < warmup_runs ? warmups : samples).push_back(report.samples[i][s].ns_per_run);
+            }
+            candidate["warmup_ns"] = warmups;
+            candidate["samples_ns"] = samples;
+        }
+        candidates.push_back(candidate);
+    }
+    json["candidates"] = candidates;
+    return json;
+}
+
+}  // namespace spvtune::app

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <spvtune/problem/problem.hpp>
+#include <spvtune/problem/problem_tuning.hpp>
+
+namespace spvtune::app {
+
+/// "850 ns", "12.3 us", "4.56 ms", "1.23 s".
+std::string format_duration_ns(double ns);
+
+/// The human report of one key: a headline, then for measured keys (or always when `verbose`)
+/// the ranked candidates with median, confidence interval, speedup over the reference and
+/// status, and every candidate that failed, was wrong, or was skipped, with the reason.
+void print_key_report(std::ostream& out, const problem::Problem& problem,
+                      const problem::KeyReport& report, bool verbose);
+
+/// The full machine-readable record of one key, every sample included.
+nlohmann::json key_report_json(const problem::Problem& problem, const problem::KeyReport& report,
+                               std::size_t warmup_runs);
+
+}  // namespace spvtune::app
