@@ -1,0 +1,26 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cache/temp_directory.hpp"
+
+namespace spvtune::test {
+
+/// What one run of the spvtune binary did.
+struct SpvtuneRun {
+    int exit_code = 0;
+    std::string out;
+    std::string err;
+};
+
+/// Runs the built spvtune binary with `args`, as a user would, in this process's environment;
+/// stderr is collected through a file in `scratch`.
+SpvtuneRun run_spvtune(const tune::testing::TempDirectory& scratch,
+                       const std::vector<std::string>& args);
+
+inline bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace spvtune::test

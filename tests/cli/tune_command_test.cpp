@@ -1,0 +1,189 @@
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "spvtune_run.hpp"
+
+using spvtune::test::contains;
+using spvtune::test::SpvtuneRun;
+using spvtune::tune::testing::read_bytes;
+using spvtune::tune::testing::TempDirectory;
+using spvtune::tune::testing::write_bytes;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string problems = SPVTUNE_CLI_PROBLEM_DIR;
+
+/// A scratch directory with its own cache directory; every run has the validation layer on.
+struct TuneFixture {
+    TempDirectory scratch;
+    fs::path cache = scratch.path() / "cache";
+    fs::path report = scratch.path() / "report.json";
+
+    TuneFixture() { ::setenv("SPVTUNE_VALIDATION", "1", 1); }
+    ~TuneFixture() { ::unsetenv("SPVTUNE_VALIDATION"); }
+    TuneFixture(const TuneFixture&) = delete;
+    TuneFixture& operator=(const TuneFixture&) = delete;
+
+    SpvtuneRun tune(const std::string& problem, std::vector<std::string> extra = {}) {
+        std::vector<std::string> args{
+            "tune",         problems + "/" + problem,    "--cache-dir", cache.string(),
+            "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR, "--json",      report.string()};
+        args.insert(args.end(), extra.begin(), extra.end());
+        SpvtuneRun run = spvtune::test::run_spvtune(scratch, args);
+        CHECK_MESSAGE(!contains(run.err, "validation"), run.err);
+        return run;
+    }
+
+    nlohmann::json keys() const {
+        return nlohmann::json::parse(read_bytes(report)).at("problems").at(0).at("keys");
+    }
+
+    std::vector<fs::path> cache_files() const {
+        std::vector<fs::path> files;
+        if (fs::exists(cache)) {
+            for (const auto& entry : fs::directory_iterator(cache)) {
+                if (entry.path().extension() == ".json") {
+                    files.push_back(entry.path());
+                }
+            }
+        }
+        return files;
+    }
+};
+
+const nlohmann::json& candidate(const nlohmann::json& key, const std::string& name) {
+    for (const auto& c : key.at("candidates")) {
+        if (c.at("name") == name) {
+            return c;
+        }
+    }
+    FAIL("no candidate " << name << " in " << key.dump());
+    throw std::logic_error("unreachable");
+}
+
+bool measured_anything(const nlohmann::json& key) {
+    for (const auto& c : key.at("candidates")) {
+        if (c.contains("samples_ns") || c.contains("warmup_ns")) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer are rejected") {
+    TuneFixture fixture;
+    const SpvtuneRun run = fixture.tune("scale.json");
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    for (const auto& key : fixture.keys()) {
+        CHECK(key.at("status") == "tuned");
+        CHECK(key.at("winner") == "fast");
+        const auto& wrong = candidate(key, "wrong");
+        CHECK(wrong.at("status") == "wrong output");
+        // The first element whose value 3x differs from 2x, expected vs got.
+        CHECK(contains(wrong.at("reason").get<std::string>(), "y["));
+        CHECK(contains(wrong.at("reason").get<std::string>(), "expected"));
+        const auto& half = candidate(key, "half");
+        CHECK(half.at("status") == "wrong output");
+        CHECK(contains(half.at("reason").get<std::string>(), "never written"));
+        const auto& fast = candidate(key, "fast");
+        CHECK(fast.at("rank") == 1);
+        CHECK(fast.at("samples_ns").size() >= 3);
+        CHECK(fast.at("timing_method") == "device timestamps");
+        CHECK(candidate(key, "slow").at("statistics").at("median_ns").get<double>() >
+              fast.at("statistics").at("median_ns").get<double>());
+    }
+    CHECK(contains(run.out, "winner fast"));
+    CHECK(contains(run.out, "wrong output"));
+    REQUIRE(fixture.cache_files().size() == 1);
+    const auto cache = nlohmann::json::parse(read_bytes(fixture.cache_files().front()));
+    CHECK(contains(cache.dump(), "\"fast\""));
+}
+
+TEST_CASE("tune: a second run is all cache hits and measures nothing; --retune measures again") {
+    TuneFixture fixture;
+    REQUIRE(fixture.tune("scale.json").exit_code == 0);
+    const std::string cache_after_first = read_bytes(fixture.cache_files().at(0));
+
+    const SpvtuneRun second = fixture.tune("scale.json");
+    REQUIRE(second.exit_code == 0);
+    for (const auto& key : fixture.keys()) {
+        CHECK(key.at("status") == "cached");
+        CHECK(key.at("winner") == "fast");
+        CHECK_FALSE(measured_anything(key));
+    }
+    CHECK(contains(second.out, "cached, winner fast"));
+    CHECK(read_bytes(fixture.cache_files().at(0)) == cache_after_first);
+
+    const SpvtuneRun third = fixture.tune("scale.json", {"--retune", "--key", "n=16384"});
+    REQUIRE(third.exit_code == 0);
+    const auto keys = fixture.keys();
+    REQUIRE(keys.size() == 1);
+    CHECK(keys[0].at("status") == "tuned");
+    CHECK(measured_anything(keys[0]));
+    CHECK(keys[0].at("winner") == "fast");
+    CHECK(read_bytes(fixture.cache_files().at(0)) != cache_after_first);
+}
+
+TEST_CASE("tune --compile-only compiles every candidate and records nothing") {
+    TuneFixture fixture;
+    const SpvtuneRun run = fixture.tune("scale.json", {"--compile-only"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    for (const auto& key : fixture.keys()) {
+        CHECK(key.at("status") == "compiled");
+        CHECK_FALSE(measured_anything(key));
+    }
+    for (const fs::path& file : fixture.cache_files()) {
+        CHECK_FALSE(contains(read_bytes(file), "\"winner\""));
+    }
+}
+
+TEST_CASE("tune: a key no candidate can run fails the run with its reason, others still tune") {
+    TuneFixture fixture;
+    const SpvtuneRun run = fixture.tune("unrunnable.json");
+    CHECK(run.exit_code == 1);
+    const auto keys = fixture.keys();
+    REQUIRE(keys.size() == 2);
+    CHECK(keys[0].at("status") == "failed");
+    CHECK(contains(keys[0].at("error").get<std::string>(), "n % 64 == 0"));
+    CHECK(keys[1].at("status") == "tuned");
+    CHECK(contains(run.out + run.err, "FAILED"));
+}
+
+TEST_CASE("tune: an invalid problem file exits 2 before touching the cache") {
+    TuneFixture fixture;
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
+    const fs::path cache_file = fixture.cache_files().at(0);
+    const std::string before = read_bytes(cache_file);
+
+    const fs::path broken = fixture.scratch.path() / "broken.json";
+    write_bytes(broken, "{\"name\": \"scale-test\", \"parameters\": {\n");
+    const SpvtuneRun run = spvtune::test::run_spvtune(
+        fixture.scratch, {"tune", broken.string(), "--cache-dir", fixture.cache.string()});
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err, "broken.json"));
+    CHECK(contains(run.err, "syntax error"));
+    CHECK(read_bytes(cache_file) == before);
+}
+
+TEST_CASE("tune --key selects keys; a filter matching nothing is a usage error") {
+    TuneFixture fixture;
+    const SpvtuneRun one = fixture.tune("scale.json", {"--key", "n=32768"});
+    REQUIRE(one.exit_code == 0);
+    REQUIRE(fixture.keys().size() == 1);
+    CHECK(fixture.keys()[0].at("key").at("n") == 32768);
+
+    const SpvtuneRun none = fixture.tune("scale.json", {"--key", "n=5"});
+    CHECK(none.exit_code == 2);
+    CHECK(contains(none.err, "no key matches --key n=5"));
+    const SpvtuneRun bad = fixture.tune("scale.json", {"--key", "n"});
+    CHECK(bad.exit_code == 2);
+    CHECK(contains(bad.err, "expected name=value"));
+}
