@@ -28,7 +28,9 @@ std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json,
         return std::nullopt;
     }
     const std::size_t errors = reader.error_count();
-    const auto& [kind, value] = *json.items().begin();
+    // Copies: a structured binding to *items().begin() would outlive the iteration proxy.
+    const std::string kind = json.begin().key();
+    const Json& value = json.begin().value();
     const std::string at = child(pointer, kind);
     if (kind == "zeros") {
         return vulkan::FillZeros{};
