@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <spvtune/vulkan/capabilities.hpp>
 #include <spvtune/vulkan/instance.hpp>
 
 #include "command.hpp"
@@ -20,6 +21,8 @@ nlohmann::json describe(const vulkan::PhysicalDeviceInfo& device) {
     json["timestamps"] = device.supports_timestamps();
     json["timestamp_valid_bits"] = device.timestamp_valid_bits;
     json["timestamp_period_ns"] = device.limits.timestampPeriod;
+    json["subgroup_size"] = device.subgroups.size;
+    json["capabilities"] = vulkan::capabilities(device);
     return json;
 }
 
@@ -54,6 +57,12 @@ void print_table(const std::vector<vulkan::PhysicalDeviceInfo>& devices) {
                                     " valid bits, " +
                                     std::to_string(device.limits.timestampPeriod) + " ns/tick)"
                               : std::string("no (timing falls back to the host clock)"));
+        std::string capabilities;
+        for (const std::string& name : vulkan::capabilities(device)) {
+            capabilities += (capabilities.empty() ? "" : " ") + name;
+        }
+        row("subgroup size", std::to_string(device.subgroups.size));
+        row("capabilities", capabilities.empty() ? "none" : capabilities);
     }
 }
 

@@ -1,27 +1,9 @@
 #include <spvtune/vulkan/device.hpp>
 #include <spvtune/vulkan/error.hpp>
 
+#include "feature_chain.hpp"
+
 namespace spvtune::vulkan {
-namespace {
-
-/// Supported optional features, chained for both the query and device creation.
-struct FeatureChain {
-    VkPhysicalDeviceVulkan12Features v12{};
-    VkPhysicalDeviceVulkan11Features v11{};
-    VkPhysicalDeviceFeatures2 core{};
-
-    explicit FeatureChain(bool has_v12) {
-        v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
-        v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
-        core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-        core.pNext = &v11;
-        v11.pNext = has_v12 ? &v12 : nullptr;
-    }
-    FeatureChain(const FeatureChain&) = delete;
-    FeatureChain& operator=(const FeatureChain&) = delete;
-};
-
-}  // namespace
 
 Device::Device(const Instance& /*instance*/, const PhysicalDeviceInfo& physical,
                DeviceOptions options)
@@ -30,30 +12,18 @@ Device::Device(const Instance& /*instance*/, const PhysicalDeviceInfo& physical,
         throw DeviceSelectionError(physical_.identity.device_name +
                                    " has no compute-capable queue family");
     }
-    const bool has_v12 = physical_.identity.api_version >= VK_API_VERSION_1_2;
-
-    FeatureChain supported(has_v12);
-    vkGetPhysicalDeviceFeatures2(physical_.handle, &supported.core);
-
-    // Enable only the optional features kernels may use; everything else stays off so that a
-    // kernel needing more is rejected by validation rather than silently working here only.
-    FeatureChain enabled(has_v12);
-    enabled.core.features.shaderFloat64 = supported.core.features.shaderFloat64;
-    enabled.core.features.shaderInt64 = supported.core.features.shaderInt64;
-    enabled.core.features.shaderInt16 = supported.core.features.shaderInt16;
-    enabled.v11.storageBuffer16BitAccess = supported.v11.storageBuffer16BitAccess;
-    enabled.v12.shaderFloat16 = supported.v12.shaderFloat16;
-    enabled.v12.shaderInt8 = supported.v12.shaderInt8;
-    enabled.v12.storageBuffer8BitAccess = supported.v12.storageBuffer8BitAccess;
-    features_ = {
-        .float64 = enabled.core.features.shaderFloat64 == VK_TRUE,
-        .int64 = enabled.core.features.shaderInt64 == VK_TRUE,
-        .int16 = enabled.core.features.shaderInt16 == VK_TRUE,
-        .float16 = enabled.v12.shaderFloat16 == VK_TRUE,
-        .int8 = enabled.v12.shaderInt8 == VK_TRUE,
-        .storage_buffer_16bit = enabled.v11.storageBuffer16BitAccess == VK_TRUE,
-        .storage_buffer_8bit = enabled.v12.storageBuffer8BitAccess == VK_TRUE,
-    };
+    // Enable exactly the optional features the device supports and kernels may use (see
+    // ShaderFeatures); everything else stays off, so a kernel needing more is rejected by
+    // validation rather than silently working here only.
+    const ShaderFeatures& wanted = physical_.features;
+    detail::FeatureChain enabled(physical_.identity.api_version >= VK_API_VERSION_1_2);
+    enabled.core.features.shaderFloat64 = wanted.float64;
+    enabled.core.features.shaderInt64 = wanted.int64;
+    enabled.core.features.shaderInt16 = wanted.int16;
+    enabled.v11.storageBuffer16BitAccess = wanted.storage_buffer_16bit;
+    enabled.v12.shaderFloat16 = wanted.float16;
+    enabled.v12.shaderInt8 = wanted.int8;
+    enabled.v12.storageBuffer8BitAccess = wanted.storage_buffer_8bit;
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queue_info{};

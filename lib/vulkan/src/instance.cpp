@@ -4,6 +4,8 @@
 #include <spvtune/vulkan/error.hpp>
 #include <spvtune/vulkan/instance.hpp>
 
+#include "feature_chain.hpp"
+
 namespace spvtune::vulkan {
 namespace {
 
@@ -57,8 +59,11 @@ PhysicalDeviceInfo describe(VkPhysicalDevice handle, std::uint32_t index) {
     VkPhysicalDeviceProperties basic{};
     vkGetPhysicalDeviceProperties(handle, &basic);
 
+    VkPhysicalDeviceSubgroupProperties subgroups{};
+    subgroups.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
     VkPhysicalDeviceMaintenance3Properties maintenance3{};
     maintenance3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+    maintenance3.pNext = &subgroups;
     VkPhysicalDeviceIDProperties ids{};
     ids.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
     ids.pNext = &maintenance3;
@@ -79,6 +84,21 @@ PhysicalDeviceInfo describe(VkPhysicalDevice handle, std::uint32_t index) {
     info.max_memory_allocation_size = maintenance3.maxMemoryAllocationSize;
     vkGetPhysicalDeviceMemoryProperties(handle, &info.memory);
     info.compute_queue_family = choose_compute_family(handle, info.timestamp_valid_bits);
+    info.subgroups.size = subgroups.subgroupSize;
+    if ((subgroups.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0) {
+        info.subgroups.operations = subgroups.supportedOperations;
+    }
+    detail::FeatureChain features(basic.apiVersion >= VK_API_VERSION_1_2);
+    vkGetPhysicalDeviceFeatures2(handle, &features.core);
+    info.features = {
+        .float64 = features.core.features.shaderFloat64 == VK_TRUE,
+        .int64 = features.core.features.shaderInt64 == VK_TRUE,
+        .int16 = features.core.features.shaderInt16 == VK_TRUE,
+        .float16 = features.v12.shaderFloat16 == VK_TRUE,
+        .int8 = features.v12.shaderInt8 == VK_TRUE,
+        .storage_buffer_16bit = features.v11.storageBuffer16BitAccess == VK_TRUE,
+        .storage_buffer_8bit = features.v12.storageBuffer8BitAccess == VK_TRUE,
+    };
 
     DeviceIdentity& identity = info.identity;
     identity.vendor_id = basic.vendorID;

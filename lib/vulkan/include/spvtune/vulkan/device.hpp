@@ -17,17 +17,6 @@ struct DeviceOptions {
     std::chrono::milliseconds fence_timeout{30'000};
 };
 
-/// Optional shader features a kernel may need; each is enabled when the device supports it.
-struct ShaderFeatures {
-    bool float64 = false;
-    bool int64 = false;
-    bool int16 = false;
-    bool float16 = false;
-    bool int8 = false;
-    bool storage_buffer_16bit = false;
-    bool storage_buffer_8bit = false;
-};
-
 /// A logical device with one compute queue. Submissions are serialised internally, so one
 /// Device may be shared by threads; objects created from it must be destroyed before it.
 class Device {
@@ -40,7 +29,8 @@ class Device {
 
     VkDevice handle() const noexcept { return device_.get(); }
     const PhysicalDeviceInfo& info() const noexcept { return physical_; }
-    const ShaderFeatures& features() const noexcept { return features_; }
+    /// The optional features enabled on this device: every one the device supports.
+    const ShaderFeatures& features() const noexcept { return physical_.features; }
     const DeviceOptions& options() const noexcept { return options_; }
 
     /// Records commands into a fresh primary command buffer, submits it on the compute queue
@@ -53,7 +43,6 @@ class Device {
   private:
     PhysicalDeviceInfo physical_;
     DeviceOptions options_;
-    ShaderFeatures features_;
     UniqueHandle<VkDevice> device_;
     VkQueue queue_ = VK_NULL_HANDLE;
     std::mutex submit_mutex_;
