@@ -5,25 +5,18 @@
 
 #include <doctest/doctest.h>
 
-#include "cache/subprocess.hpp"
 #include "cache/temp_directory.hpp"
+#include "cli/spvtune_run.hpp"
 
 using namespace spvtune::tune::testing;
+using spvtune::test::contains;
+using spvtune::test::run_spvtune;
+using Run = spvtune::test::SpvtuneRun;
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path invalid_dir{SPVTUNE_INVALID_PROBLEM_DIR};
-
-struct Run {
-    int exit_code = 0;
-    std::string out;
-    std::string err;
-};
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 /// The files under `directory` with their bytes, to prove a run changed nothing there.
 std::map<fs::path, std::string> snapshot(const fs::path& directory) {
@@ -55,17 +48,10 @@ struct CheckFixture {
     CheckFixture& operator=(const CheckFixture&) = delete;
 
     Run check(const std::vector<std::string>& files) {
-        std::vector<std::string> args{SPVTUNE_BINARY, "check",
-                                      "--kernel-dir", SPVTUNE_PROBLEM_TEST_KERNEL_DIR,
+        std::vector<std::string> args{"check", "--kernel-dir", SPVTUNE_PROBLEM_TEST_KERNEL_DIR,
                                       "--kernel-dir", bad_kernels.path().string()};
         args.insert(args.end(), files.begin(), files.end());
-        const fs::path err_file = scratch.path() / "stderr.txt";
-        Subprocess child(args, err_file);
-        Run run;
-        run.out = child.read_stdout();
-        run.exit_code = child.wait();
-        run.err = read_bytes(err_file);
-        return run;
+        return run_spvtune(scratch, args);
     }
 };
 
@@ -205,7 +191,7 @@ TEST_CASE("spvtune check with a missing file or no file at all") {
     CHECK(missing.exit_code == 2);
     CHECK(
         contains(missing.err, "no_such_problem.json: cannot read the problem file: no such file"));
-    Subprocess child({SPVTUNE_BINARY, "check"}, fixture.scratch.path() / "stderr.txt");
-    child.read_stdout();
-    CHECK(child.wait() == 2);
+    const Run nothing = run_spvtune(fixture.scratch, {"check"});
+    CHECK(nothing.exit_code == 2);
+    CHECK(contains(nothing.err, "problems is required"));
 }
