@@ -183,6 +183,8 @@ int run_tune(TuneOptions& options) {
                 if (!quiet && key_report.status != problem::KeyStatus::cached) {
                     std::cout << '\n';
                 }
+                // Each key's report is complete when printed, also through a pipe.
+                std::cout.flush();
             }
             problem_json["keys"].push_back(
                 key_report_json(problem, key_report, tuning.sampling.warmup_runs));

@@ -85,8 +85,12 @@ std::string Subprocess::read_stdout() {
 }
 
 void Subprocess::kill() {
+    send(SIGKILL);
+}
+
+void Subprocess::send(int signal) {
     if (pid_ > 0) {
-        ::kill(pid_, SIGKILL);
+        ::kill(pid_, signal);
     }
 }
 

@@ -26,6 +26,8 @@ class Subprocess {
     std::string read_stdout();
     /// SIGKILL, at once.
     void kill();
+    /// Sends `signal` (e.g. SIGINT, as Ctrl-C would).
+    void send(int signal);
     /// Waits for the child; returns its exit code, or 128 + signal when a signal ended it.
     int wait();
 

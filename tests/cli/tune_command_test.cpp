@@ -1,3 +1,4 @@
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -6,6 +7,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "cache/subprocess.hpp"
 #include "spvtune_run.hpp"
 
 using spvtune::test::contains;
@@ -186,4 +188,31 @@ TEST_CASE("tune --key selects keys; a filter matching nothing is a usage error")
     const SpvtuneRun bad = fixture.tune("scale.json", {"--key", "n"});
     CHECK(bad.exit_code == 2);
     CHECK(contains(bad.err, "expected name=value"));
+}
+
+TEST_CASE("tune: Ctrl-C stops between keys and keeps every finished key in the cache") {
+    TuneFixture fixture;
+    const fs::path err_file = fixture.scratch.path() / "interrupted.err";
+    spvtune::tune::testing::Subprocess child(
+        {SPVTUNE_BINARY, "tune", problems + "/many_keys.json", "--cache-dir",
+         fixture.cache.string(), "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR},
+        err_file);
+    // The first key's report is flushed as soon as it is done; interrupt right after it.
+    std::string line;
+    for (int i = 0; i < 100 && !contains(line, "tuned in"); ++i) {
+        line = child.read_line();
+    }
+    REQUIRE(contains(line, "tuned in"));
+    child.send(SIGINT);
+    const std::string rest = child.read_stdout();
+    CHECK(child.wait() == 130);
+    const std::string err = read_bytes(err_file);
+    CHECK(contains(err, "interrupted after"));
+    CHECK(contains(err, "every finished key is in the cache"));
+
+    REQUIRE(fixture.cache_files().size() == 1);
+    const auto cache = nlohmann::json::parse(read_bytes(fixture.cache_files().front()));
+    const auto& entries = cache.at("tuners").at("many-keys-test").begin()->at("entries");
+    CHECK(entries.size() >= 1);
+    CHECK(entries.size() < 8);  // it stopped early
 }
