@@ -18,6 +18,8 @@ std::string_view to_string(LookupSource source) {
             return "compiled";
         case LookupSource::fallback:
             return "fallback";
+        case LookupSource::untuned:
+            return "untuned";
     }
     return "unknown";
 }
@@ -36,6 +38,8 @@ std::string_view to_string(TuneEventKind kind) {
             return "fallback used";
         case TuneEventKind::checks_note:
             return "checks note";
+        case TuneEventKind::untuned_miss:
+            return "untuned miss";
     }
     return "unknown";
 }

@@ -19,6 +19,7 @@ enum class LookupSource {
     pending,   ///< another thread or an outer call is tuning the key: best-priority candidate ran
     compiled,  ///< compile-only mode: every candidate prepared, the first that works ran
     fallback,  ///< the settled winner failed; a lower-ranked candidate ran instead
+    untuned,   ///< MissPolicy::run_preferred miss: best-priority candidate ran, nothing recorded
 };
 
 std::string_view to_string(LookupSource source);
@@ -37,6 +38,7 @@ enum class TuneEventKind {
     store_note,       ///< the store said something about a save (`message`)
     fallback_used,    ///< a settled winner failed; `candidate` ran instead, `message` says why
     checks_note,      ///< checks mode could not compare (`message` says why)
+    untuned_miss,     ///< MissPolicy::run_preferred: nothing settled, `candidate` ran untuned
 };
 
 std::string_view to_string(TuneEventKind kind);

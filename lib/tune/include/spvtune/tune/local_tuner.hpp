@@ -9,6 +9,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <typeindex>
 #include <typeinfo>
@@ -90,8 +91,9 @@ class LocalTuner {
     /// Runs the best candidate of `set` on `inputs` for `device`.
     ///
     /// A settled key runs its winner (shared lock, no allocation beyond the key generator's).
-    /// Otherwise, see LookupSource: the store is read, or the key is tuned and saved, or, when
-    /// another call is tuning it, the preferred candidate runs. If the winner fails, the next
+    /// Otherwise, see LookupSource: the store is read, or the key is tuned and saved (or, under
+    /// MissPolicy::run_preferred, the preferred candidate runs untuned), or, when another call
+    /// is tuning it, the preferred candidate runs. If the winner fails, the next
     /// ranked candidate runs and the key is marked for re-tuning. The error lists every
     /// candidate's reason when none produced an output. `info`, when given, says what happened.
     template <class Inputs, class Out>
@@ -228,6 +230,12 @@ class LocalTuner {
             return run_settled(tuner, set, key, inputs, entry->winner_index, LookupSource::store,
                                info);
         }
+        if (options->miss_policy == MissPolicy::run_preferred) {
+            // Nothing will be settled: release the key before the candidate runs, so concurrent
+            // calls do not see it as being tuned.
+            guard.abandon();
+            return run_untuned(set, key, inputs, events, info, headline);
+        }
         events.emit(TuneEventKind::tuning_started);
         Result<TuneEntry, TuneError> tuned =
             detail::tune_key(set, key, inputs, *options, events, headline);
@@ -249,6 +257,27 @@ class LocalTuner {
         }
         events.emit(TuneEventKind::tuning_finished, entry->winner_name, {}, entry.get());
         return run_settled(tuner, set, key, inputs, entry->winner_index, LookupSource::tuned, info);
+    }
+
+    /// A miss under MissPolicy::run_preferred: runs what a Pending call runs, reports the miss
+    /// and records nothing, so the key stays open to a later store or tuning run.
+    template <class Inputs, class Out>
+    static Result<Out, TuneError> run_untuned(const TunableSet<Key, Inputs, Out>& set,
+                                              const Key& key, const Inputs& inputs,
+                                              const detail::EventContext& events,
+                                              ExecutionInfo* info, std::string_view headline) {
+        ExecutionInfo ran;
+        Result<Out, TuneError> out =
+            detail::run_preferred(set, key, inputs, false, LookupSource::untuned, &ran, headline);
+        if (out) {
+            if (info != nullptr) {
+                *info = ran;
+            }
+            events.emit(TuneEventKind::untuned_miss, set.candidate(ran.candidate).name,
+                        "not settled in memory or the store: ran the most preferred candidate "
+                        "that works, without tuning");
+        }
+        return out;
     }
 
     template <class Inputs, class Out>
@@ -278,7 +307,8 @@ class LocalTuner {
         const std::string& winner_name = set.candidate(winner).name;
         const std::string why = "settled winner '" + winner_name + "' failed: " + error;
         const std::shared_ptr<const TuneEntry> entry = tuner.entry(key);
-        if (tuner.mark_needs_retune(key, winner)) {
+        // Under run_preferred the store may be a cache shipped with the application: read only.
+        if (tuner.mark_needs_retune(key, winner) && options->miss_policy == MissPolicy::tune) {
             store(*options).mark_needs_retune(tuner.hardware(), address_of(set.checksum(), key));
         }
         std::vector<CandidateFailure> failures{

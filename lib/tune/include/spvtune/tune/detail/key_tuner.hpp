@@ -131,6 +131,14 @@ class ClaimGuard {
     /// The key was settled: nothing to undo.
     void release() { tuner_ = nullptr; }
 
+    /// Gives the claim up now rather than at scope exit, before running code that may take long.
+    void abandon() {
+        if (tuner_ != nullptr) {
+            tuner_->abandon(*key_);
+            tuner_ = nullptr;
+        }
+    }
+
   private:
     KeyTuner<Key>* tuner_;
     const Key* key_;

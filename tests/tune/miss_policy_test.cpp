@@ -1,0 +1,244 @@
+// MissPolicy::run_preferred: applications that ship a cache run it and never benchmark.
+
+#include <atomic>
+#include <latch>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "tune/fakes.hpp"
+
+using namespace fakes;
+
+namespace {
+
+/// Harness `h`'s options with the never-tune policy: same store, reporter and sampling.
+TunerOptions never_tune(const Harness& h) {
+    TunerOptions options = h.tuner.options();
+    options.miss_policy = MissPolicy::run_preferred;
+    return options;
+}
+
+/// The usual cast, with "vector" preferred over the faster "tiled" when nothing is measured.
+std::vector<Spec> vector_preferred() {
+    std::vector<Spec> specs = three_candidates();
+    specs[1].priority = [](const SizeKey&) { return 1; };
+    specs[2].priority = [](const SizeKey&) { return 2; };
+    return specs;
+}
+
+/// Tunes size 64 with the tune policy, so the shared store holds the winner "tiled".
+void tune_into_store(Harness& h) {
+    Bench bench(three_candidates());
+    REQUIRE(h.tuner.execute(0, h.client, bench.make_set(), Inputs{}));
+    REQUIRE(bench.total_measures() > 0);
+    h.tuner.clear();
+}
+
+}  // namespace
+
+TEST_CASE("a miss under run_preferred runs the preferred candidate, measures and records nothing") {
+    Harness h;
+    h.tuner.set_options(never_tune(h));
+    Bench bench(vector_preferred());
+    const Set set = bench.make_set();
+
+    for (int call = 1; call <= 2; ++call) {
+        CAPTURE(call);
+        ExecutionInfo info;
+        const Result<long, TuneError> out = h.tuner.execute(0, h.client, set, Inputs{}, &info);
+        REQUIRE(out);
+        CHECK(out.value() == 42);
+        CHECK(info.source == LookupSource::untuned);
+        CHECK(info.candidate == 2);
+        // Nothing was remembered, so every call looks in the store again.
+        CHECK(h.store->loads.load() == call);
+        CHECK(h.events.count(TuneEventKind::untuned_miss) == call);
+    }
+    CHECK(bench["vector"].runs.load() == 2);
+    CHECK(bench.total_runs() == 2);
+    CHECK(bench.total_measures() == 0);
+    CHECK(h.store->saves.load() == 0);
+    CHECK(h.store->retunes.load() == 0);
+    CHECK_FALSE(h.stored(set));
+    CHECK_FALSE(h.tuner.fastest_identity(0, set, SizeKey{64}));
+    CHECK(h.events.count(TuneEventKind::tuning_started) == 0);
+    const auto miss = h.events.last(TuneEventKind::untuned_miss);
+    REQUIRE(miss);
+    CHECK(miss->candidate == "vector");
+    CHECK(miss->key == "size=64");
+    CHECK(to_string(LookupSource::untuned) == "untuned");
+    CHECK(to_string(TuneEventKind::untuned_miss) == "untuned miss");
+}
+
+TEST_CASE("a key missed under run_preferred is answered once a tuning run fills the store") {
+    Harness h;
+    Tuner application("fake-op", never_tune(h));
+    Bench shipped(vector_preferred());
+    const Set set = shipped.make_set();
+    ExecutionInfo info;
+    REQUIRE(application.execute(0, h.client, set, Inputs{}, &info));
+    REQUIRE(info.source == LookupSource::untuned);
+
+    tune_into_store(h);
+    CHECK(application.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.source == LookupSource::store);
+    CHECK(info.candidate == 1);
+    CHECK(shipped.total_measures() == 0);
+}
+
+TEST_CASE("a store hit under run_preferred runs the stored winner, then hits memory") {
+    Harness h;
+    tune_into_store(h);
+    const int saves = h.store->saves.load();
+    h.tuner.set_options(never_tune(h));
+    Bench bench(vector_preferred());
+    const Set set = bench.make_set();
+
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.source == LookupSource::store);
+    CHECK(info.candidate == 1);
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{.value = 5}, &info).value() == 10);
+    CHECK(info.source == LookupSource::memory);
+    CHECK(info.candidate == 1);
+    CHECK(bench["tiled"].runs.load() == 2);
+    CHECK(bench["vector"].runs.load() == 0);
+    CHECK(bench.total_measures() == 0);
+    CHECK(h.store->saves.load() == saves);
+    CHECK(h.events.count(TuneEventKind::untuned_miss) == 0);
+}
+
+TEST_CASE("under run_preferred a failing stored winner falls back without writing the store") {
+    Harness h;
+    tune_into_store(h);
+    h.tuner.set_options(never_tune(h));
+    Bench bench(three_candidates());
+    const Set set = bench.make_set();
+    bench["tiled"].broken = true;
+
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.source == LookupSource::fallback);
+    CHECK(info.candidate == 2);  // "vector" ranked second
+    CHECK(h.events.last(TuneEventKind::fallback_used)->candidate == "vector");
+    CHECK(h.store->retunes.load() == 0);
+    REQUIRE(h.stored(set));
+    CHECK_FALSE(h.stored(set)->needs_retune);
+    CHECK(bench.total_measures() == 0);
+
+    // Still never tuned: the stored entry is read again and its ranking used again.
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.source == LookupSource::fallback);
+    CHECK(h.events.count(TuneEventKind::tuning_started) == 1);  // tune_into_store's only
+    CHECK(bench.total_measures() == 0);
+}
+
+TEST_CASE("run_preferred follows priority, then registration order, past failing candidates") {
+    Harness h;
+    h.tuner.set_options(never_tune(h));
+    std::vector<Spec> specs = three_candidates();
+    specs[0].run_error = "needs subgroups";
+    Bench bench(specs);
+    const Set set = bench.make_set();
+
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.source == LookupSource::untuned);
+    CHECK(info.candidate == 1);
+    CHECK(bench["naive"].runs.load() == 1);
+    CHECK(bench["tiled"].runs.load() == 1);
+    CHECK(bench["vector"].runs.load() == 0);
+    CHECK(h.events.last(TuneEventKind::untuned_miss)->candidate == "tiled");
+}
+
+TEST_CASE("run_preferred never runs a candidate with a negative priority") {
+    Harness h;
+    h.tuner.set_options(never_tune(h));
+    std::vector<Spec> specs = three_candidates();
+    specs[0].priority = [](const SizeKey&) { return -1; };
+    specs[1].priority = [](const SizeKey& key) { return key.size == 64 ? -3 : 5; };
+    Bench bench(specs);
+    const Set set = bench.make_set();
+
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.candidate == 2);
+    CHECK(bench["naive"].runs.load() == 0);
+    CHECK(bench["tiled"].runs.load() == 0);
+    // The same candidate is preferred for another key, where its priority allows it.
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{.size = 128}, &info).value() == 42);
+    CHECK(info.candidate == 1);
+    CHECK(bench["naive"].runs.load() == 0);
+}
+
+TEST_CASE("run_preferred with no candidate that works returns every reason and records nothing") {
+    Harness h;
+    h.tuner.set_options(never_tune(h));
+    std::vector<Spec> specs = three_candidates();
+    specs[0].priority = [](const SizeKey&) { return -2; };
+    specs[1].run_error = "out of shared memory";
+    specs[2].run_error = "needs float16";
+    Bench bench(specs);
+    const Set set = bench.make_set();
+
+    ExecutionInfo info;
+    const Result<long, TuneError> out = h.tuner.execute(0, h.client, set, Inputs{}, &info);
+    REQUIRE_FALSE(out);
+    const TuneError& error = out.error();
+    CHECK(error.message ==
+          "no viable candidate for key size=64 of tuner 'fake-op'\n"
+          "  - naive (#0): skipped: priority -2 for this key\n"
+          "  - tiled (#1): error: out of shared memory\n"
+          "  - vector (#2): error: needs float16");
+    REQUIRE(error.failures.size() == 3);
+    CHECK(error.failures[0].kind == FailureKind::skipped);
+    CHECK(bench["naive"].runs.load() == 0);
+    CHECK(bench.total_measures() == 0);
+    CHECK(h.store->saves.load() == 0);
+    CHECK(h.events.count(TuneEventKind::untuned_miss) == 0);
+}
+
+TEST_CASE("threads missing one key under run_preferred all run it and nobody measures") {
+    Harness h;
+    h.tuner.set_options(never_tune(h));
+    Bench bench(vector_preferred());
+    const auto factory = [&] { return bench.make_set(); };
+    constexpr int threads = 8;
+    constexpr int calls = 50;
+    std::atomic<int> wrong{0};
+    std::atomic<int> untuned{0};
+    std::latch start(threads);
+    std::vector<std::thread> workers;
+    for (int i = 0; i < threads; ++i) {
+        workers.emplace_back([&, i] {
+            const int device = i % 2;  // two device ids of the same hardware
+            const auto set = h.tuner.init(device, factory);
+            start.arrive_and_wait();
+            for (int call = 0; call < calls; ++call) {
+                ExecutionInfo info;
+                const Inputs inputs{.value = i * calls + call};
+                const auto out = h.tuner.execute(device, h.client, *set, inputs, &info);
+                // Another thread may hold the key while it reads the store: then Pending runs
+                // the same preferred candidate.
+                if (!out || out.value() != expected_output(inputs) || info.candidate != 2 ||
+                    (info.source != LookupSource::untuned &&
+                     info.source != LookupSource::pending)) {
+                    wrong.fetch_add(1);
+                }
+                untuned.fetch_add(info.source == LookupSource::untuned ? 1 : 0);
+            }
+        });
+    }
+    for (std::thread& worker : workers) {
+        worker.join();
+    }
+    CHECK(wrong.load() == 0);
+    CHECK(untuned.load() == h.events.count(TuneEventKind::untuned_miss));
+    CHECK(untuned.load() == h.store->loads.load());
+    CHECK(bench.total_measures() == 0);
+    CHECK(h.store->saves.load() == 0);
+}
