@@ -75,6 +75,11 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
         case KeyStatus::compiled:
             out << title << ": compiled every candidate (compile-only, nothing measured)\n";
             break;
+        case KeyStatus::untuned:
+            out << title << ": not cached, ran "
+                << (report.ran ? problem.candidates[*report.ran].name : "?")
+                << " untuned (nothing measured)\n";
+            break;
         case KeyStatus::cached:
             out << title << ": cached, winner " << (entry ? entry->winner_name : "?");
             if (entry && !entry->ranking.empty()) {

@@ -55,6 +55,8 @@ std::string_view to_string(KeyStatus status) {
             return "cached";
         case KeyStatus::compiled:
             return "compiled";
+        case KeyStatus::untuned:
+            return "untuned";
         case KeyStatus::failed:
             return "failed";
     }
@@ -89,6 +91,7 @@ struct ProblemTuning::Impl {
         tune::TunerOptions tuner;
         tuner.sampling = options.sampling;
         tuner.compile_only = options.compile_only;
+        tuner.miss_policy = options.miss_policy;
         tuner.checks = true;  // a wrong candidate must never win
         tuner.store = options.store;
         tuner.reporter = options.reporter;
@@ -124,7 +127,8 @@ KeyReport ProblemTuning::tune(const ProblemKey& exact_key) {
     const tune::HardwareIdentity& hardware = impl.client.hardware_identity();
     const tune::EntryAddress address{impl.problem.name, impl.set->checksum(),
                                      tune::canonical_key_json(plan.tuning_key)};
-    if (impl.options.retune && !impl.options.compile_only) {
+    if (impl.options.retune && !impl.options.compile_only &&
+        impl.options.miss_policy == tune::MissPolicy::tune) {
         impl.options.store->mark_needs_retune(hardware, address);
     }
 
@@ -143,6 +147,9 @@ KeyReport ProblemTuning::tune(const ProblemKey& exact_key) {
             break;
         case tune::LookupSource::compiled:
             report.status = KeyStatus::compiled;
+            break;
+        case tune::LookupSource::untuned:
+            report.status = KeyStatus::untuned;
             break;
         default:
             report.status = KeyStatus::cached;

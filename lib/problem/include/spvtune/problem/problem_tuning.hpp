@@ -14,6 +14,7 @@
 #include <spvtune/tune/events.hpp>
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/tune/tune_store.hpp>
+#include <spvtune/tune/tuner_options.hpp>
 #include <spvtune/vulkan/device.hpp>
 
 namespace spvtune::problem {
@@ -24,8 +25,13 @@ struct TuningOptions {
     /// Compile every candidate, measure and record nothing.
     bool compile_only = false;
     /// Measure keys again even when the store has them; the new result replaces the old one
-    /// only once it is settled, so an interrupted re-tune loses nothing.
+    /// only once it is settled, so an interrupted re-tune loses nothing. Ignored with
+    /// MissPolicy::run_preferred, which never measures and never writes the store.
     bool retune = false;
+    /// What a key missing from the store does: be measured (tune), or run the most preferred
+    /// candidate without measuring or recording anything (run_preferred, KeyStatus::untuned),
+    /// for applications that run a shipped cache and must never pause to tune.
+    tune::MissPolicy miss_policy = tune::MissPolicy::tune;
     tune::AutotuneLevel level = tune::AutotuneLevel::balanced;
     /// Where results persist; null: in memory only.
     std::shared_ptr<tune::TuneStore> store;
@@ -42,6 +48,7 @@ enum class KeyStatus {
     tuned,     ///< measured now
     cached,    ///< the store (or this run) had it settled: nothing measured
     compiled,  ///< compile-only mode
+    untuned,   ///< not in the store, MissPolicy::run_preferred: the preferred candidate ran
     failed,    ///< no candidate could run, or none produced a correct output
 };
 
@@ -58,7 +65,7 @@ struct KeyReport {
     std::optional<tune::TuneEntry> entry;
     /// Candidates the key's plan could not run, with reasons.
     std::vector<SkippedCandidate> skipped;
-    /// The candidate that produced the returned output (tuned, cached, compiled).
+    /// The candidate that produced the returned output (tuned, cached, compiled, untuned).
     std::optional<std::size_t> ran;
     /// Every sample measured for this key, per candidate, warm-ups first.
     std::vector<std::vector<tune::Sample>> samples;
@@ -73,7 +80,8 @@ class ProblemTuning {
     ProblemTuning(const ProblemTuning&) = delete;
     ProblemTuning& operator=(const ProblemTuning&) = delete;
 
-    /// Plans, then executes `exact_key`: a settled key runs its winner, others are measured.
+    /// Plans, then executes `exact_key`: a settled key runs its winner, others are measured
+    /// (or, under MissPolicy::run_preferred, run untuned).
     KeyReport tune(const ProblemKey& exact_key);
 
   private:
