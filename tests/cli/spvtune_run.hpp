@@ -14,8 +14,12 @@ struct SpvtuneRun {
     std::string err;
 };
 
-/// Runs the built spvtune binary with `args`, as a user would, in this process's environment;
-/// stderr is collected through a file in `scratch`.
+/// Runs `binary` with `args`, as a user would, in this process's environment; stderr is
+/// collected through a file in `scratch`.
+SpvtuneRun run_program(const std::string& binary, const tune::testing::TempDirectory& scratch,
+                       const std::vector<std::string>& args);
+
+/// run_program on the built spvtune binary.
 SpvtuneRun run_spvtune(const tune::testing::TempDirectory& scratch,
                        const std::vector<std::string>& args);
 
