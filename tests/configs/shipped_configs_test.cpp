@@ -1,0 +1,138 @@
+// Every shipped problem description passes `spvtune check`, and tuning its smallest key on the
+// default device (lavapipe in CI) with the validation layer on gives every candidate the
+// reference's output: the kernels' correctness test. Few samples: nothing here is about timing.
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/spvtune_run.hpp"
+
+using spvtune::test::contains;
+using spvtune::test::SpvtuneRun;
+using spvtune::tune::testing::read_bytes;
+using spvtune::tune::testing::TempDirectory;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path config_dir{SPVTUNE_CONFIG_DIR};
+
+// The configs this suite tunes, one test case each; the last test case keeps the list complete.
+const std::vector<std::string> shipped = {"demo.json",      "elementwise.json", "matmul.json",
+                                          "reduction.json", "saxpy.json",       "stencil.json",
+                                          "transpose.json"};
+
+/// The listed key with the fewest elements (product of its integer values), as a --key filter.
+std::string smallest_key(const nlohmann::json& problem) {
+    std::string best;
+    std::uint64_t best_size = std::numeric_limits<std::uint64_t>::max();
+    for (const auto& key : problem.at("keys").at("list")) {
+        std::uint64_t size = 1;
+        std::string filter;
+        for (const auto& [name, value] : key.items()) {
+            if (value.is_number_integer()) {
+                size *= value.get<std::uint64_t>();
+            }
+            filter += (filter.empty() ? "" : ",") + name + "=" + value.dump();
+        }
+        if (size < best_size) {
+            best_size = size;
+            best = filter;
+        }
+    }
+    return best;
+}
+
+struct ValidationOn {
+    ValidationOn() { ::setenv("SPVTUNE_VALIDATION", "1", 1); }
+    ~ValidationOn() { ::unsetenv("SPVTUNE_VALIDATION"); }
+    ValidationOn(const ValidationOn&) = delete;
+    ValidationOn& operator=(const ValidationOn&) = delete;
+};
+
+void check_and_tune_smallest_key(const std::string& name) {
+    const fs::path config = config_dir / name;
+    const ValidationOn validation;
+    TempDirectory scratch;
+
+    const SpvtuneRun check = spvtune::test::run_spvtune(scratch, {"check", config.string()});
+    CHECK_MESSAGE(check.exit_code == 0, check.out << check.err);
+
+    const std::string key = smallest_key(nlohmann::json::parse(read_bytes(config)));
+    REQUIRE_FALSE(key.empty());
+    const fs::path report = scratch.path() / "r.json";
+    const SpvtuneRun run = spvtune::test::run_spvtune(
+        scratch, {"tune", config.string(), "--key", key, "--cache-dir",
+                  (scratch.path() / "cache").string(), "--json", report.string(), "--samples", "2",
+                  "--min-samples", "2", "--warmup", "0", "--min-sample-ms", "0.05"});
+    CAPTURE(key);
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK_MESSAGE(!contains(run.err, "validation"), run.err);
+
+    const auto keys = nlohmann::json::parse(read_bytes(report)).at("problems").at(0).at("keys");
+    REQUIRE(keys.size() == 1);
+    const auto& tuned = keys.at(0);
+    CHECK(tuned.at("status") == "tuned");
+    CHECK_FALSE(tuned.value("winner", std::string{}).empty());
+    // Each candidate was either compared with the reference and measured, or skipped with a
+    // reason (a feature the device lacks); "wrong output", "error" or "not run" fail.
+    const std::set<std::string> passed = {"winner", "tied", "ok", "skipped"};
+    std::size_t compared = 0;
+    for (const auto& candidate : tuned.at("candidates")) {
+        const std::string status = candidate.at("status");
+        CAPTURE(candidate.dump());
+        CHECK(passed.contains(status));
+        compared += candidate.contains("rank") ? 1 : 0;
+    }
+    CHECK(compared >= 2);
+}
+
+}  // namespace
+
+TEST_CASE("configs/demo.json passes check and every candidate matches the reference") {
+    check_and_tune_smallest_key("demo.json");
+}
+
+TEST_CASE("configs/elementwise.json passes check and every candidate matches the reference") {
+    check_and_tune_smallest_key("elementwise.json");
+}
+
+TEST_CASE("configs/matmul.json passes check and every candidate matches the reference") {
+    check_and_tune_smallest_key("matmul.json");
+}
+
+TEST_CASE("configs/reduction.json passes check and every candidate matches the reference") {
+    check_and_tune_smallest_key("reduction.json");
+}
+
+TEST_CASE("configs/saxpy.json passes check and every candidate matches the reference") {
+    check_and_tune_smallest_key("saxpy.json");
+}
+
+TEST_CASE("configs/stencil.json passes check and every candidate matches the reference") {
+    check_and_tune_smallest_key("stencil.json");
+}
+
+TEST_CASE("configs/transpose.json passes check and every candidate matches the reference") {
+    check_and_tune_smallest_key("transpose.json");
+}
+
+TEST_CASE("every problem in configs/ has a test case above") {
+    std::set<std::string> found;
+    for (const auto& entry : fs::directory_iterator(config_dir)) {
+        const std::string file = entry.path().filename().string();
+        if (entry.path().extension() == ".json" && !file.ends_with(".schema.json")) {
+            found.insert(file);
+        }
+    }
+    CHECK(found == std::set<std::string>(shipped.begin(), shipped.end()));
+}
