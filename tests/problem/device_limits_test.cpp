@@ -127,3 +127,15 @@ TEST_CASE("a key whose reference candidate cannot run is an error even when othe
           "maxComputeWorkGroupSize[0] = 1024 of Tiny GPU");
     CHECK(plan.runnable.size() == 1);
 }
+
+TEST_CASE("a candidate that needs a capability the device lacks is skipped with that reason") {
+    DeviceLimits limits = small_device();
+    limits.capabilities = {"subgroup_basic", "int64"};
+    ResolvedCandidate candidate = candidate_with({64, 1, 1}, {1, 1, 1});
+    candidate.required_capabilities = {"subgroup_basic"};
+    CHECK(check_device_limits(candidate, one_buffer(64), limits).has_value());
+    candidate.required_capabilities = {"subgroup_basic", "subgroup_arithmetic"};
+    const auto status = check_device_limits(candidate, one_buffer(64), limits);
+    REQUIRE_FALSE(status.has_value());
+    CHECK(status.error() == "needs subgroup_arithmetic, which Tiny GPU lacks");
+}

@@ -105,7 +105,7 @@ TEST_CASE("unknown fields are errors with a suggestion and the list of known fie
           "/nonexistent/problem.json: /candidates/0/bindngs: unknown field "
           "'bindngs' (did you mean 'bindings'?); expected one of: name, spirv, "
           "workgroups, entry, grid, constraints, specialization, push_constants, "
-          "bindings, priority");
+          "bindings, priority, requires");
 }
 
 TEST_CASE("every structural error of a file is reported in one pass") {
@@ -197,4 +197,20 @@ TEST_CASE("a missing or unreadable problem file is an error naming it") {
         CHECK(std::string(error.what()) ==
               "/nonexistent/problem.json: cannot read the problem file: no such file");
     }
+}
+
+TEST_CASE("requires lists known device capabilities; an unknown one is an error") {
+    Json json = saxpy_json();
+    json["candidates"][0]["requires"] = Json::array({"subgroup_arithmetic", "int64"});
+    const Problem problem = parse(json);
+    CHECK(problem.families[0].required_capabilities ==
+          std::vector<std::string>{"subgroup_arithmetic", "int64"});
+
+    json["candidates"][0]["requires"] = Json::array({"subgroup_arithmetc"});
+    const std::string error = error_of(json);
+    CHECK(error.find("/candidates/0/requires/0: unknown capability 'subgroup_arithmetc' (did you "
+                     "mean 'subgroup_arithmetic'?)") != std::string::npos);
+    json["candidates"][0]["requires"] = "int64";
+    CHECK(error_of(json).find("/candidates/0/requires: expected an array of capability names") !=
+          std::string::npos);
 }

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include <spvtune/problem/device_limits.hpp>
+#include <spvtune/vulkan/capabilities.hpp>
 
 namespace spvtune::problem {
 namespace {
@@ -28,6 +29,7 @@ DeviceLimits DeviceLimits::from(const vulkan::PhysicalDeviceInfo& device) {
     limits.max_storage_buffer_range = l.maxStorageBufferRange;
     limits.max_uniform_buffer_range = l.maxUniformBufferRange;
     limits.max_memory_allocation_size = device.max_memory_allocation_size;
+    limits.capabilities = vulkan::capabilities(device);
     for (std::uint32_t i = 0; i < device.memory.memoryHeapCount; ++i) {
         const VkMemoryHeap& heap = device.memory.memoryHeaps[i];
         if ((heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0) {
@@ -51,6 +53,12 @@ std::uint64_t device_bytes_needed(std::span<const ResolvedBuffer> buffers) {
 tune::Status check_device_limits(const ResolvedCandidate& candidate,
                                  std::span<const ResolvedBuffer> buffers,
                                  const DeviceLimits& limits) {
+    for (const std::string& capability : candidate.required_capabilities) {
+        if (std::find(limits.capabilities.begin(), limits.capabilities.end(), capability) ==
+            limits.capabilities.end()) {
+            return tune::fail("needs " + capability + ", which" + of(limits).substr(3) + " lacks");
+        }
+    }
     static constexpr char axes[] = {'x', 'y', 'z'};
     for (std::size_t i = 0; i < 3; ++i) {
         if (candidate.workgroup_counts[i] > limits.max_workgroup_count[i]) {

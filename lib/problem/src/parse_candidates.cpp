@@ -2,6 +2,8 @@
 #include <cctype>
 #include <set>
 
+#include <spvtune/vulkan/capabilities.hpp>
+
 #include "problem_parser.hpp"
 
 namespace spvtune::problem::detail {
@@ -229,6 +231,27 @@ std::vector<std::string> candidate_variables(const Problem& problem,
     return names;
 }
 
+/// `"requires": ["subgroup_arithmetic"]`: device capabilities the candidate cannot run without.
+void parse_requires(Reader& reader, const Json& json, const std::string& pointer,
+                    CandidateFamily& family) {
+    if (!reader.is_type(json, pointer, json.is_array(), "an array of capability names")) {
+        return;
+    }
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const auto name = reader.string(json[i], child(pointer, i));
+        if (!name) {
+            continue;
+        }
+        if (!vulkan::is_known_capability(*name)) {
+            reader.error(child(pointer, i),
+                         unknown("capability", *name, vulkan::known_capabilities()) +
+                             "; expected one of " + join(vulkan::known_capabilities()));
+            continue;
+        }
+        family.required_capabilities.push_back(*name);
+    }
+}
+
 void parse_candidates(Reader& reader, const Json& json, Problem& problem,
                       std::vector<FamilyDraft>& drafts) {
     const std::string pointer = "/candidates";
@@ -242,7 +265,7 @@ void parse_candidates(Reader& reader, const Json& json, Problem& problem,
         const Json& spec = json[i];
         if (!reader.object(spec, at, {"name", "spirv", "workgroups"},
                            {"entry", "grid", "constraints", "specialization", "push_constants",
-                            "bindings", "priority"})) {
+                            "bindings", "priority", "requires"})) {
             continue;
         }
         CandidateFamily family;
@@ -299,6 +322,9 @@ void parse_candidates(Reader& reader, const Json& json, Problem& problem,
                                       "a priority may use the key and grid parameters")) {
                 family.priority.expression = std::move(*priority);
             }
+        }
+        if (spec.contains("requires")) {
+            parse_requires(reader, spec["requires"], child(at, "requires"), family);
         }
         problem.families.push_back(std::move(family));
         drafts.push_back(std::move(draft));

@@ -268,6 +268,9 @@ std::string candidate_digest(const Problem& problem, std::size_t index) {
         digest.add_field(vulkan::to_string(constant.type))
             .add_field(constant.value.expression.text());
     }
+    for (const std::string& capability : family.required_capabilities) {
+        digest.add_field(capability);
+    }
     for (const Binding& binding : family.bindings) {
         const BufferSpec& buffer = problem.buffers[binding.buffer];
         digest.add(std::uint64_t{binding.set}).add(std::uint64_t{binding.binding});

@@ -128,6 +128,7 @@ tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const 
                                   key_values_used(problem, key, condition));
             }
         }
+        resolved.required_capabilities = family.required_capabilities;
         at = &family.priority.pointer;
         resolved.priority =
             as_int(family.priority.expression.evaluate(scope), family.priority.expression.text());

@@ -24,6 +24,8 @@ struct DeviceLimits {
     std::uint64_t max_memory_allocation_size = 0;
     /// The largest device-local memory heap.
     std::uint64_t device_memory = 0;
+    /// What the device can do beyond the core (vulkan::capabilities names).
+    std::vector<std::string> capabilities;
 
     static DeviceLimits from(const vulkan::PhysicalDeviceInfo& device);
 };

@@ -123,6 +123,9 @@ struct CandidateFamily {
     std::uint32_t push_constant_size = 0;
     std::vector<Binding> bindings;  ///< sorted by (set, binding)
     LocatedExpression priority;
+    /// Device capabilities the candidate needs (vulkan::known_capabilities() names); on a device
+    /// without one, the candidate is skipped with that reason.
+    std::vector<std::string> required_capabilities;
 
     /// The reflected entry point (the module outlives the family).
     const vulkan::ComputeEntryPoint& entry_point() const { return module->entry_point(entry); }

@@ -54,6 +54,8 @@ struct ResolvedCandidate {
     /// Sorted by (set, binding).
     std::vector<ResolvedBinding> bindings;
     std::int64_t priority = 0;  ///< >= 0: higher first when nothing is measured
+    /// Device capabilities it needs (from its family's `requires`).
+    std::vector<std::string> required_capabilities;
 };
 
 /// Whether `key` sets exactly the problem's parameters, each with its type (for keys from
