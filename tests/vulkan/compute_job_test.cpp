@@ -129,3 +129,22 @@ TEST_CASE("timestamp intervals mask to the valid bits and survive a counter wrap
     // Garbage above the valid bits is ignored.
     CHECK(timestamp_interval_ns((std::uint64_t{0xabc} << 36) | 10, 30, 36, 1.0f) == 20.0);
 }
+
+TEST_CASE("without device timestamps, timing falls back to the host clock and says so") {
+    test::VulkanFixture vulkan(vulkan::DeviceOptions{.host_timing = true});
+    test::SaxpyJob saxpy(vulkan.device(), 2048, 64);
+    const vulkan::DispatchTiming timing = saxpy.job().time(3);
+    CHECK(timing.method == tune::TimingMethod::host_clock);
+    CHECK(timing.total_ns > 0);
+    CHECK(timing.per_dispatch_ns == doctest::Approx(timing.total_ns / 3));
+    check_close(saxpy.result(), saxpy.expected(3));
+}
+
+TEST_CASE("a submission past the fence timeout is an error, not a hang") {
+    test::VulkanFixture vulkan(
+        vulkan::DeviceOptions{.fence_timeout = std::chrono::milliseconds(0)});
+    test::SaxpyJob saxpy(vulkan.device(), 1U << 20, 64);
+    // Hundreds of milliseconds of work on lavapipe: far past a zero timeout.
+    CHECK_THROWS_WITH_AS(saxpy.job().time(64), doctest::Contains("fence timeout"),
+                         vulkan::TimeoutError);
+}

@@ -6,13 +6,13 @@
 
 namespace spvtune::test {
 
-VulkanFixture::VulkanFixture() {
+VulkanFixture::VulkanFixture(vulkan::DeviceOptions device_options) {
     vulkan::InstanceOptions options;
     options.validation = true;
     options.validation_sink = [log = log_](const std::string& message) { log->add(message); };
     instance_ = std::make_unique<vulkan::Instance>(options);
-    device_ = std::make_unique<vulkan::Device>(*instance_,
-                                               vulkan::select_device(instance_->devices(), ""));
+    device_ = std::make_unique<vulkan::Device>(
+        *instance_, vulkan::select_device(instance_->devices(), ""), device_options);
 }
 
 VulkanFixture::~VulkanFixture() {

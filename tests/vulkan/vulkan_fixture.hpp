@@ -32,7 +32,7 @@ class ValidationLog {
 /// objects then), and fails the running test for every validation message it saw.
 class VulkanFixture {
   public:
-    VulkanFixture();
+    explicit VulkanFixture(vulkan::DeviceOptions options = {});
     ~VulkanFixture();
     VulkanFixture(const VulkanFixture&) = delete;
     VulkanFixture& operator=(const VulkanFixture&) = delete;

@@ -179,7 +179,7 @@ ComputeJob::ComputeJob(Device& device, const ComputePipeline& pipeline,
                                nullptr);
     }
 
-    if (device.info().supports_timestamps()) {
+    if (device.timestamps_enabled()) {
         VkQueryPoolCreateInfo query_info{};
         query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
         query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;

@@ -15,6 +15,9 @@ namespace spvtune::vulkan {
 struct DeviceOptions {
     /// Longest wait for one submission; a hung dispatch becomes a TimeoutError, not a hang.
     std::chrono::milliseconds fence_timeout{30'000};
+    /// Time dispatches with the host clock even where the queue has timestamps (to compare
+    /// the two, or to work around a driver's broken timestamps).
+    bool host_timing = false;
 };
 
 /// A logical device with one compute queue. Submissions are serialised internally, so one
@@ -32,6 +35,10 @@ class Device {
     /// The optional features enabled on this device: every one the device supports.
     const ShaderFeatures& features() const noexcept { return physical_.features; }
     const DeviceOptions& options() const noexcept { return options_; }
+    /// Whether dispatches are timed with device timestamps (else with the host clock).
+    bool timestamps_enabled() const noexcept {
+        return physical_.supports_timestamps() && !options_.host_timing;
+    }
 
     /// Records commands into a fresh primary command buffer, submits it on the compute queue
     /// and waits for completion within the fence timeout.
