@@ -44,6 +44,7 @@ void Progress::start_key(std::size_t index, std::string label) {
     std::lock_guard lock(mutex_);
     index_ = index;
     label_ = std::move(label);
+    detail_.clear();
     key_start_ = std::chrono::steady_clock::now();
     active_ = true;
     if (style_ == Style::lines) {
@@ -51,6 +52,11 @@ void Progress::start_key(std::size_t index, std::string label) {
     } else if (style_ == Style::live) {
         redraw_locked();
     }
+}
+
+void Progress::set_detail(std::string detail) {
+    std::lock_guard lock(mutex_);
+    detail_ = std::move(detail);
 }
 
 void Progress::finish_key(bool measured) {
@@ -78,7 +84,8 @@ void Progress::redraw_locked() {
     }
     const auto now = std::chrono::steady_clock::now();
     std::string line = "[" + std::to_string(index_ + 1) + "/" + std::to_string(total_) + "] " +
-                       label_ + "  elapsed " + seconds(now - run_start_);
+                       label_ + (detail_.empty() ? "" : ": " + detail_) + "  elapsed " +
+                       seconds(now - run_start_);
     if (measured_keys_ > 0) {
         const auto per_key = measured_time_ / measured_keys_;
         const auto remaining = per_key * static_cast<long>(total_ - index_);

@@ -23,6 +23,8 @@ class Progress {
 
     /// Key `index` (0-based) starts.
     void start_key(std::size_t index, std::string label);
+    /// What runs now within the key (a candidate's name), shown on the live line.
+    void set_detail(std::string detail);
     /// Key finished; `measured` says whether it counts towards the ETA (cached keys are instant).
     void finish_key(bool measured);
     /// Erases the live line before other output.
@@ -43,6 +45,7 @@ class Progress {
     bool active_ = false;
     std::size_t index_ = 0;
     std::string label_;
+    std::string detail_;
     std::size_t measured_keys_ = 0;
     std::chrono::steady_clock::duration measured_time_{};
     std::chrono::steady_clock::time_point run_start_ = std::chrono::steady_clock::now();

@@ -160,6 +160,9 @@ int run_tune(TuneOptions& options) {
                 std::cerr << "note: " << event.message << '\n';
             }
         };
+        tuning.on_candidate = [&progress](std::string_view candidate) {
+            progress.set_detail(std::string(candidate));
+        };
         problem::ProblemTuning tuner(problem, device, tuning);
         nlohmann::json problem_json{{"name", problem.name},
                                     {"file", problem.file.string()},

@@ -79,7 +79,7 @@ struct ProblemTuning::Impl {
           options(std::move(o)),
           limits(DeviceLimits::from(d.info())),
           client(d.info()),
-          runner(p, d, RunnerOptions{options.batch}),
+          runner(p, d, RunnerOptions{options.batch, options.on_candidate}),
           tuner(p.name, tuner_options()) {
         set = tuner.init(device.info().index, [this] { return runner.make_set(); });
     }

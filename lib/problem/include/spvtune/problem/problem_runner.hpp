@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include <spvtune/problem/key_plan.hpp>
@@ -25,6 +27,8 @@ using ProblemTunableSet = tune::TunableSet<ProblemKey, KeyInputs, CandidateOutpu
 
 struct RunnerOptions {
     vulkan::BatchPolicy batch;
+    /// Told the name of each candidate about to run or be measured (progress displays).
+    std::function<void(std::string_view candidate)> on_candidate;
 };
 
 /// Runs one problem's candidates on one device: the bridge between the problem description,

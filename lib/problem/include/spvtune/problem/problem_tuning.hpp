@@ -37,6 +37,8 @@ struct TuningOptions {
     std::shared_ptr<tune::TuneStore> store;
     /// Tuning events (key started, finished, store notes); may be empty.
     tune::Reporter reporter;
+    /// Told each candidate about to run or be measured; may be empty.
+    std::function<void(std::string_view candidate)> on_candidate;
 };
 
 /// The measurement settings in force: the tool's defaults, then the problem file's settings,
