@@ -93,8 +93,10 @@ int run(const Options& options) {
     problem::TuningOptions tuning;
     if (const auto found = tune::find_cache_file(options.caches, hardware, mismatch)) {
         std::cout << "cache file: " << found->file.string() << " (" << found->description << ")\n";
+        // Read-only: shipped files are never written, locked or moved, even when damaged.
         tuning.store = std::make_shared<tune::CacheFileStore>(
-            options.caches, tune::CacheFileStoreOptions{.driver_mismatch = mismatch});
+            options.caches,
+            tune::CacheFileStoreOptions{.driver_mismatch = mismatch, .read_only = true});
     } else {
         std::cout << "cache file: none for " << hardware.device_name << " in " << options.caches
                   << '\n';

@@ -1,3 +1,5 @@
+#include <filesystem>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -272,4 +274,62 @@ TEST_CASE("a key with no JSON form is refused rather than written into an unread
         store.save(sample_hardware(), address, sample_candidates(), "bad", sample_entry());
     CHECK_FALSE(outcome.stored);
     CHECK_FALSE(std::filesystem::exists(store.file_for(sample_hardware())));
+}
+
+namespace {
+
+/// Every file in `directory` with its bytes.
+std::map<std::string, std::string> contents_of(const std::filesystem::path& directory) {
+    std::map<std::string, std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+        files[entry.path().filename().string()] = read_bytes(entry.path());
+    }
+    return files;
+}
+
+}  // namespace
+
+TEST_CASE("a read-only store reads entries but never writes, locks or moves a file") {
+    TempDirectory directory;
+    Warnings warnings;
+    {
+        CacheFileStore writer(directory.path(), warnings.options());
+        REQUIRE(save(writer, "64").stored);
+    }
+    std::filesystem::remove(directory.path() / "test-gpu-00000000000000aa.json.lock");
+    const auto shipped = contents_of(directory.path());
+
+    CacheFileStoreOptions options = warnings.options();
+    options.read_only = true;
+    CacheFileStore store(directory.path(), options);
+    CHECK(store.load(sample_hardware(), sample_address("64")).has_value());
+    const StoreOutcome outcome = save(store, "128");
+    CHECK_FALSE(outcome.stored);
+    CHECK(outcome.message.find("read-only") != std::string::npos);
+    // Kept in memory for this process...
+    CHECK(store.load(sample_hardware(), sample_address("128")).has_value());
+    // ... the settled entry from the file still wins over a later save ...
+    CHECK(save(store, "64", "naive").kept.has_value());
+    // ... and a re-tune mark lets a new result replace it, in memory only.
+    store.mark_needs_retune(sample_hardware(), sample_address("64"));
+    CHECK_FALSE(save(store, "64", "naive").kept.has_value());
+    CHECK(store.load(sample_hardware(), sample_address("64"))->winner_name == "naive");
+    CHECK(contents_of(directory.path()) == shipped);
+}
+
+TEST_CASE("a read-only store leaves a corrupt file where it is, with one warning") {
+    TempDirectory directory;
+    Warnings warnings;
+    CacheFileStoreOptions options = warnings.options();
+    options.read_only = true;
+    CacheFileStore store(directory.path(), options);
+    const auto file = store.file_for(sample_hardware());
+    write_bytes(file, "{ not json");
+    CHECK_FALSE(store.load(sample_hardware(), sample_address("64")).has_value());
+    CHECK_FALSE(save(store, "64").stored);
+    CHECK_FALSE(store.load(sample_hardware(), sample_address("32")).has_value());
+    CHECK(contents_of(directory.path()) ==
+          std::map<std::string, std::string>{{file.filename().string(), "{ not json"}});
+    REQUIRE(warnings.messages.size() == 1);
+    CHECK(warnings.messages[0].find("left untouched") != std::string::npos);
 }

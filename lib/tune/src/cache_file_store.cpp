@@ -102,8 +102,19 @@ struct CacheFileStore::Impl {
         return memory_only_reason.has_value() || state.frozen;
     }
 
+    /// Whether results for this hardware can only be kept in memory (read-only store included).
+    bool unwritable(const HardwareState& state) const {
+        return options.read_only || in_memory(state);
+    }
+
     std::string memory_reason(const HardwareState& state) const {
-        return state.frozen ? state.frozen_reason : memory_only_reason.value_or("");
+        if (state.frozen) {
+            return state.frozen_reason;
+        }
+        if (options.read_only) {
+            return "the cache directory " + directory.string() + " is read-only for this store";
+        }
+        return memory_only_reason.value_or("");
     }
 
     // Brings `state.document` in line with the file. Without the lock a corrupt file is only
@@ -141,6 +152,10 @@ struct CacheFileStore::Impl {
                        file.string() + " has cache schema version " + std::to_string(*version) +
                            ", newer than this spvtune understands, and could not be read (" +
                            error.problem() + " at " + error.pointer() + "): it is left untouched");
+                return {};
+            }
+            if (options.read_only) {
+                freeze(state, std::string(error.what()) + "; the file is left untouched");
                 return {};
             }
             if (!locked) {
@@ -212,7 +227,10 @@ struct CacheFileStore::Impl {
     StoreOutcome save(HardwareState& state, const HardwareIdentity& hardware,
                       const EntryAddress& address,
                       const std::vector<CandidateDescription>& candidates, CacheKeyRecord record) {
-        if (in_memory(state)) {
+        if (unwritable(state)) {
+            if (options.read_only && !in_memory(state)) {
+                refresh(state, hardware);  // keep a settled entry from the file, as a save would
+            }
             return save_in_memory(state, address, candidates, std::move(record));
         }
         bool inserted = false;
@@ -252,7 +270,10 @@ struct CacheFileStore::Impl {
             }
             return changed;
         };
-        if (in_memory(state)) {
+        if (unwritable(state)) {
+            if (options.read_only && !in_memory(state)) {
+                refresh(state, hardware);
+            }
             mark();
             return;
         }

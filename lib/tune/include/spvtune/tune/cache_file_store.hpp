@@ -19,6 +19,10 @@ struct CacheFileStoreOptions {
     /// Where warnings go: unusable files moved aside, newer schema versions, an unwritable
     /// directory, driver mismatches. Each situation is reported once per store and file.
     WarningSink warn = warn_to_stderr;
+    /// Never write into the directory (caches shipped with an application): saves and re-tune
+    /// marks stay in memory, and a corrupt file is reported and left where it is, not moved
+    /// aside. No lock file is created either.
+    bool read_only = false;
 };
 
 /// The persistent cache: one JSON file per hardware identity in one directory.
