@@ -214,3 +214,9 @@ TEST_CASE("requires lists known device capabilities; an unknown one is an error"
     CHECK(error_of(json).find("/candidates/0/requires: expected an array of capability names") !=
           std::string::npos);
 }
+
+TEST_CASE("JSON pointers in messages escape '~' and '/' in member names") {
+    Json json = saxpy_json();
+    json["buffers"]["x"]["a/b~c"] = 1;
+    CHECK(error_of(json).find("/buffers/x/a~1b~0c: unknown field 'a/b~c'") != std::string::npos);
+}

@@ -46,17 +46,8 @@ std::size_t column_of(std::string_view text, std::string_view name) {
 }  // namespace
 
 std::string child(const std::string& pointer, std::string_view token) {
-    std::string escaped;
-    for (char c : token) {
-        if (c == '~') {
-            escaped += "~0";
-        } else if (c == '/') {
-            escaped += "~1";
-        } else {
-            escaped += c;
-        }
-    }
-    return pointer + "/" + escaped;
+    // json_pointer escapes '~' and '/' in the token as RFC 6901 requires.
+    return (Json::json_pointer(pointer) / std::string(token)).to_string();
 }
 
 std::string child(const std::string& pointer, std::size_t index) {

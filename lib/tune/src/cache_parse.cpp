@@ -27,20 +27,9 @@ struct Place {
         if (parent == nullptr) {
             return "";
         }
-        std::string text = parent->pointer() + "/";
-        if (is_index) {
-            return text + std::to_string(index);
-        }
-        for (char c : member) {
-            if (c == '~') {
-                text += "~0";
-            } else if (c == '/') {
-                text += "~1";
-            } else {
-                text += c;
-            }
-        }
-        return text;
+        const nlohmann::json::json_pointer base(parent->pointer());
+        // json_pointer escapes '~' and '/' in member names as RFC 6901 requires.
+        return (is_index ? base / index : base / std::string(member)).to_string();
     }
 };
 
