@@ -1,6 +1,7 @@
 #include <spvtune/vulkan/device.hpp>
 #include <spvtune/vulkan/error.hpp>
 
+#include "driver_pinning.hpp"
 #include "feature_chain.hpp"
 
 namespace spvtune::vulkan {
@@ -48,6 +49,8 @@ Device::Device(const Instance& /*instance*/, const PhysicalDeviceInfo& physical,
     VkDevice device = VK_NULL_HANDLE;
     check(vkCreateDevice(physical_.handle, &info, nullptr, &device), "vkCreateDevice");
     device_ = UniqueHandle<VkDevice>(device, [](VkDevice d) { vkDestroyDevice(d, nullptr); });
+    // A driver may load more libraries (a compiler, say) only once a device exists.
+    detail::pin_loaded_libraries_for_leak_checks();
     vkGetDeviceQueue(device, *physical_.compute_queue_family, 0, &queue_);
 
     VkCommandPoolCreateInfo pool_info{};

@@ -4,6 +4,7 @@
 #include <spvtune/vulkan/error.hpp>
 #include <spvtune/vulkan/instance.hpp>
 
+#include "driver_pinning.hpp"
 #include "feature_chain.hpp"
 
 namespace spvtune::vulkan {
@@ -163,6 +164,7 @@ Instance::Instance(InstanceOptions options) : options_(std::move(options)) {
     check(vkCreateInstance(&info, nullptr, &instance), "vkCreateInstance");
     instance_ =
         UniqueHandle<VkInstance>(instance, [](VkInstance i) { vkDestroyInstance(i, nullptr); });
+    detail::pin_loaded_libraries_for_leak_checks();
 
     if (options_.validation) {
         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
