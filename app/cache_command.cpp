@@ -10,10 +10,10 @@
 #include <system_error>
 #include <vector>
 
-#include <spvtune/tune/cache_file.hpp>
-#include <spvtune/tune/cache_format.hpp>
-#include <spvtune/tune/cache_location.hpp>
-#include <spvtune/tune/digest.hpp>
+#include <spvtune/base/digest.hpp>
+#include <spvtune/cache/cache_file.hpp>
+#include <spvtune/cache/cache_format.hpp>
+#include <spvtune/cache/cache_location.hpp>
 
 #include "command.hpp"
 #include "device_options.hpp"
@@ -22,7 +22,7 @@ namespace spvtune::app {
 namespace {
 
 namespace fs = std::filesystem;
-using tune::CacheDocument;
+using cache::CacheDocument;
 
 struct CacheOptions {
     std::string cache_dir;
@@ -38,7 +38,7 @@ fs::path cache_directory(const CacheOptions& options) {
     if (!options.cache_dir.empty()) {
         explicit_directory = options.cache_dir;
     }
-    return tune::choose_cache_directory(tune::cache_directory_sources(explicit_directory));
+    return cache::choose_cache_directory(cache::cache_directory_sources(explicit_directory));
 }
 
 // A bare name is looked up in the cache directory too, so `show <identity>` works from anywhere.
@@ -70,7 +70,7 @@ DirectoryListing list_directory(const fs::path& directory) {
         if (path.extension() != ".json" || !it->is_regular_file(error)) {
             continue;
         }
-        (tune::is_cache_backup_name(path) ? listing.backups : listing.caches).push_back(path);
+        (cache::is_cache_backup_name(path) ? listing.backups : listing.caches).push_back(path);
     }
     std::sort(listing.caches.begin(), listing.caches.end());
     std::sort(listing.backups.begin(), listing.backups.end());
@@ -81,8 +81,8 @@ DirectoryListing list_directory(const fs::path& directory) {
 // anything else propagates to main as a runtime failure.
 std::optional<CacheDocument> read_or_report(const fs::path& file) {
     try {
-        return tune::read_cache_file(file);
-    } catch (const tune::CacheFormatError& error) {
+        return cache::read_cache_file(file);
+    } catch (const cache::CacheFormatError& error) {
         std::cerr << "spvtune: error: " << error.what() << '\n';
     } catch (const std::system_error& error) {
         if (error.code() != std::errc::no_such_file_or_directory) {
@@ -123,7 +123,7 @@ std::string format_duration(double ns) {
 int run_path(const CacheOptions& options) {
     const fs::path directory = cache_directory(options);
     const tune::HardwareIdentity hardware = selected_hardware_identity(options.device);
-    const fs::path file = directory / tune::cache_file_name(hardware);
+    const fs::path file = directory / cache::cache_file_name(hardware);
     std::string state = "not created yet";
     if (fs::exists(file)) {
         const auto document = read_or_report(file);
@@ -191,7 +191,7 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
     }
 }
 
-std::vector<std::string> entry_row(const std::string& tuner, const tune::CacheKeyRecord& record) {
+std::vector<std::string> entry_row(const std::string& tuner, const cache::CacheKeyRecord& record) {
     const tune::TuneEntry& entry = record.entry;
     std::string winner = entry.winner_name + (entry.needs_retune ? " (needs retune)" : "");
     std::string median = "-", runner_up = "-", margin = "-";
@@ -217,7 +217,7 @@ int run_show(const CacheOptions& options) {
         return exit_usage;
     }
     if (options.json) {
-        std::cout << tune::serialize_cache(*document);
+        std::cout << cache::serialize_cache(*document);
         return exit_success;
     }
     std::cout << file.string() << ": " << describe_hardware(document->hardware) << ", "
@@ -228,7 +228,7 @@ int run_show(const CacheOptions& options) {
         for (const auto& [checksum, list] : lists) {
             // Several candidate lists of one tuner are told apart by their checksum's start.
             const std::string tuner =
-                lists.size() > 1 ? name + "@" + tune::to_hex(checksum).substr(0, 8) : name;
+                lists.size() > 1 ? name + "@" + base::to_hex(checksum).substr(0, 8) : name;
             for (const auto& [key_json, record] : list.entries) {
                 rows.push_back(entry_row(tuner, record));
             }
@@ -254,7 +254,7 @@ bool matches(const CacheOptions& options, const std::string& tuner, const std::s
 // Removes the matching entries from one file under its lock and reports them.
 void clear_file(const CacheOptions& options, const fs::path& file) {
     std::vector<std::string> removed;
-    tune::edit_cache_file(file, [&](CacheDocument& document) {
+    cache::edit_cache_file(file, [&](CacheDocument& document) {
         for (auto tuner = document.tuners.begin(); tuner != document.tuners.end();) {
             for (auto list = tuner->second.begin(); list != tuner->second.end();) {
                 auto& entries = list->second.entries;
@@ -302,7 +302,7 @@ int run_clear(const CacheOptions& options) {
         }
         try {
             clear_file(options, file);
-        } catch (const tune::CacheFormatError& error) {
+        } catch (const cache::CacheFormatError& error) {
             std::cerr << "spvtune: error: " << error.what() << '\n';
             status = exit_usage;
         }

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
 
 namespace spvtune::app {
@@ -36,7 +37,7 @@ SelectedDevice::~SelectedDevice() {
 
 tune::HardwareIdentity selected_hardware_identity(const std::string& selector) {
     const vulkan::Instance instance(instance_options());
-    return vulkan::select_device(instance.devices(), selector).identity.to_tune_identity();
+    return problem::hardware_identity(vulkan::select_device(instance.devices(), selector).identity);
 }
 
 }  // namespace spvtune::app

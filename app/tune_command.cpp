@@ -9,12 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <spvtune/cache/cache_file_store.hpp>
+#include <spvtune/cache/cache_location.hpp>
+#include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
 #include <spvtune/tune/anchor.hpp>
-#include <spvtune/tune/cache_file_store.hpp>
-#include <spvtune/tune/cache_location.hpp>
 
 #include "command.hpp"
 #include "device_options.hpp"
@@ -122,11 +123,11 @@ int run_tune(TuneOptions& options) {
 
     SelectedDevice selected(options.device);
     vulkan::Device& device = selected.device();
-    const tune::HardwareIdentity hardware = device.info().identity.to_tune_identity();
-    const auto directory = tune::choose_cache_directory(tune::cache_directory_sources(
+    const tune::HardwareIdentity hardware = problem::hardware_identity(device.info().identity);
+    const auto directory = cache::choose_cache_directory(cache::cache_directory_sources(
         options.cache_dir.empty() ? std::nullopt
                                   : std::optional<std::filesystem::path>(options.cache_dir)));
-    auto store = std::make_shared<tune::CacheFileStore>(directory);
+    auto store = std::make_shared<cache::CacheFileStore>(directory);
 
     const bool quiet = options.quiet;
     Progress progress(Progress::style_for(quiet), work.size());

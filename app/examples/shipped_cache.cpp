@@ -18,11 +18,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <spvtune/cache/cache_file_store.hpp>
+#include <spvtune/cache/cache_lookup.hpp>
+#include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
-#include <spvtune/tune/cache_file_store.hpp>
-#include <spvtune/tune/cache_lookup.hpp>
 #include <spvtune/tune/in_memory_store.hpp>
 
 #include "device_options.hpp"
@@ -84,19 +85,20 @@ int run(const Options& options) {
     const problem::ProblemKey key = parse_key(problem, options.key);
     app::SelectedDevice selected("");  // the default device
     vulkan::Device& device = selected.device();
-    const tune::HardwareIdentity hardware = device.info().identity.to_tune_identity();
+    const tune::HardwareIdentity hardware = problem::hardware_identity(device.info().identity);
 
     // The cache tuned on exactly this hardware; one from another driver of the same device
     // only when the application accepts that its timings may no longer hold.
-    const tune::DriverMismatch mismatch =
-        options.allow_driver_mismatch ? tune::DriverMismatch::allow : tune::DriverMismatch::refuse;
+    const cache::DriverMismatch mismatch = options.allow_driver_mismatch
+                                               ? cache::DriverMismatch::allow
+                                               : cache::DriverMismatch::refuse;
     problem::TuningOptions tuning;
-    if (const auto found = tune::find_cache_file(options.caches, hardware, mismatch)) {
+    if (const auto found = cache::find_cache_file(options.caches, hardware, mismatch)) {
         std::cout << "cache file: " << found->file.string() << " (" << found->description << ")\n";
         // Read-only: shipped files are never written, locked or moved, even when damaged.
-        tuning.store = std::make_shared<tune::CacheFileStore>(
+        tuning.store = std::make_shared<cache::CacheFileStore>(
             options.caches,
-            tune::CacheFileStoreOptions{.driver_mismatch = mismatch, .read_only = true});
+            cache::CacheFileStoreOptions{.driver_mismatch = mismatch, .read_only = true});
     } else {
         std::cout << "cache file: none for " << hardware.device_name << " in " << options.caches
                   << '\n';

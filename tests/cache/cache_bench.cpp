@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include <spvtune/tune/cache_file.hpp>
-#include <spvtune/tune/cache_file_store.hpp>
-#include <spvtune/tune/cache_format.hpp>
-#include <spvtune/tune/cache_location.hpp>
+#include <spvtune/cache/cache_file.hpp>
+#include <spvtune/cache/cache_file_store.hpp>
+#include <spvtune/cache/cache_format.hpp>
+#include <spvtune/cache/cache_location.hpp>
 
 #include "cache_samples.hpp"
 #include "temp_directory.hpp"
@@ -39,6 +39,7 @@ double median_ms(int repeats, const std::function<void()>& run) {
 
 int main(int argc, char** argv) {
     using namespace spvtune::tune;
+    using namespace spvtune::cache;
     const std::size_t entries = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 10000;
     const int repeats = argc > 2 ? std::atoi(argv[2]) : 5;
 

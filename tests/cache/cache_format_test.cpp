@@ -3,12 +3,14 @@
 
 #include <doctest/doctest.h>
 
-#include <spvtune/tune/cache_format.hpp>
+#include <spvtune/cache/cache_format.hpp>
 
 #include "cache/cache_samples.hpp"
 #include "cache/entry_checks.hpp"
 
 using namespace spvtune::tune;
+
+using namespace spvtune::cache;
 using namespace spvtune::tune::testing;
 using nlohmann::json;
 

@@ -2,11 +2,13 @@
 
 #include <doctest/doctest.h>
 
-#include <spvtune/tune/cache_location.hpp>
+#include <spvtune/cache/cache_location.hpp>
 
 #include "cache/cache_samples.hpp"
 
 using namespace spvtune::tune;
+
+using namespace spvtune::cache;
 
 TEST_CASE("the cache directory comes from the most specific source that is set") {
     CacheDirectorySources sources{"/explicit", "/env", "/xdg", "/home/me"};

@@ -3,13 +3,15 @@
 
 #include <doctest/doctest.h>
 
-#include <spvtune/tune/cache_file_store.hpp>
-#include <spvtune/tune/cache_lookup.hpp>
+#include <spvtune/cache/cache_file_store.hpp>
+#include <spvtune/cache/cache_lookup.hpp>
 
 #include "cache/cache_samples.hpp"
 #include "cache/temp_directory.hpp"
 
 using namespace spvtune::tune;
+
+using namespace spvtune::cache;
 using namespace spvtune::tune::testing;
 
 namespace {

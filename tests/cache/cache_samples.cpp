@@ -65,13 +65,13 @@ TuneEntry sample_entry(const std::string& winner, int seed) {
 }
 
 CacheDocument sample_document(std::size_t entries) {
-    CacheDocument document = make_cache_document(sample_hardware());
+    CacheDocument document = cache::make_cache_document(sample_hardware());
     static const char* const tuners[] = {"matmul", "reduce", "softmax", "conv2d"};
     for (std::size_t i = 0; i < entries; ++i) {
         const std::string value = "shape-" + std::to_string(i);
         document.put(
             sample_address(value, tuners[i % 4]), sample_candidates(),
-            CacheKeyRecord{"n=" + value, sample_entry("tiled_16x16", static_cast<int>(i))});
+            cache::CacheKeyRecord{"n=" + value, sample_entry("tiled_16x16", static_cast<int>(i))});
     }
     return document;
 }

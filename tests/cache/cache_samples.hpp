@@ -5,11 +5,13 @@
 #include <string>
 #include <vector>
 
-#include <spvtune/tune/cache_document.hpp>
+#include <spvtune/cache/cache_document.hpp>
 
 // Entries with every field set to something other than its default, so a field the format
 // forgets shows up as a difference.
 namespace spvtune::tune::testing {
+
+using cache::CacheDocument;
 
 inline constexpr std::uint64_t sample_checksum = 0x0123456789abcdefULL;
 

@@ -6,15 +6,17 @@
 
 #include <doctest/doctest.h>
 
-#include <spvtune/tune/cache_file.hpp>
-#include <spvtune/tune/cache_file_store.hpp>
-#include <spvtune/tune/cache_format.hpp>
+#include <spvtune/cache/cache_file.hpp>
+#include <spvtune/cache/cache_file_store.hpp>
+#include <spvtune/cache/cache_format.hpp>
 
 #include "cache/cache_samples.hpp"
 #include "cache/entry_checks.hpp"
 #include "cache/temp_directory.hpp"
 
 using namespace spvtune::tune;
+
+using namespace spvtune::cache;
 using namespace spvtune::tune::testing;
 
 namespace {

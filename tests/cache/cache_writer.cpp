@@ -12,7 +12,7 @@
 #include <thread>
 #include <unistd.h>
 
-#include <spvtune/tune/cache_file_store.hpp>
+#include <spvtune/cache/cache_file_store.hpp>
 
 #include "cache_samples.hpp"
 
@@ -30,6 +30,7 @@ void report(const std::string& line) {
 
 int main(int argc, char** argv) {
     using namespace spvtune::tune;
+    using namespace spvtune::cache;
     if (argc < 4) {
         std::fprintf(stderr, "usage: %s DIR WINNER START_FILE KEY...\n", argv[0]);
         return 2;

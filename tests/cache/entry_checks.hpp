@@ -4,7 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include <spvtune/tune/cache_document.hpp>
+#include <spvtune/cache/cache_document.hpp>
 
 // Field-by-field comparisons, so a failure names the field that did not survive.
 namespace spvtune::tune::testing {

@@ -1,7 +1,6 @@
 #include <doctest/doctest.h>
 
 #include <spvtune/vulkan/batched_timer.hpp>
-#include <spvtune/vulkan/tune_client.hpp>
 
 #include "saxpy_job.hpp"
 #include "vulkan_fixture.hpp"
@@ -21,15 +20,15 @@ TEST_CASE("batched samples report one dispatch's device time") {
     test::VulkanFixture vulkan;
     test::SaxpyJob saxpy(vulkan.device(), 1024, 64);
     vulkan::BatchedTimer timer({std::chrono::microseconds(500), 4096});
-    const tune::Sample first = timer.sample(saxpy.job());
+    const vulkan::DispatchTiming first = timer.sample(saxpy.job());
     const std::uint32_t batch = timer.batch();
     CHECK(batch >= 1);
     CHECK(batch <= 4096);
-    CHECK(first.ns_per_run > 0);
-    const tune::Sample second = timer.sample(saxpy.job());
+    CHECK(first.per_dispatch_ns > 0);
+    const vulkan::DispatchTiming second = timer.sample(saxpy.job());
     CHECK(timer.batch() == batch);  // calibrated once
-    CHECK(second.ns_per_run > 0);
-    CHECK(second.method == tune::TimingMethod::device_timestamps);
+    CHECK(second.per_dispatch_ns > 0);
+    CHECK(second.method == vulkan::TimingMethod::device_timestamps);
 }
 
 TEST_CASE("the batch never exceeds the policy's maximum") {
@@ -38,13 +37,4 @@ TEST_CASE("the batch never exceeds the policy's maximum") {
     vulkan::BatchedTimer timer({std::chrono::seconds(10), 3});
     timer.sample(saxpy.job());
     CHECK(timer.batch() == 3);
-}
-
-TEST_CASE("the Vulkan tune client reports the device's hardware identity") {
-    test::VulkanFixture vulkan;
-    const vulkan::TuneClient client(vulkan.device().info());
-    const auto& identity = client.hardware_identity();
-    CHECK(identity.key == vulkan.device().info().identity.key());
-    CHECK(identity.vendor_id == vulkan.device().info().identity.vendor_id);
-    CHECK(identity.record.at("device_name") == vulkan.device().info().identity.device_name);
 }

@@ -49,7 +49,7 @@ TEST_CASE("a timed batch of N dispatches runs N times and reports per-dispatch t
     CHECK(timing.dispatches == 5);
     CHECK(timing.total_ns > 0);
     CHECK(timing.per_dispatch_ns == doctest::Approx(timing.total_ns / 5));
-    CHECK(timing.method == tune::TimingMethod::device_timestamps);
+    CHECK(timing.method == vulkan::TimingMethod::device_timestamps);
     // Each dispatch saw its predecessor's writes: five applications of y = a*x + y.
     check_close(saxpy.result(), saxpy.expected(5));
 }
@@ -134,7 +134,7 @@ TEST_CASE("without device timestamps, timing falls back to the host clock and sa
     test::VulkanFixture vulkan(vulkan::DeviceOptions{.host_timing = true});
     test::SaxpyJob saxpy(vulkan.device(), 2048, 64);
     const vulkan::DispatchTiming timing = saxpy.job().time(3);
-    CHECK(timing.method == tune::TimingMethod::host_clock);
+    CHECK(timing.method == vulkan::TimingMethod::host_clock);
     CHECK(timing.total_ns > 0);
     CHECK(timing.per_dispatch_ns == doctest::Approx(timing.total_ns / 3));
     check_close(saxpy.result(), saxpy.expected(3));

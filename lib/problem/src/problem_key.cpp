@@ -1,9 +1,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <spvtune/base/digest.hpp>
 #include <spvtune/problem/problem_key.hpp>
 #include <spvtune/problem/value.hpp>
-#include <spvtune/tune/digest.hpp>
 
 namespace spvtune::problem {
 
@@ -86,7 +86,7 @@ void from_json(const nlohmann::json& json, ProblemKey& key) {
 
 std::size_t std::hash<spvtune::problem::ProblemKey>::operator()(
     const spvtune::problem::ProblemKey& key) const noexcept {
-    spvtune::tune::Fnv1a digest;
+    spvtune::base::Fnv1a digest;
     for (const auto& [name, value] : key.entries()) {
         digest.add_field(name).add(static_cast<std::uint64_t>(value.index()));
         // Equal keys must hash equal: -0.0 == 0.0 but prints differently.

@@ -4,9 +4,10 @@
 #include <mutex>
 #include <unordered_map>
 
+#include <spvtune/base/digest.hpp>
+#include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/problem_runner.hpp>
 #include <spvtune/problem/resolve.hpp>
-#include <spvtune/tune/digest.hpp>
 #include <spvtune/vulkan/buffer.hpp>
 #include <spvtune/vulkan/compute_job.hpp>
 #include <spvtune/vulkan/compute_pipeline.hpp>
@@ -213,7 +214,7 @@ tune::Result<tune::Sample> ProblemRunner::measure(std::size_t candidate, const K
             // runs (growing sums, denormals) cannot make one candidate's samples slower.
             impl_->reset_checked(state, plan);
             auto timer = state.timers.try_emplace(candidate, impl_->options.batch).first;
-            const tune::Sample sample = timer->second.sample(job);
+            const tune::Sample sample = to_sample(timer->second.sample(job));
             auto& recorded = impl_->samples[plan.key];
             recorded.resize(impl_->problem.candidates.size());
             recorded[candidate].push_back(sample);
@@ -253,7 +254,7 @@ std::vector<std::vector<tune::Sample>> ProblemRunner::samples(const ProblemKey& 
 std::string candidate_digest(const Problem& problem, std::size_t index) {
     const Candidate& candidate = problem.candidates[index];
     const CandidateFamily& family = problem.families[candidate.family];
-    tune::Fnv1a digest;
+    base::Fnv1a digest;
     digest.add(family.module->content_hash()).add_field(family.entry);
     for (const auto& [name, value] : candidate.point) {
         digest.add_field(name).add(static_cast<std::uint64_t>(value));
@@ -280,7 +281,7 @@ std::string candidate_digest(const Problem& problem, std::size_t index) {
         digest.add_field(buffer.name).add_field(vulkan::to_string(buffer.type));
         digest.add_field(buffer.count.text()).add_field(to_string(buffer.role));
     }
-    return tune::to_hex(digest.value());
+    return base::to_hex(digest.value());
 }
 
 }  // namespace spvtune::problem

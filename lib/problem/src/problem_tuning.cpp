@@ -1,11 +1,11 @@
 #include <chrono>
 
+#include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/device_limits.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
 #include <spvtune/tune/in_memory_store.hpp>
 #include <spvtune/tune/key.hpp>
 #include <spvtune/tune/local_tuner.hpp>
-#include <spvtune/vulkan/tune_client.hpp>
 
 namespace spvtune::problem {
 namespace {
@@ -68,7 +68,7 @@ struct ProblemTuning::Impl {
     vulkan::Device& device;
     TuningOptions options;
     DeviceLimits limits;
-    vulkan::TuneClient client;
+    DeviceClient client;
     ProblemRunner runner;
     tune::LocalTuner<ProblemKey, std::uint32_t> tuner;
     std::shared_ptr<const ProblemTunableSet> set;

@@ -15,7 +15,7 @@ std::uint32_t batch_size(double per_dispatch_ns, const BatchPolicy& policy) noex
         std::clamp(std::ceil(window_ns / per_dispatch_ns), 1.0, most));
 }
 
-tune::Sample BatchedTimer::sample(ComputeJob& job) {
+DispatchTiming BatchedTimer::sample(ComputeJob& job) {
     if (batch_ == 0) {
         // The first dispatch of a job pays for cold caches and lazy driver work; calibrate on
         // the faster of two so the batch is not sized from that outlier.
@@ -25,11 +25,10 @@ tune::Sample BatchedTimer::sample(ComputeJob& job) {
         batch_ = batch_size(one.per_dispatch_ns, policy_);
         if (batch_ == 1) {
             // The calibration run already is a full sample.
-            return {one.per_dispatch_ns, one.method};
+            return one;
         }
     }
-    const DispatchTiming timing = job.time(batch_);
-    return {timing.per_dispatch_ns, timing.method};
+    return job.time(batch_);
 }
 
 }  // namespace spvtune::vulkan

@@ -256,14 +256,14 @@ DispatchTiming ComputeJob::time(std::uint32_t repetitions) {
         const PhysicalDeviceInfo& info = device_->info();
         timing.total_ns = timestamp_interval_ns(stamps[0], stamps[1], info.timestamp_valid_bits,
                                                 info.limits.timestampPeriod);
-        timing.method = tune::TimingMethod::device_timestamps;
+        timing.method = TimingMethod::device_timestamps;
     } else {
         const auto start = std::chrono::steady_clock::now();
         device_->submit_and_wait(
             [&](VkCommandBuffer commands) { record(commands, repetitions, false); });
         const auto elapsed = std::chrono::steady_clock::now() - start;
         timing.total_ns = std::chrono::duration<double, std::nano>(elapsed).count();
-        timing.method = tune::TimingMethod::host_clock;
+        timing.method = TimingMethod::host_clock;
     }
     timing.per_dispatch_ns = timing.total_ns / repetitions;
     return timing;

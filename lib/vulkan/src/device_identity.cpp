@@ -1,7 +1,7 @@
 #include <cctype>
 #include <cstdio>
 
-#include <spvtune/tune/digest.hpp>
+#include <spvtune/base/digest.hpp>
 #include <spvtune/vulkan/device_identity.hpp>
 
 namespace spvtune::vulkan {
@@ -148,10 +148,10 @@ std::string to_string(VkPhysicalDeviceType type) {
 }
 
 std::string DeviceIdentity::key() const {
-    tune::Fnv1a hash;
+    base::Fnv1a hash;
     hash.add(vendor_id).add(device_id).add(driver_version_raw);
     hash.add(std::as_bytes(std::span(pipeline_cache_uuid)));
-    return slug(device_name) + "-" + tune::to_hex(hash.value());
+    return slug(device_name) + "-" + base::to_hex(hash.value());
 }
 
 nlohmann::json DeviceIdentity::to_json() const {
@@ -171,10 +171,6 @@ nlohmann::json DeviceIdentity::to_json() const {
         {"pipeline_cache_uuid", uuid_to_string(pipeline_cache_uuid)},
         {"identity", key()},
     };
-}
-
-tune::HardwareIdentity DeviceIdentity::to_tune_identity() const {
-    return {key(), vendor_id, device_id, device_name, driver_version, to_json()};
 }
 
 }  // namespace spvtune::vulkan

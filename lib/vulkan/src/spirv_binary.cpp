@@ -8,7 +8,7 @@
 #include <sstream>
 #include <system_error>
 
-#include <spvtune/tune/digest.hpp>
+#include <spvtune/base/digest.hpp>
 #include <spvtune/vulkan/error.hpp>
 
 namespace spvtune::vulkan::detail {
@@ -96,7 +96,7 @@ void normalize_spirv_words(std::vector<std::uint32_t>& words, const std::string&
 }
 
 std::uint64_t code_digest(std::span<const std::uint32_t> words) noexcept {
-    tune::Fnv1a digest;
+    base::Fnv1a digest;
     for (const std::uint32_t word : words) {
         const std::array<std::byte, 4> bytes{
             std::byte(word & 0xffU), std::byte((word >> 8) & 0xffU),

@@ -2,7 +2,7 @@
 
 #include <spirv_cross/spirv.h>
 
-#include <spvtune/tune/digest.hpp>
+#include <spvtune/base/digest.hpp>
 #include <spvtune/vulkan/error.hpp>
 #include <spvtune/vulkan/spirv_module.hpp>
 

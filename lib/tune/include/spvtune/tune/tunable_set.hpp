@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <spvtune/base/digest.hpp>
 #include <spvtune/tune/detail/guarded.hpp>
-#include <spvtune/tune/digest.hpp>
 #include <spvtune/tune/key.hpp>
 #include <spvtune/tune/result.hpp>
 #include <spvtune/tune/sampling.hpp>
@@ -139,7 +139,7 @@ class TunableSet {
   private:
     std::function<Key(const Inputs&)> make_key_;
     std::vector<CandidateType> candidates_;
-    Fnv1a checksum_;
+    base::Fnv1a checksum_;
     Comparison compare_;
     std::size_t reference_ = 0;
 };

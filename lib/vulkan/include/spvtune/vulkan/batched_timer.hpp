@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cstdint>
 
-#include <spvtune/tune/sampling.hpp>
 #include <spvtune/vulkan/compute_job.hpp>
 
 namespace spvtune::vulkan {
@@ -22,12 +21,13 @@ struct BatchPolicy {
 std::uint32_t batch_size(double per_dispatch_ns, const BatchPolicy& policy) noexcept;
 
 /// Takes samples of one job: the first call calibrates a batch size from one dispatch, every
-/// sample after that times that many back-to-back dispatches and reports the time of one.
+/// sample after that times that many back-to-back dispatches (DispatchTiming::per_dispatch_ns
+/// is the time of one).
 class BatchedTimer {
   public:
     explicit BatchedTimer(BatchPolicy policy = {}) : policy_(policy) {}
 
-    tune::Sample sample(ComputeJob& job);
+    DispatchTiming sample(ComputeJob& job);
 
     /// Dispatches per sample; 0 until the first sample.
     std::uint32_t batch() const noexcept { return batch_; }

@@ -8,7 +8,6 @@
 
 #include <vulkan/vulkan.h>
 
-#include <spvtune/tune/tune_entry.hpp>
 #include <spvtune/vulkan/buffer.hpp>
 #include <spvtune/vulkan/compute_pipeline.hpp>
 #include <spvtune/vulkan/device.hpp>
@@ -23,6 +22,12 @@ struct BufferBinding {
     const Buffer* buffer = nullptr;
 };
 
+/// Which clock measured a duration: results keep it so numbers are never mistaken.
+enum class TimingMethod {
+    device_timestamps,  ///< GPU timestamp queries around the measured dispatches
+    host_clock,         ///< steady host clock around submit + wait (no timestamp support)
+};
+
 /// The duration of a batch of identical dispatches.
 struct DispatchTiming {
     /// From before the first dispatch to after the last.
@@ -32,7 +37,7 @@ struct DispatchTiming {
     std::uint32_t dispatches = 0;
     /// Device timestamps when the queue has them, else the host clock around submit and wait
     /// (which then includes submission overhead).
-    tune::TimingMethod method = tune::TimingMethod::device_timestamps;
+    TimingMethod method = TimingMethod::device_timestamps;
 };
 
 /// A pipeline with its buffers, push constants and workgroup counts: one ready-to-run dispatch.

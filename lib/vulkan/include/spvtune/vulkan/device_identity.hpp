@@ -7,8 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <vulkan/vulkan.h>
 
-#include <spvtune/tune/hardware_identity.hpp>
-
 namespace spvtune::vulkan {
 
 /// Everything that identifies a physical device and its driver, as Vulkan reports it.
@@ -35,9 +33,6 @@ struct DeviceIdentity {
 
     /// All fields, with UUIDs in canonical 8-4-4-4-12 form and enums by name.
     nlohmann::json to_json() const;
-
-    /// The tuner's view of this hardware.
-    tune::HardwareIdentity to_tune_identity() const;
 };
 
 /// Driver version as its vendor spells it, e.g. "535.104.5.0" for NVIDIA.

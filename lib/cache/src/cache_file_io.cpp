@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <utility>
 
-namespace spvtune::tune::cache_io {
+namespace spvtune::cache::cache_io {
 namespace {
 
 namespace fs = std::filesystem;
@@ -199,4 +199,4 @@ FileLock::~FileLock() {
     ::close(fd_);
 }
 
-}  // namespace spvtune::tune::cache_io
+}  // namespace spvtune::cache::cache_io

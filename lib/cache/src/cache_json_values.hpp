@@ -11,13 +11,13 @@
 
 // Spellings shared by the cache writer and reader; keeping them in one place is what makes
 // every file this library writes readable by it.
-namespace spvtune::tune::cache_json {
+namespace spvtune::cache::cache_json {
 
-std::string_view to_string(TimingMethod method) noexcept;
-std::optional<TimingMethod> timing_method_from(std::string_view text) noexcept;
+std::string_view to_string(tune::TimingMethod method) noexcept;
+std::optional<tune::TimingMethod> timing_method_from(std::string_view text) noexcept;
 
-std::string_view to_string(FailureKind kind) noexcept;
-std::optional<FailureKind> failure_kind_from(std::string_view text) noexcept;
+std::string_view to_string(tune::FailureKind kind) noexcept;
+std::optional<tune::FailureKind> failure_kind_from(std::string_view text) noexcept;
 
 /// Statistics may be NaN or infinite (one sample has no spread); JSON has no such numbers, and
 /// nlohmann would write null and lose the value, so they are spelled "nan", "inf", "-inf".
@@ -30,4 +30,4 @@ std::optional<std::uint64_t> parse_checksum(std::string_view text) noexcept;
 /// True when `key_json` is a JSON text; entry keys are the canonical JSON of a tuner key.
 bool is_json_text(std::string_view key_json) noexcept;
 
-}  // namespace spvtune::tune::cache_json
+}  // namespace spvtune::cache::cache_json

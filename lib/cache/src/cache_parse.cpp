@@ -3,11 +3,11 @@
 #include <string>
 #include <utility>
 
-#include <spvtune/tune/cache_format.hpp>
+#include <spvtune/cache/cache_format.hpp>
 
 #include "cache_json_values.hpp"
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 namespace {
 
 using nlohmann::json;
@@ -136,11 +136,11 @@ std::size_t read_index(const Reader& r, const json& value, const Place& at) {
     return static_cast<std::size_t>(r.unsigned_integer(value, at));
 }
 
-SampleStatistics read_statistics(const Reader& r, const json& value, const Place& at) {
+tune::SampleStatistics read_statistics(const Reader& r, const json& value, const Place& at) {
     const auto& o = r.object(
         value, at,
         {"samples", "min_ns", "median_ns", "mean_ns", "stddev_ns", "ci_low_ns", "ci_high_ns"});
-    SampleStatistics s;
+    tune::SampleStatistics s;
     s.samples = read_index(r, o.at("samples"), at / "samples");
     s.min_ns = r.number(o.at("min_ns"), at / "min_ns");
     s.median_ns = r.number(o.at("median_ns"), at / "median_ns");
@@ -151,11 +151,11 @@ SampleStatistics read_statistics(const Reader& r, const json& value, const Place
     return s;
 }
 
-RankedCandidate read_ranked(const Reader& r, const json& value, const Place& at) {
+tune::RankedCandidate read_ranked(const Reader& r, const json& value, const Place& at) {
     const auto& o = r.object(
         value, at,
         {"name", "index", "statistics", "timing_method", "tied_with_winner", "eliminated"});
-    RankedCandidate c;
+    tune::RankedCandidate c;
     c.name = r.string(o.at("name"), at / "name");
     c.index = read_index(r, o.at("index"), at / "index");
     c.statistics = read_statistics(r, o.at("statistics"), at / "statistics");
@@ -170,9 +170,9 @@ RankedCandidate read_ranked(const Reader& r, const json& value, const Place& at)
     return c;
 }
 
-CandidateFailure read_failure(const Reader& r, const json& value, const Place& at) {
+tune::CandidateFailure read_failure(const Reader& r, const json& value, const Place& at) {
     const auto& o = r.object(value, at, {"name", "index", "kind", "reason"});
-    CandidateFailure f;
+    tune::CandidateFailure f;
     f.name = r.string(o.at("name"), at / "name");
     f.index = read_index(r, o.at("index"), at / "index");
     const Place kind_at = at / "kind";
@@ -191,7 +191,7 @@ CacheKeyRecord read_entry(const Reader& r, const json& value, const Place& at) {
         {"printed_key", "winner", "ranking", "failures", "tuned_at", "settings", "needs_retune"});
     CacheKeyRecord record;
     record.printed_key = r.string(o.at("printed_key"), at / "printed_key");
-    TuneEntry& entry = record.entry;
+    tune::TuneEntry& entry = record.entry;
     const Place winner_at = at / "winner";
     const auto& winner = r.object(o.at("winner"), winner_at, {"name", "index"});
     entry.winner_name = r.string(winner.at("name"), winner_at / "name");
@@ -234,11 +234,11 @@ CacheCandidateList read_candidate_list(const Reader& r, const json& value, const
     return list;
 }
 
-HardwareIdentity read_hardware(const Reader& r, const json& value, const Place& at) {
+tune::HardwareIdentity read_hardware(const Reader& r, const json& value, const Place& at) {
     const auto& o = r.object(
         value, at, {"key", "vendor_id", "device_id", "device_name", "driver_version", "record"});
     constexpr std::uint64_t u32_max = std::numeric_limits<std::uint32_t>::max();
-    HardwareIdentity hardware;
+    tune::HardwareIdentity hardware;
     hardware.key = r.string(o.at("key"), at / "key");
     hardware.vendor_id = static_cast<std::uint32_t>(r.unsigned_integer(
         o.at("vendor_id"), at / "vendor_id", u32_max, "a 32-bit unsigned integer"));
@@ -322,4 +322,4 @@ CacheDocument parse_cache(std::string_view text, const std::filesystem::path& fi
     return document;
 }
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

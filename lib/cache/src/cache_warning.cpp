@@ -1,11 +1,11 @@
 #include <iostream>
 
-#include <spvtune/tune/cache_warning.hpp>
+#include <spvtune/cache/cache_warning.hpp>
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 
 void warn_to_stderr(const std::string& message) {
     std::cerr << "spvtune: warning: " << message << '\n';
 }
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

@@ -1,9 +1,9 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include <spvtune/tune/cache_location.hpp>
+#include <spvtune/cache/cache_location.hpp>
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 namespace {
 
 std::optional<std::string> environment(const char* name) {
@@ -40,7 +40,7 @@ std::filesystem::path choose_cache_directory(const CacheDirectorySources& source
         "SPVTUNE_CACHE_DIR");
 }
 
-std::string cache_file_name(const HardwareIdentity& hardware) {
+std::string cache_file_name(const tune::HardwareIdentity& hardware) {
     const std::string& key = hardware.key;
     if (key.empty() || key == "." || key == ".." || key.find('/') != std::string::npos ||
         key.find('\0') != std::string::npos) {
@@ -50,4 +50,4 @@ std::string cache_file_name(const HardwareIdentity& hardware) {
     return key + ".json";
 }
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include <spvtune/tune/cache_document.hpp>
+#include <spvtune/cache/cache_document.hpp>
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 
 /// A cache file that is not valid JSON or does not have the shape of a cache.
 ///
@@ -41,4 +41,4 @@ std::string serialize_cache(const CacheDocument& document);
 /// so typos in hand-edited files are caught. Throws CacheFormatError.
 CacheDocument parse_cache(std::string_view text, const std::filesystem::path& file);
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

@@ -1,12 +1,12 @@
 #include <cerrno>
 #include <system_error>
 
-#include <spvtune/tune/cache_file.hpp>
-#include <spvtune/tune/cache_format.hpp>
+#include <spvtune/cache/cache_file.hpp>
+#include <spvtune/cache/cache_format.hpp>
 
 #include "cache_file_io.hpp"
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 
 CacheDocument read_cache_file(const std::filesystem::path& file) {
     const auto contents = cache_io::read_file(file);
@@ -43,4 +43,4 @@ bool is_cache_backup_name(const std::filesystem::path& file) {
     return file.filename().string().find(".corrupt-") != std::string::npos;
 }
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

@@ -4,10 +4,10 @@
 #include <optional>
 #include <string>
 
-#include <spvtune/tune/cache_warning.hpp>
+#include <spvtune/cache/cache_warning.hpp>
 #include <spvtune/tune/hardware_identity.hpp>
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 
 /// Whether a cache made with another driver version of the same device may be used.
 enum class DriverMismatch { refuse, allow };
@@ -22,7 +22,7 @@ struct CacheLookup {
     std::filesystem::path file;
     CacheMatch match = CacheMatch::exact;
     /// The identity recorded in the file (for a driver mismatch, the driver it was tuned with).
-    HardwareIdentity file_hardware;
+    tune::HardwareIdentity file_hardware;
     /// For the user: "exact match" or "driver mismatch: tuned with driver X, running Y".
     std::string description;
 };
@@ -33,7 +33,8 @@ struct CacheLookup {
 /// file by name). Anything else is a miss. Files that cannot be read or are not valid caches
 /// are skipped with a warning through `warn`; this never modifies the directory.
 std::optional<CacheLookup> find_cache_file(const std::filesystem::path& directory,
-                                           const HardwareIdentity& hardware, DriverMismatch policy,
+                                           const tune::HardwareIdentity& hardware,
+                                           DriverMismatch policy,
                                            const WarningSink& warn = warn_to_stderr);
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

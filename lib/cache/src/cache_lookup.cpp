@@ -2,11 +2,11 @@
 #include <exception>
 #include <vector>
 
-#include <spvtune/tune/cache_file.hpp>
-#include <spvtune/tune/cache_location.hpp>
-#include <spvtune/tune/cache_lookup.hpp>
+#include <spvtune/cache/cache_file.hpp>
+#include <spvtune/cache/cache_location.hpp>
+#include <spvtune/cache/cache_lookup.hpp>
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 namespace {
 
 namespace fs = std::filesystem;
@@ -43,8 +43,8 @@ std::vector<fs::path> cache_files_in(const fs::path& directory) {
 }  // namespace
 
 std::optional<CacheLookup> find_cache_file(const fs::path& directory,
-                                           const HardwareIdentity& hardware, DriverMismatch policy,
-                                           const WarningSink& warn) {
+                                           const tune::HardwareIdentity& hardware,
+                                           DriverMismatch policy, const WarningSink& warn) {
     const fs::path exact_file = directory / cache_file_name(hardware);
     auto exact = try_read(exact_file, warn);
     if (exact && exact->hardware == hardware) {
@@ -60,7 +60,7 @@ std::optional<CacheLookup> find_cache_file(const fs::path& directory,
         if (!document) {
             continue;
         }
-        const HardwareIdentity& other = document->hardware;
+        const tune::HardwareIdentity& other = document->hardware;
         if (other.vendor_id == hardware.vendor_id && other.device_id == hardware.device_id &&
             other.driver_version != hardware.driver_version) {
             std::string description = "driver mismatch: tuned with driver " + other.driver_version +
@@ -72,4 +72,4 @@ std::optional<CacheLookup> find_cache_file(const fs::path& directory,
     return std::nullopt;
 }
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

@@ -4,49 +4,49 @@
 #include <cmath>
 #include <limits>
 
-namespace spvtune::tune::cache_json {
+namespace spvtune::cache::cache_json {
 
-std::string_view to_string(TimingMethod method) noexcept {
+std::string_view to_string(tune::TimingMethod method) noexcept {
     switch (method) {
-        case TimingMethod::device_timestamps:
+        case tune::TimingMethod::device_timestamps:
             return "device_timestamps";
-        case TimingMethod::host_clock:
+        case tune::TimingMethod::host_clock:
             return "host_clock";
     }
     return "device_timestamps";
 }
 
-std::optional<TimingMethod> timing_method_from(std::string_view text) noexcept {
+std::optional<tune::TimingMethod> timing_method_from(std::string_view text) noexcept {
     if (text == "device_timestamps") {
-        return TimingMethod::device_timestamps;
+        return tune::TimingMethod::device_timestamps;
     }
     if (text == "host_clock") {
-        return TimingMethod::host_clock;
+        return tune::TimingMethod::host_clock;
     }
     return std::nullopt;
 }
 
-std::string_view to_string(FailureKind kind) noexcept {
+std::string_view to_string(tune::FailureKind kind) noexcept {
     switch (kind) {
-        case FailureKind::error:
+        case tune::FailureKind::error:
             return "error";
-        case FailureKind::wrong_output:
+        case tune::FailureKind::wrong_output:
             return "wrong_output";
-        case FailureKind::skipped:
+        case tune::FailureKind::skipped:
             return "skipped";
     }
     return "error";
 }
 
-std::optional<FailureKind> failure_kind_from(std::string_view text) noexcept {
+std::optional<tune::FailureKind> failure_kind_from(std::string_view text) noexcept {
     if (text == "error") {
-        return FailureKind::error;
+        return tune::FailureKind::error;
     }
     if (text == "wrong_output") {
-        return FailureKind::wrong_output;
+        return tune::FailureKind::wrong_output;
     }
     if (text == "skipped") {
-        return FailureKind::skipped;
+        return tune::FailureKind::skipped;
     }
     return std::nullopt;
 }
@@ -103,4 +103,4 @@ bool is_json_text(std::string_view key_json) noexcept {
     return nlohmann::json::accept(key_json);
 }
 
-}  // namespace spvtune::tune::cache_json
+}  // namespace spvtune::cache::cache_json

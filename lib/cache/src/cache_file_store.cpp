@@ -2,15 +2,15 @@
 #include <system_error>
 #include <unordered_map>
 
-#include <spvtune/tune/cache_file.hpp>
-#include <spvtune/tune/cache_file_store.hpp>
-#include <spvtune/tune/cache_format.hpp>
-#include <spvtune/tune/cache_location.hpp>
+#include <spvtune/cache/cache_file.hpp>
+#include <spvtune/cache/cache_file_store.hpp>
+#include <spvtune/cache/cache_format.hpp>
+#include <spvtune/cache/cache_location.hpp>
 
 #include "cache_file_io.hpp"
 #include "cache_json_values.hpp"
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 namespace {
 
 namespace fs = std::filesystem;
@@ -48,8 +48,8 @@ std::optional<int> newer_schema_version(const std::string& text) {
     return std::nullopt;
 }
 
-std::string kept_message(const EntryAddress& address, const std::string& key_display,
-                         const TuneEntry& kept, const TuneEntry& rejected) {
+std::string kept_message(const tune::EntryAddress& address, const std::string& key_display,
+                         const tune::TuneEntry& kept, const tune::TuneEntry& rejected) {
     return "kept the winner \"" + kept.winner_name + "\" settled first for tuner \"" +
            address.tuner + "\" key " + key_display + " (by another run); this run's winner \"" +
            rejected.winner_name + "\" was not stored";
@@ -70,7 +70,7 @@ struct CacheFileStore::Impl {
         }
     }
 
-    HardwareState& state_for(const HardwareIdentity& hardware) {
+    HardwareState& state_for(const tune::HardwareIdentity& hardware) {
         auto [it, inserted] = states.try_emplace(hardware.key);
         HardwareState& state = it->second;
         if (inserted) {
@@ -119,7 +119,7 @@ struct CacheFileStore::Impl {
 
     // Brings `state.document` in line with the file. Without the lock a corrupt file is only
     // reported, because moving it aside is a write that must not race another process's save.
-    ReadResult read(HardwareState& state, const HardwareIdentity& hardware, bool locked) {
+    ReadResult read(HardwareState& state, const tune::HardwareIdentity& hardware, bool locked) {
         const fs::path& file = *state.file;
         const auto stamp = cache_io::stamp_of(file);
         if (state.read && stamp == state.stamp) {
@@ -169,7 +169,7 @@ struct CacheFileStore::Impl {
         }
     }
 
-    void refresh(HardwareState& state, const HardwareIdentity& hardware) {
+    void refresh(HardwareState& state, const tune::HardwareIdentity& hardware) {
         if (in_memory(state)) {
             return;
         }
@@ -187,8 +187,9 @@ struct CacheFileStore::Impl {
         }
     }
 
-    const CacheKeyRecord* fallback_record(HardwareState& state, const HardwareIdentity& hardware,
-                                          const EntryAddress& address) {
+    const CacheKeyRecord* fallback_record(HardwareState& state,
+                                          const tune::HardwareIdentity& hardware,
+                                          const tune::EntryAddress& address) {
         if (options.driver_mismatch == DriverMismatch::refuse) {
             return nullptr;
         }
@@ -212,9 +213,9 @@ struct CacheFileStore::Impl {
         return state.fallback ? state.fallback->find(address) : nullptr;
     }
 
-    StoreOutcome save_in_memory(HardwareState& state, const EntryAddress& address,
-                                const std::vector<CandidateDescription>& candidates,
-                                CacheKeyRecord record) {
+    tune::StoreOutcome save_in_memory(HardwareState& state, const tune::EntryAddress& address,
+                                      const std::vector<tune::CandidateDescription>& candidates,
+                                      CacheKeyRecord record) {
         if (const CacheKeyRecord* existing = state.document.find(address);
             existing && !existing->entry.needs_retune) {
             return {false, existing->entry,
@@ -224,9 +225,10 @@ struct CacheFileStore::Impl {
         return {false, std::nullopt, "kept in memory only: " + memory_reason(state)};
     }
 
-    StoreOutcome save(HardwareState& state, const HardwareIdentity& hardware,
-                      const EntryAddress& address,
-                      const std::vector<CandidateDescription>& candidates, CacheKeyRecord record) {
+    tune::StoreOutcome save(HardwareState& state, const tune::HardwareIdentity& hardware,
+                            const tune::EntryAddress& address,
+                            const std::vector<tune::CandidateDescription>& candidates,
+                            CacheKeyRecord record) {
         if (unwritable(state)) {
             if (options.read_only && !in_memory(state)) {
                 refresh(state, hardware);  // keep a settled entry from the file, as a save would
@@ -260,8 +262,8 @@ struct CacheFileStore::Impl {
         }
     }
 
-    void mark_needs_retune(HardwareState& state, const HardwareIdentity& hardware,
-                           const EntryAddress& address) {
+    void mark_needs_retune(HardwareState& state, const tune::HardwareIdentity& hardware,
+                           const tune::EntryAddress& address) {
         const auto mark = [&] {
             CacheKeyRecord* record = state.document.find(address);
             const bool changed = record != nullptr && !record->entry.needs_retune;
@@ -312,12 +314,12 @@ const fs::path& CacheFileStore::directory() const noexcept {
     return impl_->directory;
 }
 
-fs::path CacheFileStore::file_for(const HardwareIdentity& hardware) const {
+fs::path CacheFileStore::file_for(const tune::HardwareIdentity& hardware) const {
     return impl_->directory / cache_file_name(hardware);
 }
 
-std::optional<TuneEntry> CacheFileStore::load(const HardwareIdentity& hardware,
-                                              const EntryAddress& address) {
+std::optional<tune::TuneEntry> CacheFileStore::load(const tune::HardwareIdentity& hardware,
+                                                    const tune::EntryAddress& address) {
     const std::lock_guard guard(impl_->mutex);
     HardwareState& state = impl_->state_for(hardware);
     impl_->refresh(state, hardware);
@@ -330,9 +332,11 @@ std::optional<TuneEntry> CacheFileStore::load(const HardwareIdentity& hardware,
     return std::nullopt;
 }
 
-StoreOutcome CacheFileStore::save(const HardwareIdentity& hardware, const EntryAddress& address,
-                                  const std::vector<CandidateDescription>& candidates,
-                                  const std::string& key_display, const TuneEntry& entry) {
+tune::StoreOutcome CacheFileStore::save(const tune::HardwareIdentity& hardware,
+                                        const tune::EntryAddress& address,
+                                        const std::vector<tune::CandidateDescription>& candidates,
+                                        const std::string& key_display,
+                                        const tune::TuneEntry& entry) {
     // The reader rejects entry names that are not JSON, so they must never be written.
     if (!cache_json::is_json_text(address.key_json)) {
         return {false, std::nullopt,
@@ -344,10 +348,10 @@ StoreOutcome CacheFileStore::save(const HardwareIdentity& hardware, const EntryA
     return impl_->save(state, hardware, address, candidates, CacheKeyRecord{key_display, entry});
 }
 
-void CacheFileStore::mark_needs_retune(const HardwareIdentity& hardware,
-                                       const EntryAddress& address) {
+void CacheFileStore::mark_needs_retune(const tune::HardwareIdentity& hardware,
+                                       const tune::EntryAddress& address) {
     const std::lock_guard guard(impl_->mutex);
     impl_->mark_needs_retune(impl_->state_for(hardware), hardware, address);
 }
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

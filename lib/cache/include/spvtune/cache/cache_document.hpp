@@ -10,7 +10,7 @@
 #include <spvtune/tune/hardware_identity.hpp>
 #include <spvtune/tune/tune_entry.hpp>
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 
 /// Format name written into every cache file, so a stray JSON file is never taken for a cache.
 inline constexpr std::string_view cache_format_name = "spvtune-cache";
@@ -22,12 +22,12 @@ inline constexpr int cache_schema_version = 1;
 /// One settled key: its printed form (for people reading the file) and the tuning result.
 struct CacheKeyRecord {
     std::string printed_key;
-    TuneEntry entry;
+    tune::TuneEntry entry;
 };
 
 /// The entries of one candidate list, identified by its checksum.
 struct CacheCandidateList {
-    std::vector<CandidateDescription> candidates;
+    std::vector<tune::CandidateDescription> candidates;
     /// By canonical key JSON.
     std::map<std::string, CacheKeyRecord> entries;
 };
@@ -38,7 +38,7 @@ struct CacheDocument {
     int schema_version = cache_schema_version;
     /// The spvtune version that last wrote the file.
     std::string tool_version;
-    HardwareIdentity hardware;
+    tune::HardwareIdentity hardware;
     /// Tuner name -> candidate-list checksum -> candidate list and its entries.
     std::map<std::string, std::map<std::uint64_t, CacheCandidateList>> tuners;
 
@@ -46,22 +46,22 @@ struct CacheDocument {
     bool is_newer_schema() const noexcept { return schema_version > cache_schema_version; }
 
     /// The record at `address`, or null.
-    const CacheKeyRecord* find(const EntryAddress& address) const;
-    CacheKeyRecord* find(const EntryAddress& address);
+    const CacheKeyRecord* find(const tune::EntryAddress& address) const;
+    CacheKeyRecord* find(const tune::EntryAddress& address);
 
     /// Inserts or replaces the record at `address`; `candidates` are stored when the candidate
     /// list is new to this document.
-    void put(const EntryAddress& address, const std::vector<CandidateDescription>& candidates,
-             CacheKeyRecord record);
+    void put(const tune::EntryAddress& address,
+             const std::vector<tune::CandidateDescription>& candidates, CacheKeyRecord record);
 
     /// Number of entries across every tuner and candidate list.
     std::size_t entry_count() const noexcept;
 };
 
 /// An empty document for `hardware`, stamped with this build's tool and schema versions.
-CacheDocument make_cache_document(HardwareIdentity hardware);
+CacheDocument make_cache_document(tune::HardwareIdentity hardware);
 
 /// The version of spvtune this library was built as (written into every cache file).
 std::string_view spvtune_library_version() noexcept;
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

@@ -1,14 +1,14 @@
 #include <utility>
 
-#include <spvtune/tune/cache_document.hpp>
+#include <spvtune/cache/cache_document.hpp>
 
 #ifndef SPVTUNE_VERSION
 #error "SPVTUNE_VERSION must be defined by the build"
 #endif
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 
-const CacheKeyRecord* CacheDocument::find(const EntryAddress& address) const {
+const CacheKeyRecord* CacheDocument::find(const tune::EntryAddress& address) const {
     const auto tuner = tuners.find(address.tuner);
     if (tuner == tuners.end()) {
         return nullptr;
@@ -21,12 +21,12 @@ const CacheKeyRecord* CacheDocument::find(const EntryAddress& address) const {
     return record == list->second.entries.end() ? nullptr : &record->second;
 }
 
-CacheKeyRecord* CacheDocument::find(const EntryAddress& address) {
+CacheKeyRecord* CacheDocument::find(const tune::EntryAddress& address) {
     return const_cast<CacheKeyRecord*>(std::as_const(*this).find(address));
 }
 
-void CacheDocument::put(const EntryAddress& address,
-                        const std::vector<CandidateDescription>& candidates,
+void CacheDocument::put(const tune::EntryAddress& address,
+                        const std::vector<tune::CandidateDescription>& candidates,
                         CacheKeyRecord record) {
     CacheCandidateList& list = tuners[address.tuner][address.checksum];
     // The checksum already covers what the candidates are, so an existing description stands.
@@ -46,7 +46,7 @@ std::size_t CacheDocument::entry_count() const noexcept {
     return count;
 }
 
-CacheDocument make_cache_document(HardwareIdentity hardware) {
+CacheDocument make_cache_document(tune::HardwareIdentity hardware) {
     CacheDocument document;
     document.tool_version = std::string(spvtune_library_version());
     document.hardware = std::move(hardware);
@@ -57,4 +57,4 @@ std::string_view spvtune_library_version() noexcept {
     return SPVTUNE_VERSION;
 }
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include <spvtune/tune/cache_lookup.hpp>
-#include <spvtune/tune/cache_warning.hpp>
+#include <spvtune/cache/cache_lookup.hpp>
+#include <spvtune/cache/cache_warning.hpp>
 #include <spvtune/tune/tune_store.hpp>
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 
 struct CacheFileStoreOptions {
     /// Whether a cache made with another driver of the same device answers loads (read-only)
@@ -34,7 +34,7 @@ struct CacheFileStoreOptions {
 /// "<stem>.corrupt-<UTC time>.json" and the store continues empty; a file from a newer schema
 /// version is read but never rewritten; a directory that cannot be written degrades the store to
 /// memory. None of these fail the caller. Thread-safe.
-class CacheFileStore final : public TuneStore {
+class CacheFileStore final : public tune::TuneStore {
   public:
     explicit CacheFileStore(std::filesystem::path directory, CacheFileStoreOptions options = {});
     ~CacheFileStore() override;
@@ -44,20 +44,22 @@ class CacheFileStore final : public TuneStore {
     const std::filesystem::path& directory() const noexcept;
 
     /// The file that holds `hardware`'s entries (it may not exist yet).
-    std::filesystem::path file_for(const HardwareIdentity& hardware) const;
+    std::filesystem::path file_for(const tune::HardwareIdentity& hardware) const;
 
-    std::optional<TuneEntry> load(const HardwareIdentity& hardware,
-                                  const EntryAddress& address) override;
+    std::optional<tune::TuneEntry> load(const tune::HardwareIdentity& hardware,
+                                        const tune::EntryAddress& address) override;
 
-    StoreOutcome save(const HardwareIdentity& hardware, const EntryAddress& address,
-                      const std::vector<CandidateDescription>& candidates,
-                      const std::string& key_display, const TuneEntry& entry) override;
+    tune::StoreOutcome save(const tune::HardwareIdentity& hardware,
+                            const tune::EntryAddress& address,
+                            const std::vector<tune::CandidateDescription>& candidates,
+                            const std::string& key_display, const tune::TuneEntry& entry) override;
 
-    void mark_needs_retune(const HardwareIdentity& hardware, const EntryAddress& address) override;
+    void mark_needs_retune(const tune::HardwareIdentity& hardware,
+                           const tune::EntryAddress& address) override;
 
   private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace spvtune::tune {
+namespace spvtune::base {
 
 /// 64-bit FNV-1a: a stable digest for identities, checksums and file contents. Unlike
 /// std::hash its value is the same on every platform, compiler and run, so it can be stored.
@@ -37,6 +37,14 @@ class Fnv1a {
 };
 
 /// 16 lower-case hex digits.
-std::string to_hex(std::uint64_t value);
+inline std::string to_hex(std::uint64_t value) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string text(16, '0');
+    for (int i = 15; i >= 0; --i) {
+        text[static_cast<std::size_t>(i)] = digits[value & 0xfU];
+        value >>= 4;
+    }
+    return text;
+}
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::base

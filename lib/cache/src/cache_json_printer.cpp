@@ -1,6 +1,6 @@
 #include "cache_json_printer.hpp"
 
-namespace spvtune::tune::cache_json {
+namespace spvtune::cache::cache_json {
 namespace {
 
 using nlohmann::json;
@@ -44,4 +44,4 @@ std::string print(const json& value) {
     return out;
 }
 
-}  // namespace spvtune::tune::cache_json
+}  // namespace spvtune::cache::cache_json

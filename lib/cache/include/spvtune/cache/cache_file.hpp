@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <functional>
 
-#include <spvtune/tune/cache_document.hpp>
+#include <spvtune/cache/cache_document.hpp>
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 
 /// Reads and validates one cache file. Throws std::system_error naming the file when it cannot
 /// be read (including when it does not exist) and CacheFormatError when it is not a valid cache.
@@ -22,4 +22,4 @@ bool edit_cache_file(const std::filesystem::path& file,
 /// so directory listings can tell them from live cache files.
 bool is_cache_backup_name(const std::filesystem::path& file);
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

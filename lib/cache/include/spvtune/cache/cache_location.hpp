@@ -6,7 +6,7 @@
 
 #include <spvtune/tune/hardware_identity.hpp>
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 
 /// Everything that can name the cache directory, most specific first.
 struct CacheDirectorySources {
@@ -28,6 +28,6 @@ std::filesystem::path choose_cache_directory(const CacheDirectorySources& source
 
 /// The cache file's name for `hardware`: its identity key plus ".json". Throws
 /// std::invalid_argument when the key is empty or could leave the directory ('/', "..").
-std::string cache_file_name(const HardwareIdentity& hardware);
+std::string cache_file_name(const tune::HardwareIdentity& hardware);
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

@@ -3,7 +3,7 @@
 #include <functional>
 #include <string>
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 
 /// Receives one complete, human-readable warning per call (no trailing newline). Called while
 /// the store's lock is held, so it must not call back into the store.
@@ -12,4 +12,4 @@ using WarningSink = std::function<void(const std::string&)>;
 /// Writes "spvtune: warning: <message>" to stderr.
 void warn_to_stderr(const std::string& message);
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace spvtune::tune::cache_json {
+namespace spvtune::cache::cache_json {
 
 /// Pretty-prints like nlohmann's dump(2) (sorted keys, same escaping and numbers), except that
 /// objects inside arrays (a candidate, a ranked result, a failure) are printed on one line. That
@@ -12,4 +12,4 @@ namespace spvtune::tune::cache_json {
 /// Invalid UTF-8 is replaced, so printing never fails.
 std::string print(const nlohmann::json& value);
 
-}  // namespace spvtune::tune::cache_json
+}  // namespace spvtune::cache::cache_json

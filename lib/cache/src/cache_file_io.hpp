@@ -9,7 +9,7 @@
 
 // POSIX file plumbing behind the cache file: consistent reads, atomic replacement, the advisory
 // lock and moving a bad file aside. Errors are std::system_error naming the path.
-namespace spvtune::tune::cache_io {
+namespace spvtune::cache::cache_io {
 
 /// What identifies one version of a file: an atomic rename always changes the inode, so equal
 /// stamps mean the bytes were not replaced.
@@ -62,4 +62,4 @@ class FileLock {
     int fd_ = -1;
 };
 
-}  // namespace spvtune::tune::cache_io
+}  // namespace spvtune::cache::cache_io

@@ -1,15 +1,15 @@
-#include <spvtune/tune/cache_format.hpp>
-#include <spvtune/tune/digest.hpp>
+#include <spvtune/base/digest.hpp>
+#include <spvtune/cache/cache_format.hpp>
 
 #include "cache_json_printer.hpp"
 #include "cache_json_values.hpp"
 
-namespace spvtune::tune {
+namespace spvtune::cache {
 namespace {
 
 using nlohmann::json;
 
-json statistics_json(const SampleStatistics& s) {
+json statistics_json(const tune::SampleStatistics& s) {
     return {{"samples", s.samples},
             {"min_ns", cache_json::encode_double(s.min_ns)},
             {"median_ns", cache_json::encode_double(s.median_ns)},
@@ -20,9 +20,9 @@ json statistics_json(const SampleStatistics& s) {
 }
 
 json entry_json(const CacheKeyRecord& record) {
-    const TuneEntry& entry = record.entry;
+    const tune::TuneEntry& entry = record.entry;
     json ranking = json::array();
-    for (const RankedCandidate& candidate : entry.ranking) {
+    for (const tune::RankedCandidate& candidate : entry.ranking) {
         ranking.push_back({{"name", candidate.name},
                            {"index", candidate.index},
                            {"statistics", statistics_json(candidate.statistics)},
@@ -31,7 +31,7 @@ json entry_json(const CacheKeyRecord& record) {
                            {"eliminated", candidate.eliminated}});
     }
     json failures = json::array();
-    for (const CandidateFailure& failure : entry.failures) {
+    for (const tune::CandidateFailure& failure : entry.failures) {
         failures.push_back({{"name", failure.name},
                             {"index", failure.index},
                             {"kind", cache_json::to_string(failure.kind)},
@@ -48,7 +48,7 @@ json entry_json(const CacheKeyRecord& record) {
 
 json candidate_list_json(const CacheCandidateList& list) {
     json candidates = json::array();
-    for (const CandidateDescription& candidate : list.candidates) {
+    for (const tune::CandidateDescription& candidate : list.candidates) {
         candidates.push_back(
             {{"name", candidate.name}, {"content_digest", candidate.content_digest}});
     }
@@ -62,12 +62,12 @@ json candidate_list_json(const CacheCandidateList& list) {
 }  // namespace
 
 std::string serialize_cache(const CacheDocument& document) {
-    const HardwareIdentity& hardware = document.hardware;
+    const tune::HardwareIdentity& hardware = document.hardware;
     json tuners = json::object();
     for (const auto& [name, lists] : document.tuners) {
         json by_checksum = json::object();
         for (const auto& [checksum, list] : lists) {
-            by_checksum[to_hex(checksum)] = candidate_list_json(list);
+            by_checksum[base::to_hex(checksum)] = candidate_list_json(list);
         }
         tuners[name] = std::move(by_checksum);
     }
@@ -85,4 +85,4 @@ std::string serialize_cache(const CacheDocument& document) {
     return cache_json::print(root);
 }
 
-}  // namespace spvtune::tune
+}  // namespace spvtune::cache
