@@ -149,25 +149,25 @@ int run_tune(TuneOptions& options) {
     std::size_t index = 0;
     for (const problem::Problem& problem : *problems) {
         problem::TuningOptions tuning;
-        tuning.sampling = problem::sampling_settings(problem.settings, options.overrides);
-        tuning.batch = problem::batch_policy(problem.settings, options.overrides);
-        tuning.compile_only = options.compile_only;
-        tuning.retune = options.retune;
-        tuning.level = level.value();
-        tuning.store = store;
-        tuning.reporter = [&](const tune::TuneEvent& event) {
-            if (event.kind == tune::TuneEventKind::store_note && !quiet) {
+        tuning.tuner.sampling = problem::sampling_settings(problem.settings, options.overrides);
+        tuning.tuner.miss_policy =
+            options.compile_only ? tune::MissPolicy::compile_only : tune::MissPolicy::tune;
+        tuning.tuner.retune = options.retune;
+        tuning.tuner.store = store;
+        tuning.tuner.reporter = [&](const tune::TuneEvent& event) {
+            if (event.kind == tune::TuneEventKind::candidate_started) {
+                progress.set_detail(std::string(event.candidate));
+            } else if (event.kind == tune::TuneEventKind::store_note && !quiet) {
                 progress.clear();
                 std::cerr << "note: " << event.message << '\n';
             }
         };
-        tuning.on_candidate = [&progress](std::string_view candidate) {
-            progress.set_detail(std::string(candidate));
-        };
+        tuning.batch = problem::batch_policy(problem.settings, options.overrides);
+        tuning.level = level.value();
         problem::ProblemTuning tuner(problem, device, tuning);
         nlohmann::json problem_json{{"name", problem.name},
                                     {"file", problem.file.string()},
-                                    {"settings", tuning.sampling},
+                                    {"settings", tuning.tuner.sampling},
                                     {"min_sample_ms", tuning.batch.min_window.count() / 1e6},
                                     {"keys", nlohmann::json::array()}};
         for (const auto& [owner, entry] : work) {
@@ -191,7 +191,7 @@ int run_tune(TuneOptions& options) {
                 std::cout.flush();
             }
             problem_json["keys"].push_back(
-                key_report_json(problem, key_report, tuning.sampling.warmup_runs));
+                key_report_json(problem, key_report, tuning.tuner.sampling.warmup_runs));
         }
         report["problems"].push_back(problem_json);
     }

@@ -96,18 +96,18 @@ int run(const Options& options) {
     if (const auto found = cache::find_cache_file(options.caches, hardware, mismatch)) {
         std::cout << "cache file: " << found->file.string() << " (" << found->description << ")\n";
         // Read-only: shipped files are never written, locked or moved, even when damaged.
-        tuning.store = std::make_shared<cache::CacheFileStore>(
+        tuning.tuner.store = std::make_shared<cache::CacheFileStore>(
             options.caches,
             cache::CacheFileStoreOptions{.driver_mismatch = mismatch, .read_only = true});
     } else {
         std::cout << "cache file: none for " << hardware.device_name << " in " << options.caches
                   << '\n';
-        tuning.store = std::make_shared<tune::InMemoryStore>();
+        tuning.tuner.store = std::make_shared<tune::InMemoryStore>();
     }
     // Never measure: a key the cache lacks runs the preferred candidate, and nothing is
     // recorded, so the shipped files are only ever read.
-    tuning.miss_policy = tune::MissPolicy::run_preferred;
-    tuning.reporter = [](const tune::TuneEvent& event) {
+    tuning.tuner.miss_policy = tune::MissPolicy::run_preferred;
+    tuning.tuner.reporter = [](const tune::TuneEvent& event) {
         std::cerr << "spvtune: " << to_string(event.kind) << ": key " << event.key << ", "
                   << event.candidate << '\n';
     };

@@ -134,6 +134,29 @@ TEST_CASE("tune: a second run is all cache hits and measures nothing; --retune m
     CHECK(read_bytes(fixture.cache_files().at(0)) != cache_after_first);
 }
 
+TEST_CASE("tune --retune measures a shared bucket once and leaves its entry settled") {
+    // n=16000 and n=16384 share the entry of bucket 16384: the second key is answered by the
+    // first one's fresh result, and the file must not keep the re-tune mark.
+    TuneFixture fixture;
+    REQUIRE(fixture.tune("shared_bucket.json").exit_code == 0);
+    const SpvtuneRun retuned = fixture.tune("shared_bucket.json", {"--retune"});
+    REQUIRE_MESSAGE(retuned.exit_code == 0, retuned.err);
+    const auto keys = fixture.keys();
+    REQUIRE(keys.size() == 2);
+    CHECK(keys[0].at("status") == "tuned");
+    CHECK(keys[1].at("status") == "cached");
+    CHECK(keys[1].at("winner") == "fast");
+    REQUIRE(fixture.cache_files().size() == 1);
+    const std::string cache = read_bytes(fixture.cache_files().at(0));
+    CHECK_FALSE(contains(cache, "\"needs_retune\": true"));
+
+    const SpvtuneRun third = fixture.tune("shared_bucket.json");
+    REQUIRE(third.exit_code == 0);
+    for (const auto& key : fixture.keys()) {
+        CHECK(key.at("status") == "cached");
+    }
+}
+
 TEST_CASE("tune --compile-only compiles every candidate and records nothing") {
     TuneFixture fixture;
     const SpvtuneRun run = fixture.tune("scale.json", {"--compile-only"});

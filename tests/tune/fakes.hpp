@@ -265,6 +265,16 @@ class CountingStore final : public TuneStore {
     std::optional<TuneEntry> settled_elsewhere;
 };
 
+/// Checks mode's comparison for the fake outputs: equal, or says both values.
+inline Set::Comparison exact() {
+    return [](const long& reference, const long& candidate) -> std::optional<std::string> {
+        if (reference == candidate) {
+            return std::nullopt;
+        }
+        return "expected " + std::to_string(reference) + ", got " + std::to_string(candidate);
+    };
+}
+
 /// The usual cast: "tiled" is fastest, then "vector", then "naive" (registered first).
 inline std::vector<Spec> three_candidates() {
     return {{.name = "naive", .ns = 300, .jitter = 3},
@@ -285,7 +295,7 @@ struct Harness {
         options.store = store;
         options.reporter = events.reporter();
         options.checks = checks;
-        options.compile_only = compile_only;
+        options.miss_policy = compile_only ? MissPolicy::compile_only : MissPolicy::tune;
         tuner.set_options(std::move(options));
     }
 

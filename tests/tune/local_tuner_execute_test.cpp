@@ -200,6 +200,9 @@ TEST_CASE("events name the tuner, hardware, checksum and key") {
     std::vector<std::string> texts;
     TunerOptions options = h.tuner.options();
     options.reporter = [&](const TuneEvent& event) {
+        if (event.kind == TuneEventKind::candidate_started) {
+            return;  // one per sample: counted by the tuner ownership tests
+        }
         texts.push_back(std::string(to_string(event.kind)) + " " + std::string(event.tuner) + " " +
                         std::string(event.hardware) + " " + std::string(event.key));
         CHECK(event.checksum == set.checksum());

@@ -8,19 +8,6 @@
 
 using namespace fakes;
 
-namespace {
-
-Set::Comparison exact() {
-    return [](const long& reference, const long& candidate) -> std::optional<std::string> {
-        if (reference == candidate) {
-            return std::nullopt;
-        }
-        return "expected " + std::to_string(reference) + ", got " + std::to_string(candidate);
-    };
-}
-
-}  // namespace
-
 TEST_CASE("a failing settled winner falls back to the runner-up and marks the key for re-tuning") {
     Harness h;
     Bench bench(three_candidates());

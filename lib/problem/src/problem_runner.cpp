@@ -147,9 +147,6 @@ struct ProblemRunner::Impl {
             }
             return tune::fail("not runnable for " + to_string(plan.key));
         }
-        if (options.on_candidate) {
-            options.on_candidate(resolved->name);
-        }
         try {
             return body(*resolved);
         } catch (const vulkan::Error& error) {

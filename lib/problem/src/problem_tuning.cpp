@@ -3,7 +3,6 @@
 #include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/device_limits.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
-#include <spvtune/tune/in_memory_store.hpp>
 #include <spvtune/tune/key.hpp>
 #include <spvtune/tune/local_tuner.hpp>
 
@@ -79,23 +78,14 @@ struct ProblemTuning::Impl {
           options(std::move(o)),
           limits(DeviceLimits::from(d.info())),
           client(d.info()),
-          runner(p, d, RunnerOptions{options.batch, options.on_candidate}),
-          tuner(p.name, tuner_options()) {
+          runner(p, d, RunnerOptions{options.batch}),
+          tuner(p.name, checked(options.tuner)) {
         set = tuner.init(device.info().index, [this] { return runner.make_set(); });
     }
 
-    tune::TunerOptions tuner_options() {
-        if (!options.store) {
-            options.store = std::make_shared<tune::InMemoryStore>();
-        }
-        tune::TunerOptions tuner;
-        tuner.sampling = options.sampling;
-        tuner.compile_only = options.compile_only;
-        tuner.miss_policy = options.miss_policy;
-        tuner.checks = true;  // a wrong candidate must never win
-        tuner.store = options.store;
-        tuner.reporter = options.reporter;
-        return tuner;
+    static tune::TunerOptions checked(tune::TunerOptions options) {
+        options.checks = true;  // a wrong candidate must never win
+        return options;
     }
 };
 
@@ -124,20 +114,14 @@ KeyReport ProblemTuning::tune(const ProblemKey& exact_key) {
         return finish();
     }
 
-    const tune::HardwareIdentity& hardware = impl.client.hardware_identity();
-    const tune::EntryAddress address{impl.problem.name, impl.set->checksum(),
-                                     tune::canonical_key_json(plan.tuning_key)};
-    if (impl.options.retune && !impl.options.compile_only &&
-        impl.options.miss_policy == tune::MissPolicy::tune) {
-        impl.options.store->mark_needs_retune(hardware, address);
-    }
-
     tune::ExecutionInfo info;
     auto result = impl.tuner.execute(impl.device.info().index, impl.client, *impl.set,
                                      KeyInputs{&plan}, &info);
+    if (info.entry) {
+        report.entry = *info.entry;
+    }
     if (!result) {
         report.error = result.error().message;
-        report.entry = impl.options.store->load(hardware, address);
         return finish();
     }
     report.ran = info.candidate;
@@ -155,7 +139,6 @@ KeyReport ProblemTuning::tune(const ProblemKey& exact_key) {
             report.status = KeyStatus::cached;
             break;
     }
-    report.entry = impl.options.store->load(hardware, address);
     return finish();
 }
 

@@ -40,6 +40,8 @@ std::string_view to_string(TuneEventKind kind) {
             return "checks note";
         case TuneEventKind::untuned_miss:
             return "untuned miss";
+        case TuneEventKind::candidate_started:
+            return "candidate started";
     }
     return "unknown";
 }

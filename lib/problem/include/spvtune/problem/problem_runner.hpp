@@ -27,8 +27,6 @@ using ProblemTunableSet = tune::TunableSet<ProblemKey, KeyInputs, CandidateOutpu
 
 struct RunnerOptions {
     vulkan::BatchPolicy batch;
-    /// Told the name of each candidate about to run or be measured (progress displays).
-    std::function<void(std::string_view candidate)> on_candidate;
 };
 
 /// Runs one problem's candidates on one device: the bridge between the problem description,

@@ -20,25 +20,16 @@
 namespace spvtune::problem {
 
 struct TuningOptions {
-    tune::SamplingSettings sampling;
+    /// The tuner's options as they are: sampling, what a miss does (measure; run the preferred
+    /// candidate untuned for a shipped cache, KeyStatus::untuned; compile only), re-tuning, the
+    /// store (null: in memory only) and the reporter of tuning events (candidate_started drives
+    /// progress displays). Output checks are always on, whatever `checks` says: a candidate
+    /// with a wrong output must never win.
+    tune::TunerOptions tuner;
+    /// How many dispatches one sample holds.
     vulkan::BatchPolicy batch;
-    /// Compile every candidate, measure and record nothing.
-    bool compile_only = false;
-    /// Measure keys again even when the store has them; the new result replaces the old one
-    /// only once it is settled, so an interrupted re-tune loses nothing. Ignored with
-    /// MissPolicy::run_preferred, which never measures and never writes the store.
-    bool retune = false;
-    /// What a key missing from the store does: be measured (tune), or run the most preferred
-    /// candidate without measuring or recording anything (run_preferred, KeyStatus::untuned),
-    /// for applications that run a shipped cache and must never pause to tune.
-    tune::MissPolicy miss_policy = tune::MissPolicy::tune;
+    /// How coarsely bucketed key parameters share cache entries.
     tune::AutotuneLevel level = tune::AutotuneLevel::balanced;
-    /// Where results persist; null: in memory only.
-    std::shared_ptr<tune::TuneStore> store;
-    /// Tuning events (key started, finished, store notes); may be empty.
-    tune::Reporter reporter;
-    /// Told each candidate about to run or be measured; may be empty.
-    std::function<void(std::string_view candidate)> on_candidate;
 };
 
 /// The measurement settings in force: the tool's defaults, then the problem file's settings,

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,11 @@ struct ExecutionInfo {
     LookupSource source = LookupSource::memory;
     /// Index, in the tunable set, of the candidate whose output was returned.
     std::size_t candidate = 0;
+    /// The key's settled entry (ranking with statistics, failures) when the output came from a
+    /// settled winner or its fallback: memory, store, tuned, fallback. Null for pending, compiled
+    /// and untuned runs. When execute returns an error, only this member is written: the entry
+    /// whose winner and ranked candidates all failed, if there was one.
+    std::shared_ptr<const TuneEntry> entry;
 };
 
 enum class TuneEventKind {
@@ -39,6 +45,9 @@ enum class TuneEventKind {
     fallback_used,    ///< a settled winner failed; `candidate` ran instead, `message` says why
     checks_note,      ///< checks mode could not compare (`message` says why)
     untuned_miss,     ///< MissPolicy::run_preferred: nothing settled, `candidate` ran untuned
+    /// A candidate is about to be prepared, run or measured for the key (once per sample while
+    /// benchmarking), for progress displays; never on the hit path.
+    candidate_started,
 };
 
 std::string_view to_string(TuneEventKind kind);

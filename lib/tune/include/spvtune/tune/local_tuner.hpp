@@ -102,8 +102,9 @@ class LocalTuner {
                                    ExecutionInfo* info = nullptr) {
         const Key key = set.key(inputs);
         const std::shared_ptr<Tuner> tuner = tuner_for(device, client, set.checksum());
-        if (const std::optional<std::size_t> winner = tuner->settled(key)) {
-            return run_settled(*tuner, set, key, inputs, *winner, LookupSource::memory, info);
+        if (std::shared_ptr<const TuneEntry> settled = tuner->settled(key)) {
+            return run_settled(*tuner, set, key, inputs, std::move(settled), LookupSource::memory,
+                               info);
         }
         return execute_miss(*tuner, set, key, inputs, info);
     }
@@ -120,7 +121,8 @@ class LocalTuner {
             std::shared_lock lock(tuners_mutex_);
             tuner = find_tuner(device, set.checksum());
         }
-        return tuner ? tuner->settled(key) : std::nullopt;
+        const std::shared_ptr<const TuneEntry> entry = tuner ? tuner->settled(key) : nullptr;
+        return entry ? std::optional<std::size_t>(entry->winner_index) : std::nullopt;
     }
 
     /// Forgets every in-memory result; stores (the tuner's fallback store included) and the sets
@@ -206,28 +208,33 @@ class LocalTuner {
                                           set.checksum(), key_text};
         const std::string headline =
             "no viable candidate for key " + key_text + " of tuner '" + name_ + "'";
-        if (options->compile_only) {
+        if (options->miss_policy == MissPolicy::compile_only) {
             return detail::run_preferred(set, key, inputs, true, LookupSource::compiled, info,
-                                         headline);
+                                         headline, events);
         }
-        const typename Tuner::ClaimResult claim = tuner.claim(key);
+        typename Tuner::ClaimResult claim = tuner.claim(key);
         if (claim.claim == Tuner::Claim::settled) {
-            return run_settled(tuner, set, key, inputs, claim.winner, LookupSource::memory, info);
+            return run_settled(tuner, set, key, inputs, std::move(claim.entry),
+                               LookupSource::memory, info);
         }
         if (claim.claim == Tuner::Claim::pending) {
             return detail::run_preferred(set, key, inputs, false, LookupSource::pending, info,
-                                         headline);
+                                         headline, events);
         }
         detail::ClaimGuard<Key> guard(tuner, key);
         TuneStore& persistent = store(*options);
         const EntryAddress address = address_of(set.checksum(), key);
+        if (options->retune && options->miss_policy == MissPolicy::tune) {
+            // Marked rather than erased: until the new entry is saved, the old one stays.
+            persistent.mark_needs_retune(tuner.hardware(), address);
+        }
         if (std::optional<TuneEntry> stored = persistent.load(tuner.hardware(), address);
             stored && answers_for(*stored, set)) {
             auto entry = std::make_shared<const TuneEntry>(std::move(*stored));
             tuner.settle(key, entry);
             guard.release();
             events.emit(TuneEventKind::store_hit, entry->winner_name, {}, entry.get());
-            return run_settled(tuner, set, key, inputs, entry->winner_index, LookupSource::store,
+            return run_settled(tuner, set, key, inputs, std::move(entry), LookupSource::store,
                                info);
         }
         if (options->miss_policy == MissPolicy::run_preferred) {
@@ -256,7 +263,7 @@ class LocalTuner {
             events.emit(TuneEventKind::store_note, {}, saved.message);
         }
         events.emit(TuneEventKind::tuning_finished, entry->winner_name, {}, entry.get());
-        return run_settled(tuner, set, key, inputs, entry->winner_index, LookupSource::tuned, info);
+        return run_settled(tuner, set, key, inputs, std::move(entry), LookupSource::tuned, info);
     }
 
     /// A miss under MissPolicy::run_preferred: runs what a Pending call runs, reports the miss
@@ -267,8 +274,8 @@ class LocalTuner {
                                               const detail::EventContext& events,
                                               ExecutionInfo* info, std::string_view headline) {
         ExecutionInfo ran;
-        Result<Out, TuneError> out =
-            detail::run_preferred(set, key, inputs, false, LookupSource::untuned, &ran, headline);
+        Result<Out, TuneError> out = detail::run_preferred(
+            set, key, inputs, false, LookupSource::untuned, &ran, headline, events);
         if (out) {
             if (info != nullptr) {
                 *info = ran;
@@ -282,12 +289,14 @@ class LocalTuner {
 
     template <class Inputs, class Out>
     Result<Out, TuneError> run_settled(Tuner& tuner, const TunableSet<Key, Inputs, Out>& set,
-                                       const Key& key, const Inputs& inputs, std::size_t winner,
-                                       LookupSource source, ExecutionInfo* info) {
+                                       const Key& key, const Inputs& inputs,
+                                       std::shared_ptr<const TuneEntry> entry, LookupSource source,
+                                       ExecutionInfo* info) {
+        const std::size_t winner = entry->winner_index;
         Result<Out> out = set.run(winner, inputs);
         if (out) {
             if (info != nullptr) {
-                *info = {source, winner};
+                *info = {source, winner, std::move(entry)};
             }
             return std::move(out).value();
         }
@@ -306,11 +315,11 @@ class LocalTuner {
                                           set.checksum(), key_text};
         const std::string& winner_name = set.candidate(winner).name;
         const std::string why = "settled winner '" + winner_name + "' failed: " + error;
-        const std::shared_ptr<const TuneEntry> entry = tuner.entry(key);
         // Under run_preferred the store may be a cache shipped with the application: read only.
         if (tuner.mark_needs_retune(key, winner) && options->miss_policy == MissPolicy::tune) {
             store(*options).mark_needs_retune(tuner.hardware(), address_of(set.checksum(), key));
         }
+        const std::shared_ptr<const TuneEntry> entry = tuner.entry(key);
         std::vector<CandidateFailure> failures{
             {winner_name, winner, FailureKind::error, "settled winner: " + error}};
         const std::vector<RankedCandidate> unranked;
@@ -323,11 +332,14 @@ class LocalTuner {
             if (out) {
                 events.emit(TuneEventKind::fallback_used, ranked.name, why);
                 if (info != nullptr) {
-                    *info = {LookupSource::fallback, ranked.index};
+                    *info = {LookupSource::fallback, ranked.index, entry};
                 }
                 return std::move(out).value();
             }
             failures.push_back({ranked.name, ranked.index, FailureKind::error, out.error()});
+        }
+        if (info != nullptr) {
+            info->entry = entry;
         }
         return make_unexpected(detail::no_viable_candidate(
             why + "; no ranked candidate ran for key " + key_text + " of tuner '" + name_ + "'",

@@ -18,16 +18,21 @@ enum class MissPolicy {
     /// key, and report the miss (TuneEventKind::untuned_miss). The store is only read: a stored
     /// winner that fails at run time is not marked for re-tuning there either.
     run_preferred,
+    /// Prepare every candidate (e.g. build its pipeline), measure nothing, record nothing, never
+    /// read the store, and run the most preferred candidate that works
+    /// (LookupSource::compiled). Keys already settled in memory still run their winner.
+    compile_only,
 };
 
 /// How a LocalTuner behaves on a miss. The hit path ignores all of it.
 struct TunerOptions {
     SamplingSettings sampling;
     MissPolicy miss_policy = MissPolicy::tune;
-    /// On a miss: prepare every candidate, measure nothing, record nothing, run the most
-    /// preferred candidate that works (keys already settled in memory still run their winner).
-    /// Takes precedence over `miss_policy`, and does not read the store.
-    bool compile_only = false;
+    /// With MissPolicy::tune: a key not settled in memory is measured again even when the store
+    /// has it. The stored entry is marked for re-tuning first and replaced only once the new one
+    /// is settled, so an interrupted re-tune loses nothing (the next run re-tunes the key).
+    /// Keys settled in memory are not measured twice.
+    bool retune = false;
     /// While tuning, run every candidate and compare its output with the set's reference
     /// candidate (TunableSet::with_check); mismatching candidates cannot win.
     bool checks = false;

@@ -26,21 +26,22 @@ class KeyTuner {
 
     struct ClaimResult {
         Claim claim = Claim::claimed;
-        std::size_t winner = 0;
+        /// The settled entry, for Claim::settled.
+        std::shared_ptr<const TuneEntry> entry;
     };
 
     explicit KeyTuner(HardwareIdentity hardware) : hardware_(std::move(hardware)) {}
 
     const HardwareIdentity& hardware() const { return hardware_; }
 
-    /// The settled winner, if any. Shared lock and a hash lookup: allocation-free.
-    std::optional<std::size_t> settled(const Key& key) const {
+    /// The settled entry, or null. Shared lock and a hash lookup: allocation-free.
+    std::shared_ptr<const TuneEntry> settled(const Key& key) const {
         std::shared_lock lock(mutex_);
         const auto found = slots_.find(key);
         if (found == slots_.end() || !found->second.usable()) {
-            return std::nullopt;
+            return nullptr;
         }
-        return found->second.winner;
+        return found->second.entry;
     }
 
     /// Atomically: report a settled winner, report someone else's tuning, or mark the key
@@ -49,13 +50,13 @@ class KeyTuner {
         std::unique_lock lock(mutex_);
         Slot& slot = slots_[key];
         if (slot.usable()) {
-            return {Claim::settled, slot.winner};
+            return {Claim::settled, slot.entry};
         }
         if (slot.pending) {
-            return {Claim::pending, 0};
+            return {Claim::pending, nullptr};
         }
         slot.pending = true;
-        return {Claim::claimed, 0};
+        return {Claim::claimed, nullptr};
     }
 
     void settle(const Key& key, std::shared_ptr<const TuneEntry> entry) {

@@ -59,11 +59,13 @@ std::vector<BenchmarkCandidate> runnable_candidates(const Set& set,
 template <class Set>
 Result<typename Set::OutputType, TuneError> run_preferred(
     const Set& set, const typename Set::KeyType& key, const typename Set::InputsType& inputs,
-    bool prepare_first, LookupSource source, ExecutionInfo* info, std::string_view headline) {
+    bool prepare_first, LookupSource source, ExecutionInfo* info, std::string_view headline,
+    const EventContext& events) {
     std::vector<CandidateFailure> failures;
     std::vector<BenchmarkCandidate> order = runnable_candidates(set, key, failures);
     if (prepare_first) {
         std::erase_if(order, [&](const BenchmarkCandidate& c) {
+            events.emit(TuneEventKind::candidate_started, c.name);
             Status prepared = set.prepare(c.index);
             if (!prepared) {
                 failures.push_back({std::string(c.name), c.index, FailureKind::error,
@@ -73,10 +75,11 @@ Result<typename Set::OutputType, TuneError> run_preferred(
         });
     }
     for (const BenchmarkCandidate& c : order) {
+        events.emit(TuneEventKind::candidate_started, c.name);
         auto out = set.run(c.index, inputs);
         if (out) {
             if (info != nullptr) {
-                *info = {source, c.index};
+                *info = {source, c.index, nullptr};
             }
             return std::move(out).value();
         }
@@ -95,6 +98,7 @@ std::vector<BenchmarkCandidate> check_outputs(const Set& set,
                                               const EventContext& events) {
     std::vector<std::optional<typename Set::OutputType>> outputs(set.size());
     std::erase_if(live, [&](const BenchmarkCandidate& c) {
+        events.emit(TuneEventKind::candidate_started, c.name);
         auto out = set.run(c.index, inputs);
         if (!out) {
             failures.push_back(
@@ -146,8 +150,10 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
         only.index = live.front().index;
         entry.ranking.push_back(std::move(only));
     } else if (!live.empty()) {
-        BenchmarkOutcome outcome = run_benchmark(
-            live, options.sampling, [&](std::size_t index) { return set.measure(index, inputs); });
+        BenchmarkOutcome outcome = run_benchmark(live, options.sampling, [&](std::size_t index) {
+            events.emit(TuneEventKind::candidate_started, set.candidate(index).name);
+            return set.measure(index, inputs);
+        });
         entry.ranking = std::move(outcome.ranking);
         failures.insert(failures.end(), outcome.failures.begin(), outcome.failures.end());
     }
