@@ -1,6 +1,7 @@
 #include <chrono>
 
 #include <spvtune/problem/device_bridge.hpp>
+#include <spvtune/problem/device_executor.hpp>
 #include <spvtune/problem/device_limits.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
 #include <spvtune/tune/key.hpp>
@@ -68,6 +69,7 @@ struct ProblemTuning::Impl {
     TuningOptions options;
     DeviceLimits limits;
     DeviceClient client;
+    DeviceExecutor executor;
     ProblemRunner runner;
     tune::LocalTuner<ProblemKey, std::uint32_t> tuner;
     std::shared_ptr<const ProblemTunableSet> set;
@@ -78,7 +80,8 @@ struct ProblemTuning::Impl {
           options(std::move(o)),
           limits(DeviceLimits::from(d.info())),
           client(d.info()),
-          runner(p, d, RunnerOptions{options.batch}),
+          executor(p, d, options.batch),
+          runner(p, executor),
           tuner(p.name, checked(options.tuner)) {
         set = tuner.init(device.info().index, [this] { return runner.make_set(); });
     }

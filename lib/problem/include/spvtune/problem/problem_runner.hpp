@@ -6,13 +6,12 @@
 #include <string_view>
 #include <vector>
 
+#include <spvtune/problem/candidate_executor.hpp>
 #include <spvtune/problem/key_plan.hpp>
 #include <spvtune/problem/output_check.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/tune/tunable_set.hpp>
-#include <spvtune/vulkan/batched_timer.hpp>
-#include <spvtune/vulkan/device.hpp>
 
 namespace spvtune::problem {
 
@@ -25,21 +24,15 @@ struct KeyInputs {
 /// checked buffers' contents.
 using ProblemTunableSet = tune::TunableSet<ProblemKey, KeyInputs, CandidateOutputs>;
 
-struct RunnerOptions {
-    vulkan::BatchPolicy batch;
-};
-
-/// Runs one problem's candidates on one device: the bridge between the problem description,
-/// the Vulkan engine and the tuner.
+/// A problem's candidates as a tunable set over an executor: the bridge between the problem
+/// description and the tuner.
 ///
-/// It compiles each (candidate, specialization) once, allocates one key's buffers at a time
-/// (inputs uploaded once; checked buffers poisoned, or reset to their initial contents for
-/// inouts, before every run so unwritten elements are caught), and keeps every sample it
-/// measures for reports. Calls are serialised: one runner drives one device queue. The runner
-/// must outlive the sets it makes.
+/// It decides what may run for a key (the plan's runnable candidates; a skipped one fails with
+/// its reason), hands the rest to the executor, and keeps every sample measured, for reports.
+/// The runner and its executor must outlive the sets it makes.
 class ProblemRunner {
   public:
-    ProblemRunner(const Problem& problem, vulkan::Device& device, RunnerOptions options = {});
+    ProblemRunner(const Problem& problem, CandidateExecutor& executor);
     ~ProblemRunner();
     ProblemRunner(const ProblemRunner&) = delete;
     ProblemRunner& operator=(const ProblemRunner&) = delete;
@@ -52,10 +45,10 @@ class ProblemRunner {
     /// One run of `candidate` for the plan's key: its checked buffers' contents afterwards.
     tune::Result<CandidateOutputs> run(std::size_t candidate, const KeyPlan& plan);
 
-    /// One sample: a batch of back-to-back dispatches timed on the device.
+    /// One sample of `candidate` for the plan's key, recorded for samples().
     tune::Result<tune::Sample> measure(std::size_t candidate, const KeyPlan& plan);
 
-    /// Compiles the candidate's pipeline for every key of the problem it can run for.
+    /// Prepares the candidate for every key of the problem it can run for.
     tune::Status prepare(std::size_t candidate);
 
     /// Everything `measure` returned for `exact_key`, per candidate (in Problem::candidates

@@ -15,6 +15,7 @@
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/tune/tune_store.hpp>
 #include <spvtune/tune/tuner_options.hpp>
+#include <spvtune/vulkan/batched_timer.hpp>
 #include <spvtune/vulkan/device.hpp>
 
 namespace spvtune::problem {

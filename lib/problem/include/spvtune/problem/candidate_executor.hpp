@@ -1,0 +1,35 @@
+#pragma once
+
+#include <spvtune/problem/key_plan.hpp>
+#include <spvtune/problem/output_check.hpp>
+#include <spvtune/problem/resolve.hpp>
+#include <spvtune/tune/result.hpp>
+#include <spvtune/tune/sampling.hpp>
+
+namespace spvtune::problem {
+
+/// Where a problem's candidates run: the seam between the tuning glue (ProblemRunner makes the
+/// tunable set, decides what may run for a key and keeps the samples) and the hardware.
+/// DeviceExecutor runs them in this process on a Vulkan device; an executor that runs them in
+/// a worker process, so a faulty kernel cannot take the tuner down, fits behind the same calls.
+///
+/// Every call gets a candidate the key's plan made runnable, and reports failures as errors
+/// (never exceptions). Calls may come from several threads; an implementation serialises them.
+class CandidateExecutor {
+  public:
+    virtual ~CandidateExecutor() = default;
+
+    /// One run for the plan's key: the checked buffers' contents afterwards, outputs poisoned
+    /// and inouts reset to their initial contents before it, so unwritten elements show.
+    virtual tune::Result<CandidateOutputs> run(const ResolvedCandidate& candidate,
+                                               const KeyPlan& plan) = 0;
+
+    /// One sample for the plan's key: the time of one dispatch, measured over a batch.
+    virtual tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate,
+                                               const KeyPlan& plan) = 0;
+
+    /// Builds what running the candidate needs (its pipeline), without running it.
+    virtual tune::Status prepare(const ResolvedCandidate& candidate) = 0;
+};
+
+}  // namespace spvtune::problem

@@ -1,0 +1,164 @@
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <spvtune/problem/device_bridge.hpp>
+#include <spvtune/problem/device_executor.hpp>
+#include <spvtune/vulkan/buffer.hpp>
+#include <spvtune/vulkan/compute_job.hpp>
+#include <spvtune/vulkan/compute_pipeline.hpp>
+#include <spvtune/vulkan/error.hpp>
+
+namespace spvtune::problem {
+namespace {
+
+/// The bytes a specialization list packs to: equal lists give equal pipelines.
+std::string specialization_signature(const std::vector<vulkan::Specialization>& list) {
+    std::string text;
+    for (const auto& entry : list) {
+        text += std::to_string(entry.id) + "=" + std::string(vulkan::type_name(entry.value)) + ":";
+        std::visit([&](auto v) { text += std::to_string(v); }, entry.value);
+        text += ";";
+    }
+    return text;
+}
+
+/// Runs `body`, turning an error of the Vulkan engine into the call's error.
+template <class Body>
+auto engine_errors_as_results(Body body) -> decltype(body()) {
+    try {
+        return body();
+    } catch (const vulkan::Error& error) {
+        return tune::fail(error.what());
+    }
+}
+
+/// The buffers and jobs of the key being worked on; replaced when another key comes.
+struct KeyState {
+    ProblemKey key;
+    std::vector<std::unique_ptr<vulkan::Buffer>> buffers;  ///< Problem::buffers order
+    std::vector<std::vector<std::byte>> initial;           ///< initial contents, same order
+    std::map<std::size_t, std::unique_ptr<vulkan::ComputeJob>> jobs;
+    std::map<std::size_t, vulkan::BatchedTimer> timers;
+};
+
+}  // namespace
+
+struct DeviceExecutor::Impl {
+    const Problem& problem;
+    vulkan::Device& device;
+    vulkan::BatchPolicy batch;
+
+    std::mutex mutex;
+    std::map<std::pair<std::size_t, std::string>, std::unique_ptr<vulkan::ComputePipeline>>
+        pipelines;
+    std::unique_ptr<KeyState> state;
+
+    Impl(const Problem& p, vulkan::Device& d, vulkan::BatchPolicy b)
+        : problem(p), device(d), batch(b) {}
+
+    vulkan::ComputePipeline& pipeline_for(const ResolvedCandidate& resolved) {
+        auto slot =
+            std::make_pair(resolved.candidate, specialization_signature(resolved.specializations));
+        auto& pipeline = pipelines[slot];
+        if (!pipeline) {
+            pipeline = std::make_unique<vulkan::ComputePipeline>(
+                device, *resolved.module, resolved.entry, resolved.specializations);
+        }
+        return *pipeline;
+    }
+
+    KeyState& state_for(const KeyPlan& plan) {
+        if (state && state->key == plan.key) {
+            return *state;
+        }
+        state.reset();  // free the previous key's memory before allocating this one's
+        auto next = std::make_unique<KeyState>();
+        next->key = plan.key;
+        for (const ResolvedBuffer& buffer : plan.buffers) {
+            next->initial.push_back(vulkan::make_fill(
+                buffer.type, static_cast<std::size_t>(buffer.count), buffer.fill));
+            next->buffers.push_back(std::make_unique<vulkan::Buffer>(device, buffer.bytes));
+            next->buffers.back()->upload(next->initial.back());
+        }
+        state = std::move(next);
+        return *state;
+    }
+
+    vulkan::ComputeJob& job_for(KeyState& key_state, const ResolvedCandidate& resolved) {
+        auto& job = key_state.jobs[resolved.candidate];
+        if (!job) {
+            vulkan::ComputePipeline& pipeline = pipeline_for(resolved);
+            std::vector<vulkan::BufferBinding> bindings;
+            for (const ResolvedBinding& binding : resolved.bindings) {
+                bindings.push_back(
+                    {binding.set, binding.binding, key_state.buffers[binding.buffer].get()});
+            }
+            job = std::make_unique<vulkan::ComputeJob>(
+                device, pipeline, bindings, resolved.push_constants, resolved.workgroup_counts);
+        }
+        return *job;
+    }
+
+    /// Outputs to the poison pattern, inouts to their initial contents.
+    void reset_checked(KeyState& key_state, const KeyPlan& plan) {
+        for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+            const BufferRole role = plan.buffers[i].role;
+            if (role == BufferRole::output) {
+                const std::vector<std::byte> poison(plan.buffers[i].bytes, poison_byte);
+                key_state.buffers[i]->upload(poison);
+            } else if (role == BufferRole::inout) {
+                key_state.buffers[i]->upload(key_state.initial[i]);
+            }
+        }
+    }
+};
+
+DeviceExecutor::DeviceExecutor(const Problem& problem, vulkan::Device& device,
+                               vulkan::BatchPolicy batch)
+    : impl_(std::make_unique<Impl>(problem, device, batch)) {}
+
+DeviceExecutor::~DeviceExecutor() = default;
+
+tune::Result<CandidateOutputs> DeviceExecutor::run(const ResolvedCandidate& candidate,
+                                                   const KeyPlan& plan) {
+    std::lock_guard lock(impl_->mutex);
+    return engine_errors_as_results([&]() -> tune::Result<CandidateOutputs> {
+        KeyState& state = impl_->state_for(plan);
+        vulkan::ComputeJob& job = impl_->job_for(state, candidate);
+        impl_->reset_checked(state, plan);
+        job.run();
+        CandidateOutputs outputs;
+        for (const Comparison& comparison : impl_->problem.reference.compare) {
+            outputs.buffers.push_back(state.buffers[comparison.buffer]->download());
+        }
+        return outputs;
+    });
+}
+
+tune::Result<tune::Sample> DeviceExecutor::measure(const ResolvedCandidate& candidate,
+                                                   const KeyPlan& plan) {
+    std::lock_guard lock(impl_->mutex);
+    return engine_errors_as_results([&]() -> tune::Result<tune::Sample> {
+        KeyState& state = impl_->state_for(plan);
+        vulkan::ComputeJob& job = impl_->job_for(state, candidate);
+        // Every sample starts from the same data, so values that drift over repeated runs
+        // (growing sums, denormals) cannot make one candidate's samples slower.
+        impl_->reset_checked(state, plan);
+        auto timer = state.timers.try_emplace(candidate.candidate, impl_->batch).first;
+        return to_sample(timer->second.sample(job));
+    });
+}
+
+tune::Status DeviceExecutor::prepare(const ResolvedCandidate& candidate) {
+    std::lock_guard lock(impl_->mutex);
+    return engine_errors_as_results([&]() -> tune::Status {
+        impl_->pipeline_for(candidate);
+        return tune::ok();
+    });
+}
+
+}  // namespace spvtune::problem
