@@ -6,7 +6,7 @@
 #include <spvtune/problem/suggest.hpp>
 #include <spvtune/vulkan/error.hpp>
 
-#include "problem_parser.hpp"
+#include "parse/problem_parser.hpp"
 #include "value_conversion.hpp"
 
 namespace spvtune::problem::detail {

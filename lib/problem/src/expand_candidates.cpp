@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <map>
 
-#include "problem_parser.hpp"
+#include "parse/problem_parser.hpp"
 
 namespace spvtune::problem::detail {
 namespace {

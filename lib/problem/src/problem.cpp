@@ -5,7 +5,7 @@
 #include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/problem.hpp>
 
-#include "problem_parser.hpp"
+#include "parse/problem_parser.hpp"
 
 namespace spvtune::problem {
 namespace {

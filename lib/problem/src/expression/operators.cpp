@@ -1,4 +1,4 @@
-#include "expression_operators.hpp"
+#include "operators.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <variant>
 
-#include "expression_numeric.hpp"
+#include "numeric.hpp"
 
 namespace spvtune::problem::detail {
 namespace {

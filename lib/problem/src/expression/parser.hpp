@@ -3,7 +3,7 @@
 #include <memory>
 #include <string_view>
 
-#include "expression_tree.hpp"
+#include "tree.hpp"
 
 namespace spvtune::problem::detail {
 

@@ -1,4 +1,4 @@
-#include "expression_numeric.hpp"
+#include "numeric.hpp"
 
 #include <cmath>
 #include <variant>

@@ -6,7 +6,7 @@
 
 #include <spvtune/vulkan/spirv_reflection.hpp>
 
-#include "spirv_instructions.hpp"
+#include "instructions.hpp"
 
 // Specialization constants and workgroup sizes, resolved from a module's declarations.
 namespace spvtune::vulkan::detail {

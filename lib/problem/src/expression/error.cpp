@@ -2,7 +2,7 @@
 
 #include <spvtune/problem/expression_error.hpp>
 
-#include "expression_location.hpp"
+#include "location.hpp"
 
 namespace spvtune::problem {
 

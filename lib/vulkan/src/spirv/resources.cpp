@@ -1,4 +1,4 @@
-#include "spirv_resources.hpp"
+#include "resources.hpp"
 
 #include <algorithm>
 #include <memory>

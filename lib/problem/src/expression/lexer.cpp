@@ -1,4 +1,4 @@
-#include "expression_lexer.hpp"
+#include "lexer.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "spirv_instructions.hpp"
+#include "instructions.hpp"
 
 #include <spirv_cross/spirv.h>
 

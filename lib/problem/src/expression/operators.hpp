@@ -4,8 +4,8 @@
 
 #include <spvtune/problem/value.hpp>
 
-#include "expression_location.hpp"
-#include "expression_tree.hpp"
+#include "location.hpp"
+#include "tree.hpp"
 
 namespace spvtune::problem::detail {
 

@@ -1,4 +1,4 @@
-#include "expression_functions.hpp"
+#include "functions.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <string>
 #include <variant>
 
-#include "expression_numeric.hpp"
+#include "numeric.hpp"
 
 namespace spvtune::problem::detail {
 namespace {

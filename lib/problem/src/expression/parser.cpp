@@ -1,4 +1,4 @@
-#include "expression_parser.hpp"
+#include "parser.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,8 +12,8 @@
 #include <spvtune/problem/expression_error.hpp>
 #include <spvtune/problem/suggest.hpp>
 
-#include "expression_functions.hpp"
-#include "expression_lexer.hpp"
+#include "functions.hpp"
+#include "lexer.hpp"
 
 namespace spvtune::problem::detail {
 namespace {

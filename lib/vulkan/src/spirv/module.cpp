@@ -6,11 +6,11 @@
 #include <spvtune/vulkan/error.hpp>
 #include <spvtune/vulkan/spirv_module.hpp>
 
-#include "spirv_binary.hpp"
-#include "spirv_instructions.hpp"
-#include "spirv_resources.hpp"
-#include "spirv_specialization.hpp"
-#include "spirv_validation.hpp"
+#include "binary.hpp"
+#include "instructions.hpp"
+#include "resources.hpp"
+#include "specialization.hpp"
+#include "validation.hpp"
 
 namespace spvtune::vulkan {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <spvtune/problem/value.hpp>
 
-#include "expression_location.hpp"
+#include "location.hpp"
 
 namespace spvtune::problem::detail {
 

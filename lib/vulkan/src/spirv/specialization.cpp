@@ -1,4 +1,4 @@
-#include "spirv_specialization.hpp"
+#include "specialization.hpp"
 
 #include <bit>
 #include <map>

@@ -1,4 +1,4 @@
-#include "spirv_validation.hpp"
+#include "validation.hpp"
 
 #include <spirv-tools/libspirv.hpp>
 

@@ -4,10 +4,10 @@
 #include <spvtune/problem/expression.hpp>
 #include <spvtune/problem/suggest.hpp>
 
-#include "expression_functions.hpp"
-#include "expression_operators.hpp"
-#include "expression_parser.hpp"
-#include "expression_tree.hpp"
+#include "functions.hpp"
+#include "operators.hpp"
+#include "parser.hpp"
+#include "tree.hpp"
 
 namespace spvtune::problem {
 namespace {

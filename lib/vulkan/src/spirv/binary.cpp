@@ -1,4 +1,4 @@
-#include "spirv_binary.hpp"
+#include "binary.hpp"
 
 #include <array>
 #include <cerrno>
