@@ -12,7 +12,6 @@
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_location.hpp>
 #include <spvtune/problem/device_bridge.hpp>
-#include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
 #include <spvtune/tune/anchor.hpp>
@@ -20,6 +19,7 @@
 #include "command.hpp"
 #include "device_options.hpp"
 #include "key_filter.hpp"
+#include "problem_loading.hpp"
 #include "progress.hpp"
 #include "tune_report.hpp"
 
@@ -49,29 +49,6 @@ struct TuneOptions {
     problem::Settings overrides;
 };
 
-std::optional<std::vector<problem::Problem>> load_all(const TuneOptions& options) {
-    problem::LoadOptions load;
-    for (const std::string& dir : options.kernel_dirs) {
-        load.kernel_dirs.emplace_back(dir);
-    }
-    std::vector<problem::Problem> problems;
-    bool valid = true;
-    for (const std::string& file : options.files) {
-        try {
-            problems.push_back(problem::load_problem(file, load));
-        } catch (const problem::ProblemError& error) {
-            for (const problem::Diagnostic& diagnostic : error.diagnostics()) {
-                std::cerr << format(diagnostic) << '\n';
-            }
-            valid = false;
-        }
-    }
-    if (!valid) {
-        return std::nullopt;
-    }
-    return problems;
-}
-
 /// Writes through a temporary file, so a reader never sees half a report.
 void write_json(const std::string& path, const nlohmann::json& json) {
     const std::string temporary = path + ".tmp";
@@ -94,7 +71,7 @@ int run_tune(TuneOptions& options) {
     if (options.fixed) {
         options.overrides.mode = problem::SamplingMode::fixed;
     }
-    auto problems = load_all(options);
+    auto problems = load_problem_files(options.files, options.kernel_dirs);
     if (!problems) {
         return exit_usage;
     }
