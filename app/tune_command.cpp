@@ -20,8 +20,9 @@
 #include "device_options.hpp"
 #include "key_filter.hpp"
 #include "problem_loading.hpp"
-#include "progress.hpp"
-#include "tune_report.hpp"
+#include "report/key_json.hpp"
+#include "report/key_table.hpp"
+#include "report/progress.hpp"
 
 namespace spvtune::app {
 namespace {
