@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/key_plan.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
@@ -12,6 +11,7 @@
 
 #include "command.hpp"
 #include "device_options.hpp"
+#include "problem_loading.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -29,10 +29,9 @@ bool check_keys(const problem::Problem& problem, const problem::DeviceLimits& li
         const problem::KeyPlan plan = problem::plan_key(problem, entry.key, &limits);
         if (plan.error) {
             valid = false;
-            std::cerr << format(problem::Diagnostic{
-                             problem.file, entry.pointer,
-                             "key " + to_string(entry.key) + ": " + *plan.error, ""})
-                      << '\n';
+            print_diagnostic(problem::Diagnostic{problem.file, entry.pointer,
+                                                 "key " + to_string(entry.key) + ": " + *plan.error,
+                                                 ""});
             continue;
         }
         std::cout << "  key " << to_string(entry.key);
@@ -49,24 +48,16 @@ bool check_keys(const problem::Problem& problem, const problem::DeviceLimits& li
 }
 
 int run_check(const CheckOptions& options) {
-    problem::LoadOptions load;
-    for (const std::string& dir : options.kernel_dirs) {
-        load.kernel_dirs.emplace_back(dir);
-    }
+    const problem::LoadOptions load = load_options(options.kernel_dirs);
     // Created at the first problem that loads, so an invalid file is reported without a device.
     std::unique_ptr<vulkan::Instance> instance;
     std::optional<problem::DeviceLimits> limits;
     bool all_valid = true;
     for (const std::string& file : options.files) {
-        std::optional<problem::Problem> loaded;
-        try {
-            loaded = problem::load_problem(file, load);
-        } catch (const problem::ProblemError& error) {
-            for (const problem::Diagnostic& diagnostic : error.diagnostics()) {
-                std::cerr << format(diagnostic) << '\n';
-            }
-            std::cout << file << ": invalid (" << error.diagnostics().size() << " error"
-                      << (error.diagnostics().size() == 1 ? "" : "s") << ")\n";
+        const LoadedFile loaded = load_problem_file(file, load);
+        if (!loaded.problem) {
+            std::cout << file << ": invalid (" << loaded.errors << " error"
+                      << (loaded.errors == 1 ? "" : "s") << ")\n";
             all_valid = false;
             continue;
         }
@@ -77,7 +68,7 @@ int run_check(const CheckOptions& options) {
             limits = problem::DeviceLimits::from(device);
             std::cout << "device: " << device.identity.device_name << '\n';
         }
-        const problem::Problem& problem = *loaded;
+        const problem::Problem& problem = *loaded.problem;
         std::cout << file << ": problem '" << problem.name << "': " << problem.keys.size()
                   << " keys, " << problem.candidates.size() << " candidates, reference "
                   << problem.candidates[problem.reference.candidate].name << '\n';

@@ -1,18 +1,16 @@
-#include <atomic>
 #include <csignal>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_location.hpp>
 #include <spvtune/problem/device_bridge.hpp>
-#include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
 #include <spvtune/tune/anchor.hpp>
@@ -20,8 +18,10 @@
 #include "command.hpp"
 #include "device_options.hpp"
 #include "key_filter.hpp"
-#include "progress.hpp"
-#include "tune_report.hpp"
+#include "problem_loading.hpp"
+#include "report/console_reporter.hpp"
+#include "report/fan_out_reporter.hpp"
+#include "report/json_reporter.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -49,52 +49,45 @@ struct TuneOptions {
     problem::Settings overrides;
 };
 
-std::optional<std::vector<problem::Problem>> load_all(const TuneOptions& options) {
-    problem::LoadOptions load;
-    for (const std::string& dir : options.kernel_dirs) {
-        load.kernel_dirs.emplace_back(dir);
-    }
-    std::vector<problem::Problem> problems;
-    bool valid = true;
-    for (const std::string& file : options.files) {
-        try {
-            problems.push_back(problem::load_problem(file, load));
-        } catch (const problem::ProblemError& error) {
-            for (const problem::Diagnostic& diagnostic : error.diagnostics()) {
-                std::cerr << format(diagnostic) << '\n';
+struct SelectedKey {
+    const problem::Problem* problem;
+    const problem::KeyEntry* entry;
+};
+
+/// The keys `--key` selects, in the order of the files and of their keys.
+std::vector<SelectedKey> select_keys(const std::vector<problem::Problem>& problems,
+                                     const KeyFilter& filter) {
+    std::vector<SelectedKey> selected;
+    for (const problem::Problem& problem : problems) {
+        for (const problem::KeyEntry& entry : problem.keys) {
+            if (filter.matches(entry.key)) {
+                selected.push_back({&problem, &entry});
             }
-            valid = false;
         }
     }
-    if (!valid) {
-        return std::nullopt;
-    }
-    return problems;
+    return selected;
 }
 
-/// Writes through a temporary file, so a reader never sees half a report.
-void write_json(const std::string& path, const nlohmann::json& json) {
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary);
-        out << json.dump(2) << '\n';
-        if (!out) {
-            throw std::runtime_error("cannot write the JSON report to " + temporary);
-        }
-    }
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-        throw std::runtime_error("cannot write the JSON report to " + path + ": " +
-                                 error.message());
-    }
+/// The problem file's settings under the command-line overrides.
+problem::TuningOptions tuning_options(const problem::Problem& problem, const TuneOptions& options,
+                                      tune::AutotuneLevel level,
+                                      std::shared_ptr<tune::TuneStore> store) {
+    problem::TuningOptions tuning;
+    tuning.tuner.sampling = problem::sampling_settings(problem.settings, options.overrides);
+    tuning.tuner.miss_policy =
+        options.compile_only ? tune::MissPolicy::compile_only : tune::MissPolicy::tune;
+    tuning.tuner.retune = options.retune;
+    tuning.tuner.store = std::move(store);
+    tuning.batch = problem::batch_policy(problem.settings, options.overrides);
+    tuning.level = level;
+    return tuning;
 }
 
 int run_tune(TuneOptions& options) {
     if (options.fixed) {
         options.overrides.mode = problem::SamplingMode::fixed;
     }
-    auto problems = load_all(options);
+    auto problems = load_problem_files(options.files, options.kernel_dirs);
     if (!problems) {
         return exit_usage;
     }
@@ -103,14 +96,7 @@ int run_tune(TuneOptions& options) {
         std::cerr << "spvtune: error: " << filter.error() << '\n';
         return exit_usage;
     }
-    std::vector<std::pair<const problem::Problem*, const problem::KeyEntry*>> work;
-    for (const problem::Problem& problem : *problems) {
-        for (const problem::KeyEntry& entry : problem.keys) {
-            if (filter.value().matches(entry.key)) {
-                work.emplace_back(&problem, &entry);
-            }
-        }
-    }
+    const std::vector<SelectedKey> work = select_keys(*problems, filter.value());
     if (work.empty()) {
         std::cerr << "spvtune: error: no key matches --key " << filter.value().describe() << '\n';
         return exit_usage;
@@ -129,90 +115,52 @@ int run_tune(TuneOptions& options) {
                                   : std::optional<std::filesystem::path>(options.cache_dir)));
     auto store = std::make_shared<cache::CacheFileStore>(directory);
 
-    const bool quiet = options.quiet;
-    Progress progress(Progress::style_for(quiet), work.size());
-    if (!quiet) {
-        std::cout << "device: " << device.info().identity.device_name << " (" << hardware.key
-                  << ")\n"
-                  << "cache:  " << store->file_for(hardware).string() << "\n\n";
+    FanOutReporter reporters;
+    // The JSON file first: when it cannot be written, the run fails before the console's summary.
+    if (!options.json_out.empty()) {
+        reporters.add(std::make_unique<JsonReporter>(options.json_out));
     }
-
-    nlohmann::json report{{"spvtune_version", SPVTUNE_VERSION},
-                          {"device", hardware.record},
-                          {"cache_file", store->file_for(hardware).string()},
-                          {"problems", nlohmann::json::array()}};
+    reporters.add(std::make_unique<ConsoleReporter>(options.quiet, options.verbose));
+    reporters.run_started(RunInfo{device.info().identity.device_name, hardware,
+                                  store->file_for(hardware), *problems, work.size()});
     interrupted = 0;
     std::signal(SIGINT, on_interrupt);
 
-    std::size_t failed = 0;
-    std::size_t done = 0;
-    std::size_t index = 0;
+    RunSummary summary{.total_keys = work.size()};
     for (const problem::Problem& problem : *problems) {
-        problem::TuningOptions tuning;
-        tuning.tuner.sampling = problem::sampling_settings(problem.settings, options.overrides);
-        tuning.tuner.miss_policy =
-            options.compile_only ? tune::MissPolicy::compile_only : tune::MissPolicy::tune;
-        tuning.tuner.retune = options.retune;
-        tuning.tuner.store = store;
-        tuning.tuner.reporter = [&](const tune::TuneEvent& event) {
+        problem::TuningOptions tuning = tuning_options(problem, options, level.value(), store);
+        tuning.tuner.reporter = [&reporters](const tune::TuneEvent& event) {
             if (event.kind == tune::TuneEventKind::candidate_started) {
-                progress.set_detail(std::string(event.candidate));
-            } else if (event.kind == tune::TuneEventKind::store_note && !quiet) {
-                progress.clear();
-                std::cerr << "note: " << event.message << '\n';
+                reporters.candidate_started(event.candidate);
+            } else {
+                reporters.tune_event(event);
             }
         };
-        tuning.batch = problem::batch_policy(problem.settings, options.overrides);
-        tuning.level = level.value();
         problem::ProblemTuning tuner(problem, device, tuning);
-        nlohmann::json problem_json{{"name", problem.name},
-                                    {"file", problem.file.string()},
-                                    {"settings", tuning.tuner.sampling},
-                                    {"min_sample_ms", tuning.batch.min_window.count() / 1e6},
-                                    {"keys", nlohmann::json::array()}};
-        for (const auto& [owner, entry] : work) {
-            if (owner != &problem || interrupted) {
+        const ProblemRun problem_run{problem, tuning};
+        reporters.problem_started(problem_run);
+        for (const SelectedKey& selected_key : work) {
+            if (selected_key.problem != &problem || interrupted) {
                 continue;
             }
-            progress.start_key(index++, problem.name + " " + to_string(entry->key));
-            const problem::KeyReport key_report = tuner.tune(entry->key);
-            progress.finish_key(key_report.status == problem::KeyStatus::tuned);
-            ++done;
+            const KeyRun key{problem_run, *selected_key.entry, summary.done};
+            reporters.key_started(key);
+            const problem::KeyReport key_report = tuner.tune(selected_key.entry->key);
+            ++summary.done;
             if (key_report.status == problem::KeyStatus::failed) {
-                ++failed;
+                ++summary.failed;
             }
-            if (!quiet || key_report.status == problem::KeyStatus::failed) {
-                print_key_report(quiet ? std::cerr : std::cout, problem, key_report,
-                                 options.verbose);
-                if (!quiet && key_report.status != problem::KeyStatus::cached) {
-                    std::cout << '\n';
-                }
-                // Each key's report is complete when printed, also through a pipe.
-                std::cout.flush();
-            }
-            problem_json["keys"].push_back(
-                key_report_json(problem, key_report, tuning.tuner.sampling.warmup_runs));
+            reporters.key_finished(key, key_report);
         }
-        report["problems"].push_back(problem_json);
+        reporters.problem_finished(problem_run);
     }
     std::signal(SIGINT, SIG_DFL);
-    progress.clear();
-    report["interrupted"] = interrupted != 0;
-    if (!options.json_out.empty()) {
-        write_json(options.json_out, report);
-    }
-
-    if (!quiet) {
-        std::cout << "\n"
-                  << done << " key" << (done == 1 ? "" : "s") << " done, " << failed
-                  << " failed; results in " << store->file_for(hardware).string() << '\n';
-    }
-    if (interrupted) {
-        std::cerr << "interrupted after " << done << " of " << work.size()
-                  << " keys; every finished key is in the cache\n";
+    summary.interrupted = interrupted != 0;
+    reporters.run_finished(summary);
+    if (summary.interrupted) {
         return 130;
     }
-    return failed > 0 ? exit_failure : exit_success;
+    return summary.failed > 0 ? exit_failure : exit_success;
 }
 
 }  // namespace

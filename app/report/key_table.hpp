@@ -3,8 +3,6 @@
 #include <ostream>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
 
@@ -18,9 +16,5 @@ std::string format_duration_ns(double ns);
 /// status, and every candidate that failed, was wrong, or was skipped, with the reason.
 void print_key_report(std::ostream& out, const problem::Problem& problem,
                       const problem::KeyReport& report, bool verbose);
-
-/// The full machine-readable record of one key, every sample included.
-nlohmann::json key_report_json(const problem::Problem& problem, const problem::KeyReport& report,
-                               std::size_t warmup_runs);
 
 }  // namespace spvtune::app

@@ -1,0 +1,49 @@
+#include "problem_loading.hpp"
+
+#include <iostream>
+
+namespace spvtune::app {
+
+problem::LoadOptions load_options(const std::vector<std::string>& kernel_dirs) {
+    problem::LoadOptions options;
+    for (const std::string& dir : kernel_dirs) {
+        options.kernel_dirs.emplace_back(dir);
+    }
+    return options;
+}
+
+void print_diagnostic(const problem::Diagnostic& diagnostic) {
+    std::cerr << format(diagnostic) << '\n';
+}
+
+LoadedFile load_problem_file(const std::string& file, const problem::LoadOptions& options) {
+    try {
+        return {problem::load_problem(file, options), 0};
+    } catch (const problem::ProblemError& error) {
+        for (const problem::Diagnostic& diagnostic : error.diagnostics()) {
+            print_diagnostic(diagnostic);
+        }
+        return {std::nullopt, error.diagnostics().size()};
+    }
+}
+
+std::optional<std::vector<problem::Problem>> load_problem_files(
+    const std::vector<std::string>& files, const std::vector<std::string>& kernel_dirs) {
+    const problem::LoadOptions options = load_options(kernel_dirs);
+    std::vector<problem::Problem> problems;
+    bool valid = true;
+    for (const std::string& file : files) {
+        LoadedFile loaded = load_problem_file(file, options);
+        if (loaded.problem) {
+            problems.push_back(std::move(*loaded.problem));
+        } else {
+            valid = false;
+        }
+    }
+    if (!valid) {
+        return std::nullopt;
+    }
+    return problems;
+}
+
+}  // namespace spvtune::app

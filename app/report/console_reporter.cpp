@@ -1,0 +1,62 @@
+#include "console_reporter.hpp"
+
+#include <iostream>
+#include <string>
+
+#include "key_table.hpp"
+
+namespace spvtune::app {
+
+ConsoleReporter::ConsoleReporter(bool quiet, bool verbose) : quiet_(quiet), verbose_(verbose) {}
+
+void ConsoleReporter::run_started(const RunInfo& run) {
+    cache_file_ = run.cache_file;
+    progress_.emplace(Progress::style_for(quiet_), run.total_keys);
+    if (!quiet_) {
+        std::cout << "device: " << run.device_name << " (" << run.hardware.key << ")\n"
+                  << "cache:  " << cache_file_.string() << "\n\n";
+    }
+}
+
+void ConsoleReporter::key_started(const KeyRun& key) {
+    progress_->start_key(key.index, key.problem.problem.name + " " + to_string(key.entry.key));
+}
+
+void ConsoleReporter::candidate_started(std::string_view candidate) {
+    progress_->set_detail(std::string(candidate));
+}
+
+void ConsoleReporter::tune_event(const tune::TuneEvent& event) {
+    if (event.kind == tune::TuneEventKind::store_note && !quiet_) {
+        progress_->clear();
+        std::cerr << "note: " << event.message << '\n';
+    }
+}
+
+void ConsoleReporter::key_finished(const KeyRun& key, const problem::KeyReport& report) {
+    progress_->finish_key(report.status == problem::KeyStatus::tuned);
+    if (quiet_ && report.status != problem::KeyStatus::failed) {
+        return;
+    }
+    print_key_report(quiet_ ? std::cerr : std::cout, key.problem.problem, report, verbose_);
+    if (!quiet_ && report.status != problem::KeyStatus::cached) {
+        std::cout << '\n';
+    }
+    // Each key's report is complete when printed, also through a pipe.
+    std::cout.flush();
+}
+
+void ConsoleReporter::run_finished(const RunSummary& summary) {
+    progress_->clear();
+    if (!quiet_) {
+        std::cout << "\n"
+                  << summary.done << " key" << (summary.done == 1 ? "" : "s") << " done, "
+                  << summary.failed << " failed; results in " << cache_file_.string() << '\n';
+    }
+    if (summary.interrupted) {
+        std::cerr << "interrupted after " << summary.done << " of " << summary.total_keys
+                  << " keys; every finished key is in the cache\n";
+    }
+}
+
+}  // namespace spvtune::app

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "progress.hpp"
+#include "reporter.hpp"
+
+namespace spvtune::app {
+
+/// The terminal: the device and cache file, a progress line on stderr, each key's ranking table
+/// on stdout as it finishes, and the summary. Quiet prints only failed keys (on stderr) and the
+/// interruption notice; verbose adds the tables of cached keys.
+class ConsoleReporter final : public TuneReporter {
+  public:
+    ConsoleReporter(bool quiet, bool verbose);
+
+    void run_started(const RunInfo& run) override;
+    void key_started(const KeyRun& key) override;
+    void candidate_started(std::string_view candidate) override;
+    void tune_event(const tune::TuneEvent& event) override;
+    void key_finished(const KeyRun& key, const problem::KeyReport& report) override;
+    void run_finished(const RunSummary& summary) override;
+
+  private:
+    bool quiet_;
+    bool verbose_;
+    std::filesystem::path cache_file_;
+    std::optional<Progress> progress_;
+};
+
+}  // namespace spvtune::app

@@ -1,0 +1,66 @@
+#include "json_reporter.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
+
+#include "key_json.hpp"
+
+namespace spvtune::app {
+namespace {
+
+/// Writes through a temporary file, so a reader never sees half a report.
+void write_json(const std::string& path, const nlohmann::json& json) {
+    const std::string temporary = path + ".tmp";
+    {
+        std::ofstream out(temporary);
+        out << json.dump(2) << '\n';
+        if (!out) {
+            throw std::runtime_error("cannot write the JSON report to " + temporary);
+        }
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        throw std::runtime_error("cannot write the JSON report to " + path + ": " +
+                                 error.message());
+    }
+}
+
+}  // namespace
+
+JsonReporter::JsonReporter(std::string path) : path_(std::move(path)) {}
+
+void JsonReporter::run_started(const RunInfo& run) {
+    report_ = {{"spvtune_version", SPVTUNE_VERSION},
+               {"device", run.hardware.record},
+               {"cache_file", run.cache_file.string()},
+               {"problems", nlohmann::json::array()}};
+}
+
+void JsonReporter::problem_started(const ProblemRun& problem) {
+    const problem::TuningOptions& tuning = problem.tuning;
+    problem_ = {{"name", problem.problem.name},
+                {"file", problem.problem.file.string()},
+                {"settings", tuning.tuner.sampling},
+                {"min_sample_ms", tuning.batch.min_window.count() / 1e6},
+                {"keys", nlohmann::json::array()}};
+}
+
+void JsonReporter::key_finished(const KeyRun& key, const problem::KeyReport& report) {
+    problem_["keys"].push_back(key_report_json(key.problem.problem, report,
+                                               key.problem.tuning.tuner.sampling.warmup_runs));
+}
+
+void JsonReporter::problem_finished(const ProblemRun& /*problem*/) {
+    report_["problems"].push_back(std::move(problem_));
+}
+
+void JsonReporter::run_finished(const RunSummary& summary) {
+    report_["interrupted"] = summary.interrupted;
+    write_json(path_, report_);
+}
+
+}  // namespace spvtune::app

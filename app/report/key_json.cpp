@@ -1,0 +1,87 @@
+#include "key_json.hpp"
+
+#include <string>
+
+#include <spvtune/tune/events.hpp>
+
+namespace spvtune::app {
+namespace {
+
+const char* method_name(tune::TimingMethod method) {
+    return method == tune::TimingMethod::device_timestamps ? "device timestamps" : "host clock";
+}
+
+}  // namespace
+
+nlohmann::json key_report_json(const problem::Problem& problem, const problem::KeyReport& report,
+                               std::size_t warmup_runs) {
+    nlohmann::json json;
+    json["key"] = report.key;
+    json["tuning_key"] = report.tuning_key;
+    json["status"] = std::string(to_string(report.status));
+    json["elapsed_s"] = report.elapsed_s;
+    if (!report.error.empty()) {
+        json["error"] = report.error;
+    }
+    if (report.ran) {
+        json["ran"] = problem.candidates[*report.ran].name;
+    }
+    json["reference"] = problem.candidates[problem.reference.candidate].name;
+    const tune::TuneEntry* entry = report.entry ? &*report.entry : nullptr;
+    if (entry) {
+        json["winner"] = entry->winner_name;
+        json["tuned_at"] = entry->tuned_at;
+        json["settings"] = entry->settings;
+    }
+
+    nlohmann::json candidates = nlohmann::json::array();
+    for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
+        const std::string& name = problem.candidates[i].name;
+        nlohmann::json candidate{{"name", name}, {"index", i}};
+        std::string status = "not run";
+        if (entry) {
+            for (std::size_t rank = 0; rank < entry->ranking.size(); ++rank) {
+                const auto& ranked = entry->ranking[rank];
+                if (ranked.name != name) {
+                    continue;
+                }
+                status = rank == 0 ? "winner" : ranked.tied_with_winner ? "tied" : "ok";
+                const auto& s = ranked.statistics;
+                candidate["rank"] = rank + 1;
+                candidate["eliminated"] = ranked.eliminated;
+                candidate["timing_method"] = method_name(ranked.method);
+                candidate["statistics"] = {{"samples", s.samples},      {"min_ns", s.min_ns},
+                                           {"median_ns", s.median_ns},  {"mean_ns", s.mean_ns},
+                                           {"stddev_ns", s.stddev_ns},  {"ci_low_ns", s.ci_low_ns},
+                                           {"ci_high_ns", s.ci_high_ns}};
+            }
+            for (const tune::CandidateFailure& failure : entry->failures) {
+                if (failure.name == name) {
+                    status = std::string(tune::failure_kind_name(failure.kind));
+                    candidate["reason"] = failure.reason;
+                }
+            }
+        }
+        for (const problem::SkippedCandidate& skipped : report.skipped) {
+            if (skipped.name == name) {
+                status = "skipped";
+                candidate["reason"] = skipped.reason;
+            }
+        }
+        candidate["status"] = status;
+        if (i < report.samples.size() && !report.samples[i].empty()) {
+            nlohmann::json warmups = nlohmann::json::array();
+            nlohmann::json samples = nlohmann::json::array();
+            for (std::size_t s = 0; s < report.samples[i].size(); ++s) {
+                (s < warmup_runs ? warmups : samples).push_back(report.samples[i][s].ns_per_run);
+            }
+            candidate["warmup_ns"] = warmups;
+            candidate["samples_ns"] = samples;
+        }
+        candidates.push_back(candidate);
+    }
+    json["candidates"] = candidates;
+    return json;
+}
+
+}  // namespace spvtune::app
