@@ -3,6 +3,7 @@
 #include <string>
 
 #include <spvtune/tune/events.hpp>
+#include <spvtune/tune/statistics.hpp>
 
 namespace spvtune::app {
 namespace {
@@ -50,10 +51,19 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
                 candidate["rank"] = rank + 1;
                 candidate["eliminated"] = ranked.eliminated;
                 candidate["timing_method"] = method_name(ranked.method);
-                candidate["statistics"] = {{"samples", s.samples},      {"min_ns", s.min_ns},
-                                           {"median_ns", s.median_ns},  {"mean_ns", s.mean_ns},
-                                           {"stddev_ns", s.stddev_ns},  {"ci_low_ns", s.ci_low_ns},
-                                           {"ci_high_ns", s.ci_high_ns}};
+                candidate["statistics"] = {
+                    {"samples", s.samples},
+                    {"min_ns", s.min_ns},
+                    {"median_ns", s.median_ns},
+                    {"mean_ns", s.mean_ns},
+                    {"stddev_ns", s.stddev_ns},
+                    {"ci_low_ns", s.ci_low_ns},
+                    {"ci_high_ns", s.ci_high_ns},
+                    // The interval's real coverage: below 0.95 for
+                    // fewer than 6 samples; null when not measured.
+                    {"ci_coverage",
+                     s.samples == 0 ? nlohmann::json(nullptr)
+                                    : nlohmann::json(tune::median_interval_coverage(s.samples))}};
             }
             for (const tune::CandidateFailure& failure : entry->failures) {
                 if (failure.name == name) {

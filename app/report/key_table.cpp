@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <spvtune/tune/events.hpp>
+#include <spvtune/tune/statistics.hpp>
 
 namespace spvtune::app {
 namespace {
@@ -83,6 +84,11 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
                     << format_duration_ns(entry->ranking.front().statistics.median_ns) << ", tuned "
                     << entry->tuned_at << ")";
             }
+            if (entry && report.ran && problem.candidates[*report.ran].name != entry->winner_name) {
+                // Another member of the winner's bucket, or a winner that failed: say what ran.
+                out << "; ran " << problem.candidates[*report.ran].name
+                    << ", the best-ranked candidate that runs this key";
+            }
             out << '\n';
             break;
         case KeyStatus::tuned:
@@ -126,8 +132,19 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
             if (ranked.method == tune::TimingMethod::host_clock) {
                 status += ", host-timed";
             }
-            row(std::to_string(i + 1), ranked.name, format_duration_ns(stats.median_ns),
-                format_duration_ns(stats.ci_low_ns) + " .. " + format_duration_ns(stats.ci_high_ns),
+            if (stats.samples == 0) {
+                // A lone candidate the library settled without measuring: no time to show.
+                row(std::to_string(i + 1), ranked.name, "-", "-", "-", status + " [not measured]");
+                continue;
+            }
+            std::string interval =
+                format_duration_ns(stats.ci_low_ns) + " .. " + format_duration_ns(stats.ci_high_ns);
+            const double coverage = tune::median_interval_coverage(stats.samples);
+            if (coverage < 0.95) {
+                // Too few samples for a 95% interval: say what it really covers.
+                interval += " (" + std::to_string(static_cast<int>(coverage * 100)) + "%)";
+            }
+            row(std::to_string(i + 1), ranked.name, format_duration_ns(stats.median_ns), interval,
                 speedup(reference_ns, stats.median_ns),
                 status + " [" + std::to_string(stats.samples) + " samples]");
         }

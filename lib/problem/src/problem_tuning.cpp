@@ -88,6 +88,8 @@ struct ProblemTuning::Impl {
 
     static tune::TunerOptions checked(tune::TunerOptions options) {
         options.checks = true;  // a wrong candidate must never win
+        // A tool's report shows every candidate's time, also when only one can run.
+        options.measure_lone_candidate = true;
         return options;
     }
 };

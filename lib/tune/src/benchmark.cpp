@@ -46,11 +46,17 @@ class Scheduler {
         const auto start = std::chrono::steady_clock::now();
         warm_up();
         const std::size_t rounds = std::max<std::size_t>(settings_.max_samples, 1);
-        const std::size_t min_rounds = std::clamp<std::size_t>(settings_.min_samples, 1, rounds);
+        // Every decision compares 95% intervals of medians: with fewer samples than that
+        // coverage needs, the interval is [min, max] or a point and would decide on noise.
+        const std::size_t decisions_from =
+            std::max<std::size_t>(settings_.min_samples, samples_for_coverage(0.95));
+        const bool adaptive = settings_.mode == SamplingMode::adaptive;
         for (std::size_t round = 0; round < rounds && any_live(); ++round) {
             sample_round(round);
-            const bool adaptive = settings_.mode == SamplingMode::adaptive;
-            if (adaptive && round + 1 >= min_rounds) {
+            if (adaptive && round == 0) {
+                cut_hopeless();
+            }
+            if (adaptive && round + 1 >= decisions_from) {
                 update_statistics();
                 eliminate();
                 if (settled()) {
@@ -116,6 +122,34 @@ class Scheduler {
         }
     }
 
+    /// After the first round: a candidate whose first sample is far beyond the fastest first
+    /// sample would only burn time (a kernel thousands of times slower): eliminate it now.
+    void cut_hopeless() {
+        double fastest = 0;
+        for (const Track& track : tracks_) {
+            if (track.live() && !track.samples.empty() &&
+                (fastest == 0 || track.samples.front() < fastest)) {
+                fastest = track.samples.front();
+            }
+        }
+        for (Track& track : tracks_) {
+            if (track.live() && !track.samples.empty() &&
+                track.samples.front() > settings_.hopeless_ratio * fastest) {
+                track.statistics = summarize(track.samples);
+                track.eliminated = true;
+            }
+        }
+    }
+
+    /// The leaders' medians differ by less than the indifference threshold, even at the far
+    /// ends of their intervals: more samples could only separate what does not matter.
+    bool practically_equivalent(const SampleStatistics& leader,
+                                const SampleStatistics& other) const {
+        const double widest_difference =
+            std::max(other.ci_high_ns - leader.ci_low_ns, leader.ci_high_ns - other.ci_low_ns);
+        return widest_difference <= settings_.indifference * leader.median_ns;
+    }
+
     std::vector<Track*> live_by_rank() {
         std::vector<Track*> live;
         for (Track& track : tracks_) {
@@ -156,6 +190,7 @@ class Scheduler {
         const bool leader_precise = relative_interval_width(leader) <= tolerance;
         return std::all_of(live.begin() + 1, live.end(), [&](const Track* other) {
             return !intervals_overlap(leader, other->statistics) ||
+                   practically_equivalent(leader, other->statistics) ||
                    (leader_precise && relative_interval_width(other->statistics) <= tolerance);
         });
     }
@@ -167,8 +202,14 @@ class Scheduler {
                 ranked.push_back(&track);
             }
         }
-        std::sort(ranked.begin(), ranked.end(),
-                  [](const Track* a, const Track* b) { return ranks_before(*a, *b); });
+        // The winner comes from the candidates still racing: an eliminated candidate's numbers
+        // stopped when it was cut and cannot be compared with the survivors' later samples.
+        std::sort(ranked.begin(), ranked.end(), [](const Track* a, const Track* b) {
+            if (a->eliminated != b->eliminated) {
+                return !a->eliminated;
+            }
+            return ranks_before(*a, *b);
+        });
         for (const Track* track : ranked) {
             RankedCandidate out;
             out.name = track->candidate->name;

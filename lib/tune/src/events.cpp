@@ -42,6 +42,8 @@ std::string_view to_string(TuneEventKind kind) {
             return "untuned miss";
         case TuneEventKind::candidate_started:
             return "candidate started";
+        case TuneEventKind::tuning_failed:
+            return "tuning failed";
     }
     return "unknown";
 }

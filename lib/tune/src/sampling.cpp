@@ -28,6 +28,8 @@ void to_json(nlohmann::json& json, const SamplingSettings& settings) {
         {"max_samples", settings.max_samples},
         {"elimination_ratio", settings.elimination_ratio},
         {"stable_relative_width", settings.stable_relative_width},
+        {"hopeless_ratio", settings.hopeless_ratio},
+        {"indifference", settings.indifference},
         {"time_budget_ms", nullptr},
     };
     if (settings.time_budget) {
@@ -50,6 +52,8 @@ void from_json(const nlohmann::json& json, SamplingSettings& settings) {
     read.max_samples = json.value("max_samples", read.max_samples);
     read.elimination_ratio = json.value("elimination_ratio", read.elimination_ratio);
     read.stable_relative_width = json.value("stable_relative_width", read.stable_relative_width);
+    read.hopeless_ratio = json.value("hopeless_ratio", read.hopeless_ratio);
+    read.indifference = json.value("indifference", read.indifference);
     if (json.contains("time_budget_ms") && !json.at("time_budget_ms").is_null()) {
         read.time_budget = std::chrono::milliseconds(json.at("time_budget_ms").get<std::int64_t>());
     }

@@ -31,6 +31,18 @@ MedianRanks median_confidence_ranks(std::size_t n, double confidence) {
     return {lower, n - lower + 1, 1.0 - 2.0 * below};
 }
 
+double median_interval_coverage(std::size_t n) {
+    return median_confidence_ranks(n).coverage;
+}
+
+std::size_t samples_for_coverage(double confidence) {
+    std::size_t n = 1;
+    while (median_interval_coverage(n) < confidence) {
+        ++n;
+    }
+    return n;
+}
+
 SampleStatistics summarize(std::span<const double> samples_ns) {
     SampleStatistics out;
     if (samples_ns.empty()) {

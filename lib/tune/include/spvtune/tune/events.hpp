@@ -48,6 +48,8 @@ enum class TuneEventKind {
     /// A candidate is about to be prepared, run or measured for the key (once per sample while
     /// benchmarking), for progress displays; never on the hit path.
     candidate_started,
+    /// A key could not be tuned: no candidate produced a correct output; `message` says why.
+    tuning_failed,
 };
 
 std::string_view to_string(TuneEventKind kind);

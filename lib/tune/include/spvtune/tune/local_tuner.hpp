@@ -247,6 +247,7 @@ class LocalTuner {
         Result<TuneEntry, TuneError> tuned =
             detail::tune_key(set, key, inputs, *options, events, headline);
         if (!tuned) {
+            events.emit(TuneEventKind::tuning_failed, {}, tuned.error().message);
             return make_unexpected(std::move(tuned).error());
         }
         auto entry = std::make_shared<const TuneEntry>(std::move(tuned).value());
@@ -293,6 +294,12 @@ class LocalTuner {
                                        std::shared_ptr<const TuneEntry> entry, LookupSource source,
                                        ExecutionInfo* info) {
         const std::size_t winner = entry->winner_index;
+        if (set.priority(winner, key) < 0) {
+            // The winner cannot run these inputs (another member of the key's bucket, say): not a
+            // failure of the winner, so the entry stays settled; the best-ranked viable one runs.
+            return fall_back(tuner, set, key, inputs, std::move(entry), "cannot run these inputs",
+                             false, info);
+        }
         Result<Out> out = set.run(winner, inputs);
         if (out) {
             if (info != nullptr) {
@@ -300,32 +307,47 @@ class LocalTuner {
             }
             return std::move(out).value();
         }
-        return fall_back(tuner, set, key, inputs, winner, std::move(out).error(), info);
+        return fall_back(tuner, set, key, inputs, std::move(entry), std::move(out).error(), true,
+                         info);
     }
 
-    /// The settled winner failed: mark the key for re-tuning and run the next ranked candidate
-    /// that works.
+    /// The settled winner of `settled` did not run: the next ranked candidate that works runs.
+    /// When the winner `failed` at run time, the key is marked for re-tuning first; when it only
+    /// cannot run these inputs, nothing is marked.
     template <class Inputs, class Out>
     Result<Out, TuneError> fall_back(Tuner& tuner, const TunableSet<Key, Inputs, Out>& set,
-                                     const Key& key, const Inputs& inputs, std::size_t winner,
-                                     std::string error, ExecutionInfo* info) {
+                                     const Key& key, const Inputs& inputs,
+                                     std::shared_ptr<const TuneEntry> settled, std::string error,
+                                     bool failed, ExecutionInfo* info) {
+        const std::size_t winner = settled->winner_index;
         const std::shared_ptr<const TunerOptions> options = options_snapshot();
         const std::string key_text = key_display(key);
         const detail::EventContext events{&options->reporter, name_, tuner.hardware().key,
                                           set.checksum(), key_text};
         const std::string& winner_name = set.candidate(winner).name;
-        const std::string why = "settled winner '" + winner_name + "' failed: " + error;
+        const std::string why =
+            "settled winner '" + winner_name + "' " + (failed ? "failed: " : "") + error;
         // Under run_preferred the store may be a cache shipped with the application: read only.
-        if (tuner.mark_needs_retune(key, winner) && options->miss_policy == MissPolicy::tune) {
+        // Only the entry that failed is marked, never one a re-tune settled since.
+        if (failed && tuner.mark_needs_retune(key, settled.get()) &&
+            options->miss_policy == MissPolicy::tune) {
             store(*options).mark_needs_retune(tuner.hardware(), address_of(set.checksum(), key));
         }
-        const std::shared_ptr<const TuneEntry> entry = tuner.entry(key);
-        std::vector<CandidateFailure> failures{
-            {winner_name, winner, FailureKind::error, "settled winner: " + error}};
-        const std::vector<RankedCandidate> unranked;
-        for (const RankedCandidate& ranked : entry ? entry->ranking : unranked) {
+        const std::shared_ptr<const TuneEntry> entry = failed ? tuner.entry(key) : settled;
+        std::vector<CandidateFailure> failures{{winner_name, winner,
+                                                failed ? FailureKind::error : FailureKind::skipped,
+                                                "settled winner: " + error}};
+        for (const CandidateFailure& earlier : entry ? entry->failures : settled->failures) {
+            failures.push_back(earlier);  // why the others never ranked, for a complete error
+        }
+        for (const RankedCandidate& ranked : entry ? entry->ranking : settled->ranking) {
             if (ranked.index == winner || ranked.index >= set.size() ||
                 set.candidate(ranked.index).name != ranked.name) {
+                continue;
+            }
+            if (set.priority(ranked.index, key) < 0) {
+                failures.push_back(
+                    {ranked.name, ranked.index, FailureKind::skipped, "cannot run these inputs"});
                 continue;
             }
             Result<Out> out = set.run(ranked.index, inputs);

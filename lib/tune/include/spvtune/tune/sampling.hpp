@@ -29,7 +29,9 @@ struct SamplingSettings {
     SamplingMode mode = SamplingMode::adaptive;
     /// Unrecorded runs per candidate before sampling (caches, clocks, lazy compilation).
     std::size_t warmup_runs = 2;
-    /// Adaptive: samples every live candidate gets before any elimination or stop.
+    /// Adaptive: samples every live candidate gets before any elimination or stop; never fewer
+    /// than the samples_for_coverage(0.95) that a 95% interval of the median needs (6), and no
+    /// decision at all when max_samples is below that.
     std::size_t min_samples = 10;
     /// Adaptive: the cap on samples per candidate. Fixed: the exact number.
     std::size_t max_samples = 60;
@@ -38,6 +40,12 @@ struct SamplingSettings {
     double elimination_ratio = 1.5;
     /// Adaptive: intervals narrower than this fraction of their median count as settled.
     double stable_relative_width = 0.05;
+    /// Adaptive: a candidate whose first sample is more than this multiple of the fastest first
+    /// sample is eliminated at once, without further samples (the hopeless cost one run).
+    double hopeless_ratio = 20.0;
+    /// Adaptive: leaders whose medians confidently differ by less than this fraction of the
+    /// leader's median are practically equivalent: sampling stops and they are reported tied.
+    double indifference = 0.02;
     /// Stop sampling once this much wall time has passed (every live candidate keeps >= 1 sample).
     std::optional<std::chrono::milliseconds> time_budget;
 

@@ -20,6 +20,14 @@ struct MedianRanks {
 /// widest interval (min, max) is returned with its lower coverage; n == 0 gives all zeros.
 MedianRanks median_confidence_ranks(std::size_t n, double confidence = 0.95);
 
+/// The exact probability that the median's interval of `n` samples covers the true median:
+/// below the nominal 95% for n < 6, where the interval is only [min, max] or a point.
+double median_interval_coverage(std::size_t n);
+
+/// The fewest samples whose median interval reaches `confidence`: no decision (eliminate, stop,
+/// tie) may rest on fewer.
+std::size_t samples_for_coverage(double confidence = 0.95);
+
 /// Count, min, median, mean, sample standard deviation (n - 1) and a 95% confidence interval
 /// of the median; all zeros for no samples.
 SampleStatistics summarize(std::span<const double> samples_ns);

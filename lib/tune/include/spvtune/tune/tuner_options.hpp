@@ -33,6 +33,10 @@ struct TunerOptions {
     /// is settled, so an interrupted re-tune loses nothing (the next run re-tunes the key).
     /// Keys settled in memory are not measured twice.
     bool retune = false;
+    /// Measure a key's only runnable candidate too, so its entry reports a time (tools and
+    /// reports want one; `SamplingMode::fixed` always measures). Off, the runtime default: a
+    /// lone candidate is settled unmeasured, its ranking entry has 0 samples ("not measured").
+    bool measure_lone_candidate = false;
     /// While tuning, run every candidate and compare its output with the set's reference
     /// candidate (TunableSet::with_check); mismatching candidates cannot win.
     bool checks = false;

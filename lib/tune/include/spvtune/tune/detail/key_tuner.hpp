@@ -83,12 +83,13 @@ class KeyTuner {
         return found == slots_.end() ? nullptr : found->second.entry;
     }
 
-    /// The winner `failed` failed at run time: the next claim re-tunes. Returns false when the
-    /// key no longer has that winner (another thread already re-settled it).
-    bool mark_needs_retune(const Key& key, std::size_t failed) {
+    /// The winner of the settled entry `failed` failed at run time: the next claim re-tunes.
+    /// Returns false when the key no longer holds that very entry (a re-tune settled a new one
+    /// since, possibly with the same winner): a stale failure never marks a fresh result.
+    bool mark_needs_retune(const Key& key, const TuneEntry* failed) {
         std::unique_lock lock(mutex_);
         const auto found = slots_.find(key);
-        if (found == slots_.end() || !found->second.entry || found->second.winner != failed) {
+        if (found == slots_.end() || found->second.entry.get() != failed) {
             return false;
         }
         auto marked = std::make_shared<TuneEntry>(*found->second.entry);

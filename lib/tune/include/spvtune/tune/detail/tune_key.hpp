@@ -143,7 +143,9 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
         live = check_outputs(set, inputs, std::move(live), failures, events);
     }
     TuneEntry entry;
-    if (live.size() == 1) {
+    const bool measure_lone =
+        options.measure_lone_candidate || options.sampling.mode == SamplingMode::fixed;
+    if (live.size() == 1 && !measure_lone) {
         // Nothing to choose between: no benchmark, and statistics stay empty (0 samples).
         RankedCandidate only;
         only.name = live.front().name;
