@@ -137,7 +137,7 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
         }
         for (const tune::CandidateFailure& failure : entry->failures) {
             row("-", failure.name, "-", "-", "-",
-                std::string(tune::failure_kind_name(failure.kind)) + ": " + failure.reason);
+                tune::failure_kind_name(failure.kind) + ": " + failure.reason);
         }
     }
     if (table || verbose || report.status == KeyStatus::tuned) {
@@ -152,7 +152,7 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
     nlohmann::json json;
     json["key"] = report.key;
     json["tuning_key"] = report.tuning_key;
-    json["status"] = std::string(to_string(report.status));
+    json["status"] = report.status;
     json["elapsed_s"] = report.elapsed_s;
     if (!report.error.empty()) {
         json["error"] = report.error;
@@ -191,7 +191,7 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
             }
             for (const tune::CandidateFailure& failure : entry->failures) {
                 if (failure.name == name) {
-                    status = std::string(tune::failure_kind_name(failure.kind));
+                    status = tune::failure_kind_name(failure.kind);
                     candidate["reason"] = failure.reason;
                 }
             }
