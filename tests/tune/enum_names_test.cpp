@@ -43,6 +43,10 @@ TEST_CASE("a name table answers nullopt or the fallback for what it lacks") {
     CHECK(base::name_of(colour_names, Colour::unnamed, "?") == "?");
 }
 
+// nlohmann would write an enum without a declared spelling as its number.
+static_assert(base::JsonSpelled<tune::FailureKind, nlohmann::json>);
+static_assert(!base::JsonSpelled<Colour, nlohmann::json>);
+
 TEST_CASE("enum_from_json accepts exactly the NLOHMANN_JSON_SERIALIZE_ENUM spellings") {
     for (const auto kind :
          {tune::FailureKind::error, tune::FailureKind::wrong_output, tune::FailureKind::skipped}) {

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/expression.hpp>
 
@@ -63,6 +64,8 @@ class Reader {
     template <class T>
     std::optional<T> choice(const Json& json, const std::string& pointer,
                             std::initializer_list<T> choices) {
+        static_assert(base::JsonSpelled<T, Json>,
+                      "declare NLOHMANN_JSON_SERIALIZE_ENUM next to the enum");
         const auto name = string(json, pointer);
         std::string expected;
         std::size_t left = choices.size();

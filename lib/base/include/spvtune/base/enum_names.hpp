@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace spvtune::base {
@@ -48,12 +49,20 @@ constexpr std::optional<Enum> enum_from(const EnumNames<Enum, N>& names,
     return std::nullopt;
 }
 
+/// An enum with a JSON spelling of its own (NLOHMANN_JSON_SERIALIZE_ENUM next to it, found by
+/// ADL). Without one nlohmann silently writes the enum's number, so spelling code asks for this.
+template <class Enum, class Json>
+concept JsonSpelled = std::is_enum_v<Enum> && requires(Json& json, const Enum& value) {
+    to_json(json, value);
+};
+
 /// The enumerator whose NLOHMANN_JSON_SERIALIZE_ENUM spelling is `json`; nullopt for anything
 /// else. nlohmann itself reads an unknown spelling as the table's first entry, which a reader of
 /// files must not do; writing the value back and comparing asks that same table, so no second
 /// list of spellings can drift from it. Generic in Json so this header needs no JSON library.
 template <class Enum, class Json>
 std::optional<Enum> enum_from_json(const Json& json) {
+    static_assert(JsonSpelled<Enum, Json>, "declare NLOHMANN_JSON_SERIALIZE_ENUM next to the enum");
     if (!json.is_string()) {
         return std::nullopt;
     }

@@ -173,6 +173,12 @@ struct Reference {
 
 enum class SamplingMode { adaptive, fixed };
 
+// Problem-file spellings.
+NLOHMANN_JSON_SERIALIZE_ENUM(SamplingMode, {
+                                               {SamplingMode::adaptive, "adaptive"},
+                                               {SamplingMode::fixed, "fixed"},
+                                           })
+
 /// Measurement settings from the file; empty fields leave the tool's defaults.
 struct Settings {
     std::optional<SamplingMode> mode;
