@@ -19,7 +19,7 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
     nlohmann::json json;
     json["key"] = report.key;
     json["tuning_key"] = report.tuning_key;
-    json["status"] = std::string(to_string(report.status));
+    json["status"] = report.status;
     json["elapsed_s"] = report.elapsed_s;
     if (!report.error.empty()) {
         json["error"] = report.error;

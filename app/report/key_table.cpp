@@ -150,7 +150,7 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
         }
         for (const tune::CandidateFailure& failure : entry->failures) {
             row("-", failure.name, "-", "-", "-",
-                std::string(tune::failure_kind_name(failure.kind)) + ": " + failure.reason);
+                tune::failure_kind_name(failure.kind) + ": " + failure.reason);
         }
     }
     if (table || verbose || report.status == KeyStatus::tuned) {

@@ -6,51 +6,6 @@
 
 namespace spvtune::cache::cache_json {
 
-std::string_view to_string(tune::TimingMethod method) noexcept {
-    switch (method) {
-        case tune::TimingMethod::device_timestamps:
-            return "device_timestamps";
-        case tune::TimingMethod::host_clock:
-            return "host_clock";
-    }
-    return "device_timestamps";
-}
-
-std::optional<tune::TimingMethod> timing_method_from(std::string_view text) noexcept {
-    if (text == "device_timestamps") {
-        return tune::TimingMethod::device_timestamps;
-    }
-    if (text == "host_clock") {
-        return tune::TimingMethod::host_clock;
-    }
-    return std::nullopt;
-}
-
-std::string_view to_string(tune::FailureKind kind) noexcept {
-    switch (kind) {
-        case tune::FailureKind::error:
-            return "error";
-        case tune::FailureKind::wrong_output:
-            return "wrong_output";
-        case tune::FailureKind::skipped:
-            return "skipped";
-    }
-    return "error";
-}
-
-std::optional<tune::FailureKind> failure_kind_from(std::string_view text) noexcept {
-    if (text == "error") {
-        return tune::FailureKind::error;
-    }
-    if (text == "wrong_output") {
-        return tune::FailureKind::wrong_output;
-    }
-    if (text == "skipped") {
-        return tune::FailureKind::skipped;
-    }
-    return std::nullopt;
-}
-
 nlohmann::json encode_double(double value) {
     if (std::isnan(value)) {
         return "nan";

@@ -13,12 +13,6 @@
 // every file this library writes readable by it.
 namespace spvtune::cache::cache_json {
 
-std::string_view to_string(tune::TimingMethod method) noexcept;
-std::optional<tune::TimingMethod> timing_method_from(std::string_view text) noexcept;
-
-std::string_view to_string(tune::FailureKind kind) noexcept;
-std::optional<tune::FailureKind> failure_kind_from(std::string_view text) noexcept;
-
 /// Statistics may be NaN or infinite (one sample has no spread); JSON has no such numbers, and
 /// nlohmann would write null and lose the value, so they are spelled "nan", "inf", "-inf".
 nlohmann::json encode_double(double value);

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/cache/cache_format.hpp>
 
 #include "cache_json_values.hpp"
@@ -160,7 +161,8 @@ tune::RankedCandidate read_ranked(const Reader& r, const json& value, const Plac
     c.index = read_index(r, o.at("index"), at / "index");
     c.statistics = read_statistics(r, o.at("statistics"), at / "statistics");
     const Place method_at = at / "timing_method";
-    const auto method = cache_json::timing_method_from(r.string(o.at("timing_method"), method_at));
+    const auto method =
+        base::enum_from_json<tune::TimingMethod>(json(r.string(o.at("timing_method"), method_at)));
     if (!method) {
         r.fail(method_at, "expected \"device_timestamps\" or \"host_clock\"");
     }
@@ -176,7 +178,8 @@ tune::CandidateFailure read_failure(const Reader& r, const json& value, const Pl
     f.name = r.string(o.at("name"), at / "name");
     f.index = read_index(r, o.at("index"), at / "index");
     const Place kind_at = at / "kind";
-    const auto kind = cache_json::failure_kind_from(r.string(o.at("kind"), kind_at));
+    const auto kind =
+        base::enum_from_json<tune::FailureKind>(json(r.string(o.at("kind"), kind_at)));
     if (!kind) {
         r.fail(kind_at, "expected \"error\", \"wrong_output\" or \"skipped\"");
     }

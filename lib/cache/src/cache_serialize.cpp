@@ -26,7 +26,7 @@ json entry_json(const CacheKeyRecord& record) {
         ranking.push_back({{"name", candidate.name},
                            {"index", candidate.index},
                            {"statistics", statistics_json(candidate.statistics)},
-                           {"timing_method", cache_json::to_string(candidate.method)},
+                           {"timing_method", candidate.method},
                            {"tied_with_winner", candidate.tied_with_winner},
                            {"eliminated", candidate.eliminated}});
     }
@@ -34,7 +34,7 @@ json entry_json(const CacheKeyRecord& record) {
     for (const tune::CandidateFailure& failure : entry.failures) {
         failures.push_back({{"name", failure.name},
                             {"index", failure.index},
-                            {"kind", cache_json::to_string(failure.kind)},
+                            {"kind", failure.kind},
                             {"reason", failure.reason}});
     }
     return {{"printed_key", record.printed_key},

@@ -24,28 +24,12 @@ bool is_problem_name(std::string_view name) {
 
 }  // namespace
 
-std::string_view to_string(ParameterType type) noexcept {
-    switch (type) {
-        case ParameterType::integer:
-            return "int";
-        case ParameterType::floating:
-            return "float";
-        case ParameterType::string:
-            return "string";
-    }
-    return "?";
+std::string to_string(ParameterType type) {
+    return nlohmann::json(type).get<std::string>();
 }
 
-std::string_view to_string(BufferRole role) noexcept {
-    switch (role) {
-        case BufferRole::input:
-            return "input";
-        case BufferRole::output:
-            return "output";
-        case BufferRole::inout:
-            return "inout";
-    }
-    return "?";
+std::string to_string(BufferRole role) {
+    return nlohmann::json(role).get<std::string>();
 }
 
 const Parameter* Problem::find_parameter(std::string_view wanted) const {

@@ -47,22 +47,6 @@ vulkan::BatchPolicy batch_policy(const Settings& file, const Settings& overrides
     return policy;
 }
 
-std::string_view to_string(KeyStatus status) {
-    switch (status) {
-        case KeyStatus::tuned:
-            return "tuned";
-        case KeyStatus::cached:
-            return "cached";
-        case KeyStatus::compiled:
-            return "compiled";
-        case KeyStatus::untuned:
-            return "untuned";
-        case KeyStatus::failed:
-            return "failed";
-    }
-    return "unknown";
-}
-
 struct ProblemTuning::Impl {
     const Problem& problem;
     vulkan::Device& device;

@@ -6,16 +6,17 @@
 #include <string>
 #include <utility>
 
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/tune/anchor.hpp>
 
 namespace spvtune::tune {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, AutotuneLevel>, 4> level_names{{
-    {"minimal", AutotuneLevel::minimal},
-    {"balanced", AutotuneLevel::balanced},
-    {"extensive", AutotuneLevel::extensive},
-    {"full", AutotuneLevel::full},
+constexpr base::EnumNames<AutotuneLevel, 4> level_names{{
+    {AutotuneLevel::minimal, "minimal"},
+    {AutotuneLevel::balanced, "balanced"},
+    {AutotuneLevel::extensive, "extensive"},
+    {AutotuneLevel::full, "full"},
 }};
 
 constexpr std::uint64_t saturated = std::numeric_limits<std::uint64_t>::max();
@@ -53,24 +54,17 @@ std::uint64_t half_power_at_least(std::uint64_t target, std::uint64_t base) {
 }  // namespace
 
 std::string_view to_string(AutotuneLevel level) {
-    for (const auto& [name, value] : level_names) {
-        if (value == level) {
-            return name;
-        }
-    }
-    return "unknown";
+    return base::name_of(level_names, level);
 }
 
 Result<AutotuneLevel> parse_autotune_level(std::string_view text) {
-    for (const auto& [name, value] : level_names) {
-        if (name == text) {
-            return value;
-        }
+    if (const auto level = base::enum_from(level_names, text)) {
+        return *level;
     }
     std::string valid;
     for (const auto& entry : level_names) {
         valid += valid.empty() ? "" : ", ";
-        valid += entry.first;
+        valid += entry.second;
     }
     return fail("unknown autotune level '" + std::string(text) + "' (valid: " + valid + ")");
 }

@@ -1,63 +1,49 @@
+#include <algorithm>
 #include <string>
 
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/tune/events.hpp>
 
 namespace spvtune::tune {
 
+namespace {
+
+constexpr base::EnumNames<LookupSource, 7> lookup_source_names{{
+    {LookupSource::memory, "memory"},
+    {LookupSource::store, "store"},
+    {LookupSource::tuned, "tuned"},
+    {LookupSource::pending, "pending"},
+    {LookupSource::compiled, "compiled"},
+    {LookupSource::fallback, "fallback"},
+    {LookupSource::untuned, "untuned"},
+}};
+
+constexpr base::EnumNames<TuneEventKind, 9> event_kind_names{{
+    {TuneEventKind::tuning_started, "tuning started"},
+    {TuneEventKind::tuning_finished, "tuning finished"},
+    {TuneEventKind::store_hit, "store hit"},
+    {TuneEventKind::store_note, "store note"},
+    {TuneEventKind::fallback_used, "fallback used"},
+    {TuneEventKind::checks_note, "checks note"},
+    {TuneEventKind::untuned_miss, "untuned miss"},
+    {TuneEventKind::candidate_started, "candidate started"},
+    {TuneEventKind::tuning_failed, "tuning failed"},
+}};
+
+}  // namespace
+
 std::string_view to_string(LookupSource source) {
-    switch (source) {
-        case LookupSource::memory:
-            return "memory";
-        case LookupSource::store:
-            return "store";
-        case LookupSource::tuned:
-            return "tuned";
-        case LookupSource::pending:
-            return "pending";
-        case LookupSource::compiled:
-            return "compiled";
-        case LookupSource::fallback:
-            return "fallback";
-        case LookupSource::untuned:
-            return "untuned";
-    }
-    return "unknown";
+    return base::name_of(lookup_source_names, source);
 }
 
 std::string_view to_string(TuneEventKind kind) {
-    switch (kind) {
-        case TuneEventKind::tuning_started:
-            return "tuning started";
-        case TuneEventKind::tuning_finished:
-            return "tuning finished";
-        case TuneEventKind::store_hit:
-            return "store hit";
-        case TuneEventKind::store_note:
-            return "store note";
-        case TuneEventKind::fallback_used:
-            return "fallback used";
-        case TuneEventKind::checks_note:
-            return "checks note";
-        case TuneEventKind::untuned_miss:
-            return "untuned miss";
-        case TuneEventKind::candidate_started:
-            return "candidate started";
-        case TuneEventKind::tuning_failed:
-            return "tuning failed";
-    }
-    return "unknown";
+    return base::name_of(event_kind_names, kind);
 }
 
-std::string_view failure_kind_name(FailureKind kind) {
-    switch (kind) {
-        case FailureKind::error:
-            return "error";
-        case FailureKind::wrong_output:
-            return "wrong output";
-        case FailureKind::skipped:
-            return "skipped";
-    }
-    return "unknown";
+std::string failure_kind_name(FailureKind kind) {
+    std::string name = nlohmann::json(kind).get<std::string>();
+    std::replace(name.begin(), name.end(), '_', ' ');
+    return name;
 }
 
 std::string describe_failures(std::string_view headline,

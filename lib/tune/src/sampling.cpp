@@ -1,16 +1,10 @@
 #include <stdexcept>
 #include <string>
 
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/tune/sampling.hpp>
 
 namespace spvtune::tune {
-namespace {
-
-std::string_view mode_name(SamplingMode mode) {
-    return mode == SamplingMode::fixed ? "fixed" : "adaptive";
-}
-
-}  // namespace
 
 SamplingSettings SamplingSettings::fixed(std::size_t warmups, std::size_t samples) {
     SamplingSettings settings;
@@ -22,7 +16,7 @@ SamplingSettings SamplingSettings::fixed(std::size_t warmups, std::size_t sample
 
 void to_json(nlohmann::json& json, const SamplingSettings& settings) {
     json = {
-        {"mode", mode_name(settings.mode)},
+        {"mode", settings.mode},
         {"warmup_runs", settings.warmup_runs},
         {"min_samples", settings.min_samples},
         {"max_samples", settings.max_samples},
@@ -40,12 +34,13 @@ void to_json(nlohmann::json& json, const SamplingSettings& settings) {
 void from_json(const nlohmann::json& json, SamplingSettings& settings) {
     SamplingSettings read;
     if (json.contains("mode")) {
-        const auto mode = json.at("mode").get<std::string>();
-        if (mode != "adaptive" && mode != "fixed") {
-            throw std::invalid_argument("sampling mode '" + mode +
+        const auto text = json.at("mode").get<std::string>();
+        const auto mode = base::enum_from_json<SamplingMode>(nlohmann::json(text));
+        if (!mode) {
+            throw std::invalid_argument("sampling mode '" + text +
                                         "' is neither 'adaptive' nor 'fixed'");
         }
-        read.mode = mode == "fixed" ? SamplingMode::fixed : SamplingMode::adaptive;
+        read.mode = *mode;
     }
     read.warmup_runs = json.value("warmup_runs", read.warmup_runs);
     read.min_samples = json.value("min_samples", read.min_samples);

@@ -1,7 +1,9 @@
 #include <cctype>
 #include <cstdio>
+#include <string_view>
 
 #include <spvtune/base/digest.hpp>
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/vulkan/device_identity.hpp>
 
 namespace spvtune::vulkan {
@@ -47,58 +49,45 @@ std::string slug(const std::string& name) {
     return text.empty() ? "device" : text;
 }
 
+constexpr base::EnumNames<VkDriverId, 23> driver_id_names{{
+    {VK_DRIVER_ID_AMD_PROPRIETARY, "AMD_PROPRIETARY"},
+    {VK_DRIVER_ID_AMD_OPEN_SOURCE, "AMD_OPEN_SOURCE"},
+    {VK_DRIVER_ID_MESA_RADV, "MESA_RADV"},
+    {VK_DRIVER_ID_NVIDIA_PROPRIETARY, "NVIDIA_PROPRIETARY"},
+    {VK_DRIVER_ID_INTEL_PROPRIETARY_WINDOWS, "INTEL_PROPRIETARY_WINDOWS"},
+    {VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA, "INTEL_OPEN_SOURCE_MESA"},
+    {VK_DRIVER_ID_IMAGINATION_PROPRIETARY, "IMAGINATION_PROPRIETARY"},
+    {VK_DRIVER_ID_QUALCOMM_PROPRIETARY, "QUALCOMM_PROPRIETARY"},
+    {VK_DRIVER_ID_ARM_PROPRIETARY, "ARM_PROPRIETARY"},
+    {VK_DRIVER_ID_GOOGLE_SWIFTSHADER, "GOOGLE_SWIFTSHADER"},
+    {VK_DRIVER_ID_GGP_PROPRIETARY, "GGP_PROPRIETARY"},
+    {VK_DRIVER_ID_BROADCOM_PROPRIETARY, "BROADCOM_PROPRIETARY"},
+    {VK_DRIVER_ID_MESA_LLVMPIPE, "MESA_LLVMPIPE"},
+    {VK_DRIVER_ID_MOLTENVK, "MOLTENVK"},
+    {VK_DRIVER_ID_COREAVI_PROPRIETARY, "COREAVI_PROPRIETARY"},
+    {VK_DRIVER_ID_JUICE_PROPRIETARY, "JUICE_PROPRIETARY"},
+    {VK_DRIVER_ID_VERISILICON_PROPRIETARY, "VERISILICON_PROPRIETARY"},
+    {VK_DRIVER_ID_MESA_TURNIP, "MESA_TURNIP"},
+    {VK_DRIVER_ID_MESA_V3DV, "MESA_V3DV"},
+    {VK_DRIVER_ID_MESA_PANVK, "MESA_PANVK"},
+    {VK_DRIVER_ID_SAMSUNG_PROPRIETARY, "SAMSUNG_PROPRIETARY"},
+    {VK_DRIVER_ID_MESA_VENUS, "MESA_VENUS"},
+    {VK_DRIVER_ID_MESA_DOZEN, "MESA_DOZEN"},
+}};
+
 std::string driver_id_name(VkDriverId id) {
-    switch (id) {
-        case VK_DRIVER_ID_AMD_PROPRIETARY:
-            return "AMD_PROPRIETARY";
-        case VK_DRIVER_ID_AMD_OPEN_SOURCE:
-            return "AMD_OPEN_SOURCE";
-        case VK_DRIVER_ID_MESA_RADV:
-            return "MESA_RADV";
-        case VK_DRIVER_ID_NVIDIA_PROPRIETARY:
-            return "NVIDIA_PROPRIETARY";
-        case VK_DRIVER_ID_INTEL_PROPRIETARY_WINDOWS:
-            return "INTEL_PROPRIETARY_WINDOWS";
-        case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA:
-            return "INTEL_OPEN_SOURCE_MESA";
-        case VK_DRIVER_ID_IMAGINATION_PROPRIETARY:
-            return "IMAGINATION_PROPRIETARY";
-        case VK_DRIVER_ID_QUALCOMM_PROPRIETARY:
-            return "QUALCOMM_PROPRIETARY";
-        case VK_DRIVER_ID_ARM_PROPRIETARY:
-            return "ARM_PROPRIETARY";
-        case VK_DRIVER_ID_GOOGLE_SWIFTSHADER:
-            return "GOOGLE_SWIFTSHADER";
-        case VK_DRIVER_ID_GGP_PROPRIETARY:
-            return "GGP_PROPRIETARY";
-        case VK_DRIVER_ID_BROADCOM_PROPRIETARY:
-            return "BROADCOM_PROPRIETARY";
-        case VK_DRIVER_ID_MESA_LLVMPIPE:
-            return "MESA_LLVMPIPE";
-        case VK_DRIVER_ID_MOLTENVK:
-            return "MOLTENVK";
-        case VK_DRIVER_ID_COREAVI_PROPRIETARY:
-            return "COREAVI_PROPRIETARY";
-        case VK_DRIVER_ID_JUICE_PROPRIETARY:
-            return "JUICE_PROPRIETARY";
-        case VK_DRIVER_ID_VERISILICON_PROPRIETARY:
-            return "VERISILICON_PROPRIETARY";
-        case VK_DRIVER_ID_MESA_TURNIP:
-            return "MESA_TURNIP";
-        case VK_DRIVER_ID_MESA_V3DV:
-            return "MESA_V3DV";
-        case VK_DRIVER_ID_MESA_PANVK:
-            return "MESA_PANVK";
-        case VK_DRIVER_ID_SAMSUNG_PROPRIETARY:
-            return "SAMSUNG_PROPRIETARY";
-        case VK_DRIVER_ID_MESA_VENUS:
-            return "MESA_VENUS";
-        case VK_DRIVER_ID_MESA_DOZEN:
-            return "MESA_DOZEN";
-        default:
-            return "DRIVER_ID_" + std::to_string(static_cast<int>(id));
+    if (const auto name = base::find_name(driver_id_names, id)) {
+        return std::string(*name);
     }
+    return "DRIVER_ID_" + std::to_string(static_cast<int>(id));
 }
+
+constexpr base::EnumNames<VkPhysicalDeviceType, 4> device_type_names{{
+    {VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU, "integrated-gpu"},
+    {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, "discrete-gpu"},
+    {VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU, "virtual-gpu"},
+    {VK_PHYSICAL_DEVICE_TYPE_CPU, "cpu"},
+}};
 
 }  // namespace
 
@@ -133,18 +122,7 @@ std::string uuid_to_string(const std::array<std::uint8_t, VK_UUID_SIZE>& uuid) {
 }
 
 std::string to_string(VkPhysicalDeviceType type) {
-    switch (type) {
-        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-            return "integrated-gpu";
-        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-            return "discrete-gpu";
-        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-            return "virtual-gpu";
-        case VK_PHYSICAL_DEVICE_TYPE_CPU:
-            return "cpu";
-        default:
-            return "other";
-    }
+    return std::string(base::name_of(device_type_names, type, "other"));
 }
 
 std::string DeviceIdentity::key() const {

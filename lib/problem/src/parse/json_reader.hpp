@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/expression.hpp>
 
@@ -58,22 +59,23 @@ class Reader {
     bool is_type(const Json& json, const std::string& pointer, bool ok, std::string_view expected);
 
     std::optional<std::string> string(const Json& json, const std::string& pointer);
-    /// A string that names one of `choices`, as its value.
+    /// A string that spells one of `choices`, as its value. The spellings are the enum's
+    /// NLOHMANN_JSON_SERIALIZE_ENUM ones, so the file format has one list of them.
     template <class T>
     std::optional<T> choice(const Json& json, const std::string& pointer,
-                            std::initializer_list<std::pair<std::string_view, T>> choices) {
+                            std::initializer_list<T> choices) {
+        static_assert(base::JsonSpelled<T, Json>,
+                      "declare NLOHMANN_JSON_SERIALIZE_ENUM next to the enum");
         const auto name = string(json, pointer);
         std::string expected;
         std::size_t left = choices.size();
-        for (const auto& [spelling, value] : choices) {
+        for (const T value : choices) {
+            const std::string spelling = Json(value).template get<std::string>();
             if (name && *name == spelling) {
                 return value;
             }
             --left;
-            expected += "\"" + std::string(spelling) + "\"" +
-                        (left > 1    ? ", "
-                         : left == 1 ? " or "
-                                     : "");
+            expected += "\"" + spelling + "\"" + (left > 1 ? ", " : left == 1 ? " or " : "");
         }
         if (name) {
             error(pointer, "expected " + expected + ", found " + describe(json));

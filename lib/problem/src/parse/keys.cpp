@@ -186,10 +186,9 @@ void parse_parameters(Reader& reader, const Json& json, Problem& problem) {
             continue;
         }
         Parameter parameter{name, ParameterType::integer, std::nullopt};
-        const auto type = reader.choice<ParameterType>(spec["type"], child(at, "type"),
-                                                       {{"int", ParameterType::integer},
-                                                        {"float", ParameterType::floating},
-                                                        {"string", ParameterType::string}});
+        const auto type = reader.choice<ParameterType>(
+            spec["type"], child(at, "type"),
+            {ParameterType::integer, ParameterType::floating, ParameterType::string});
         if (!type) {
             continue;
         }

@@ -22,9 +22,8 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
     }
     Settings& settings = problem.settings;
     if (json.contains("mode")) {
-        settings.mode = reader.choice<SamplingMode>(
-            json["mode"], child(pointer, "mode"),
-            {{"adaptive", SamplingMode::adaptive}, {"fixed", SamplingMode::fixed}});
+        settings.mode = reader.choice<SamplingMode>(json["mode"], child(pointer, "mode"),
+                                                    {SamplingMode::adaptive, SamplingMode::fixed});
     }
     if (json.contains("warmup")) {
         settings.warmup = count(reader, json["warmup"], child(pointer, "warmup"), 0);

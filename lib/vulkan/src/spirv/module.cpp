@@ -1,8 +1,11 @@
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 #include <spirv_cross/spirv.h>
 
 #include <spvtune/base/digest.hpp>
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/vulkan/error.hpp>
 #include <spvtune/vulkan/spirv_module.hpp>
 
@@ -15,24 +18,21 @@
 namespace spvtune::vulkan {
 namespace {
 
+// Keyed by the raw word: a module may hold any value, and casting one the enum lacks is undefined.
+constexpr base::EnumNames<std::uint32_t, 6> stage_names{{
+    {SpvExecutionModelVertex, "vertex shader"},
+    {SpvExecutionModelTessellationControl, "tessellation control shader"},
+    {SpvExecutionModelTessellationEvaluation, "tessellation evaluation shader"},
+    {SpvExecutionModelGeometry, "geometry shader"},
+    {SpvExecutionModelFragment, "fragment shader"},
+    {SpvExecutionModelKernel, "OpenCL kernel"},
+}};
+
 std::string stage_name(std::uint32_t execution_model) {
-    switch (execution_model) {
-        case SpvExecutionModelVertex:
-            return "vertex shader";
-        case SpvExecutionModelTessellationControl:
-            return "tessellation control shader";
-        case SpvExecutionModelTessellationEvaluation:
-            return "tessellation evaluation shader";
-        case SpvExecutionModelGeometry:
-            return "geometry shader";
-        case SpvExecutionModelFragment:
-            return "fragment shader";
-        case SpvExecutionModelKernel:
-            return "OpenCL kernel";
-        default:
-            return "non-compute entry point (execution model " + std::to_string(execution_model) +
-                   ")";
+    if (const auto name = base::find_name(stage_names, execution_model)) {
+        return std::string(*name);
     }
+    return "non-compute entry point (execution model " + std::to_string(execution_model) + ")";
 }
 
 std::string quoted_list(const std::vector<ComputeEntryPoint>& entry_points) {

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include <spvtune/problem/expression.hpp>
 #include <spvtune/problem/problem_key.hpp>
 #include <spvtune/tune/anchor.hpp>
@@ -28,8 +30,15 @@ namespace spvtune::problem {
 
 enum class ParameterType { integer, floating, string };
 
+// Problem-file spellings.
+NLOHMANN_JSON_SERIALIZE_ENUM(ParameterType, {
+                                                {ParameterType::integer, "int"},
+                                                {ParameterType::floating, "float"},
+                                                {ParameterType::string, "string"},
+                                            })
+
 /// "int", "float" or "string", as the file spells them.
-std::string_view to_string(ParameterType type) noexcept;
+std::string to_string(ParameterType type);
 
 /// Bucketing of an integer parameter into the tuning key (tune::anchor).
 struct Bucket {
@@ -52,7 +61,15 @@ struct KeyEntry {
 
 enum class BufferRole { input, output, inout };
 
-std::string_view to_string(BufferRole role) noexcept;
+// Problem-file spellings.
+NLOHMANN_JSON_SERIALIZE_ENUM(BufferRole, {
+                                             {BufferRole::input, "input"},
+                                             {BufferRole::output, "output"},
+                                             {BufferRole::inout, "inout"},
+                                         })
+
+/// As the file spells it.
+std::string to_string(BufferRole role);
 
 /// Whether a candidate's writes to the buffer are compared with the reference's.
 inline bool is_checked(BufferRole role) noexcept {
@@ -155,6 +172,12 @@ struct Reference {
 };
 
 enum class SamplingMode { adaptive, fixed };
+
+// Problem-file spellings.
+NLOHMANN_JSON_SERIALIZE_ENUM(SamplingMode, {
+                                               {SamplingMode::adaptive, "adaptive"},
+                                               {SamplingMode::fixed, "fixed"},
+                                           })
 
 /// Measurement settings from the file; empty fields leave the tool's defaults.
 struct Settings {

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include <spvtune/problem/key_plan.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_runner.hpp>
@@ -46,7 +48,14 @@ enum class KeyStatus {
     failed,    ///< no candidate could run, or none produced a correct output
 };
 
-std::string_view to_string(KeyStatus status);
+// Spellings of the tune command's JSON output.
+NLOHMANN_JSON_SERIALIZE_ENUM(KeyStatus, {
+                                            {KeyStatus::tuned, "tuned"},
+                                            {KeyStatus::cached, "cached"},
+                                            {KeyStatus::compiled, "compiled"},
+                                            {KeyStatus::untuned, "untuned"},
+                                            {KeyStatus::failed, "failed"},
+                                        })
 
 /// What happened to one key.
 struct KeyReport {

@@ -77,8 +77,9 @@ struct TuneError {
     std::vector<CandidateFailure> failures;
 };
 
-/// Name of a failure kind as reports print it ("error", "wrong output", "skipped").
-std::string_view failure_kind_name(FailureKind kind);
+/// Name of a failure kind as reports print it ("error", "wrong output", "skipped"): the cache
+/// file's spelling with spaces for underscores, so the two cannot disagree.
+std::string failure_kind_name(FailureKind kind);
 
 /// A multi-line message: `headline`, then one "  - name (#index): kind: reason" line per failure.
 std::string describe_failures(std::string_view headline,

@@ -24,6 +24,12 @@ enum class SamplingMode {
     fixed,     ///< exactly `warmup_runs` warm-ups and `max_samples` samples per candidate
 };
 
+// Cache-file spellings (the sampling settings recorded with each entry).
+NLOHMANN_JSON_SERIALIZE_ENUM(SamplingMode, {
+                                               {SamplingMode::adaptive, "adaptive"},
+                                               {SamplingMode::fixed, "fixed"},
+                                           })
+
 /// How the tuner measures candidates. Stored as JSON in every TuneEntry it produces.
 struct SamplingSettings {
     SamplingMode mode = SamplingMode::adaptive;

@@ -16,6 +16,13 @@ enum class TimingMethod {
     host_clock,         ///< steady host clock around submit + wait (no timestamp support)
 };
 
+// Cache-file spellings.
+NLOHMANN_JSON_SERIALIZE_ENUM(TimingMethod,
+                             {
+                                 {TimingMethod::device_timestamps, "device_timestamps"},
+                                 {TimingMethod::host_clock, "host_clock"},
+                             })
+
 /// Summary statistics of one candidate's samples, all in nanoseconds per run.
 struct SampleStatistics {
     std::size_t samples = 0;
@@ -47,6 +54,13 @@ enum class FailureKind {
     wrong_output,  ///< checks mode: its output disagreed with the reference candidate
     skipped,       ///< never run for this key (negative priority, limits, unsupported feature)
 };
+
+// Cache-file spellings; failure_kind_name derives the displayed name from them.
+NLOHMANN_JSON_SERIALIZE_ENUM(FailureKind, {
+                                              {FailureKind::error, "error"},
+                                              {FailureKind::wrong_output, "wrong_output"},
+                                              {FailureKind::skipped, "skipped"},
+                                          })
 
 struct CandidateFailure {
     std::string name;
