@@ -129,8 +129,9 @@ class Bench {
         return total;
     }
 
-    Set make_set() const {
-        Set set(key_of);
+    /// `key` maps inputs to the tuning key (e.g. a bucket shared by several sizes).
+    Set make_set(std::function<SizeKey(const Inputs&)> key = key_of) const {
+        Set set(std::move(key));
         for (const Spec& spec : specs_) {
             set.add(candidate(spec, counters_.at(spec.name)));
         }
