@@ -151,3 +151,20 @@ TEST_CASE("clear drops in-memory results; the store still answers") {
     CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
     CHECK(info.source == LookupSource::memory);
 }
+
+namespace {
+Set plain_factory() {
+    return Set(key_of);
+}
+}  // namespace
+
+// Checked when this file compiles: init's static_assert rejects the types refused here.
+TEST_CASE("only factories whose type is their own may build sets") {
+    const auto lambda = [] { return Set(key_of); };
+    static_assert(detail::identifies_one_factory<decltype(lambda)>);
+    static_assert(!detail::identifies_one_factory<decltype(&plain_factory)>);
+    static_assert(!detail::identifies_one_factory<decltype(plain_factory)>);
+    static_assert(!detail::identifies_one_factory<std::function<Set()>>);
+    Tuner tuner("fake-op");
+    CHECK(tuner.init(0, lambda)->size() == 0);
+}

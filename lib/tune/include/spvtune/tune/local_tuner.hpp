@@ -30,6 +30,22 @@
 
 namespace spvtune::tune {
 
+namespace detail {
+
+template <class F>
+struct is_std_function : std::false_type {};
+template <class R, class... Args>
+struct is_std_function<std::function<R(Args...)>> : std::true_type {};
+
+/// Whether a factory's type tells it apart from every other factory, as init needs: a lambda's
+/// does; a plain function (pointer or reference) or a std::function shares its type with others.
+template <class F>
+inline constexpr bool identifies_one_factory =
+    !std::is_pointer_v<F> && !std::is_function_v<F> && !std::is_member_pointer_v<F> &&
+    !is_std_function<F>::value;
+
+}  // namespace detail
+
 /// Picks and remembers, per key, the fastest candidate of a tunable set on each hardware: one
 /// long-lived object per operation family (typically a static), named for its cache namespace.
 ///
@@ -72,6 +88,10 @@ class LocalTuner {
                                            typename Set::OutputType>> &&
                 std::is_same_v<typename Set::KeyType, Key>,
             "the factory must return a TunableSet with this tuner's key type");
+        static_assert(detail::identifies_one_factory<std::remove_cvref_t<Factory>>,
+                      "init tells sets apart by the factory's type: pass a lambda (each has a type "
+                      "of its own); plain functions and std::function share one type between "
+                      "different factories, which would share one set");
         const SetSlot slot{std::type_index(typeid(std::remove_cvref_t<Factory>)), device};
         std::shared_ptr<InitCell> cell;
         {
