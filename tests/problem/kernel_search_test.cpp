@@ -1,43 +1,16 @@
-#include <cstdlib>
-
 #include <doctest/doctest.h>
 
 #include <spvtune/problem/kernel_search.hpp>
 
 #include "cache/temp_directory.hpp"
+#include "support/scoped_env.hpp"
 
 using namespace spvtune::problem;
 using spvtune::tune::testing::TempDirectory;
 using spvtune::tune::testing::write_bytes;
 namespace fs = std::filesystem;
 
-namespace {
-
-// Sets an environment variable for one test and restores it after.
-class ScopedEnv {
-  public:
-    ScopedEnv(const char* name, const std::string& value) : name_(name) {
-        if (const char* old = std::getenv(name)) {
-            old_ = old;
-        }
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() {
-        if (old_) {
-            ::setenv(name_, old_->c_str(), 1);
-        } else {
-            ::unsetenv(name_);
-        }
-    }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-  private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
-
-}  // namespace
+using spvtune::test::ScopedEnv;
 
 TEST_CASE("SPIR-V is looked for next to the problem, in the kernel dirs, the path, then built-in") {
     TempDirectory problem_dir;
