@@ -34,6 +34,17 @@ TEST_CASE("SPIR-V is looked for next to the problem, in the kernel dirs, the pat
     CHECK(find_kernel("saxpy.spv", problem, {}) == builtin_kernel_dir() / "saxpy.spv");
 }
 
+TEST_CASE("without SPVTUNE_KERNEL_PATH, or with it empty, no path directory is searched") {
+    TempDirectory problem_dir;
+    const fs::path problem = problem_dir.path() / "p.json";
+    const std::vector<fs::path> without_path{problem_dir.path() / "k.spv", "/d/k.spv",
+                                             builtin_kernel_dir() / "k.spv"};
+    const ScopedEnv env("SPVTUNE_KERNEL_PATH", std::nullopt);
+    CHECK(kernel_candidates("k.spv", problem, {"/d"}) == without_path);
+    env.set("");
+    CHECK(kernel_candidates("k.spv", problem, {"/d"}) == without_path);
+}
+
 TEST_CASE("an absolute spirv path is the only place looked at") {
     CHECK(kernel_candidates("/abs/k.spv", "/p/problem.json", {"/d"}) ==
           std::vector<fs::path>{"/abs/k.spv"});
