@@ -13,6 +13,8 @@ vulkan::InstanceOptions instance_options() {
     vulkan::InstanceOptions options;
     const char* validation = std::getenv("SPVTUNE_VALIDATION");
     options.validation = validation != nullptr && std::string_view(validation) == "1";
+    // Missing barriers are the misuse a CPU driver hides best, and validation runs are rare.
+    options.synchronization_validation = options.validation;
     return options;
 }
 

@@ -5,10 +5,12 @@
 #include <spvtune/cache/cache_location.hpp>
 
 #include "cache/cache_samples.hpp"
+#include "support/scoped_env.hpp"
 
 using namespace spvtune::tune;
 
 using namespace spvtune::cache;
+using spvtune::test::ScopedEnv;
 
 TEST_CASE("the cache directory comes from the most specific source that is set") {
     CacheDirectorySources sources{"/explicit", "/env", "/xdg", "/home/me"};
@@ -23,10 +25,46 @@ TEST_CASE("the cache directory comes from the most specific source that is set")
     CHECK_THROWS_AS(choose_cache_directory(sources), std::runtime_error);
 }
 
-TEST_CASE("the environment is read as the sources") {
-    const auto sources = cache_directory_sources(std::filesystem::path("/explicit"));
-    CHECK(sources.explicit_directory == std::filesystem::path("/explicit"));
-    CHECK(choose_cache_directory(sources) == "/explicit");
+TEST_CASE("each variable is read into its source, and an unset or empty one is absent") {
+    const ScopedEnv spvtune_dir("SPVTUNE_CACHE_DIR", "/env");
+    const ScopedEnv xdg("XDG_CACHE_HOME", "/xdg");
+    const ScopedEnv home("HOME", "/home/me");
+    CacheDirectorySources sources = cache_directory_sources(std::nullopt);
+    CHECK_FALSE(sources.explicit_directory);
+    CHECK(sources.spvtune_cache_dir == "/env");
+    CHECK(sources.xdg_cache_home == "/xdg");
+    CHECK(sources.home == "/home/me");
+    CHECK(cache_directory_sources(std::filesystem::path("/explicit")).explicit_directory ==
+          std::filesystem::path("/explicit"));
+
+    spvtune_dir.set("");
+    xdg.set(std::nullopt);
+    home.set("");
+    sources = cache_directory_sources(std::nullopt);
+    CHECK_FALSE(sources.spvtune_cache_dir);
+    CHECK_FALSE(sources.xdg_cache_home);
+    CHECK_FALSE(sources.home);
+}
+
+TEST_CASE("the environment decides in order: SPVTUNE_CACHE_DIR, XDG_CACHE_HOME, then HOME") {
+    const ScopedEnv spvtune_dir("SPVTUNE_CACHE_DIR", "/env");
+    const ScopedEnv xdg("XDG_CACHE_HOME", "/xdg");
+    const ScopedEnv home("HOME", "/home/me");
+    const auto chosen = [](std::optional<std::filesystem::path> explicit_directory = {}) {
+        return choose_cache_directory(cache_directory_sources(std::move(explicit_directory)));
+    };
+    CHECK(chosen("/explicit") == "/explicit");
+    CHECK(chosen() == "/env");
+    spvtune_dir.set(std::nullopt);
+    CHECK(chosen() == "/xdg/spvtune");
+    xdg.set(std::nullopt);
+    CHECK(chosen() == "/home/me/.cache/spvtune");
+    home.set(std::nullopt);
+    CHECK_THROWS_WITH_AS(chosen(),
+                         "cannot choose a cache directory: HOME is not set; use --cache-dir or "
+                         "set SPVTUNE_CACHE_DIR",
+                         std::runtime_error);
+    CHECK(chosen("/explicit") == "/explicit");
 }
 
 TEST_CASE("the file is named after the identity key, which may not leave the directory") {

@@ -193,5 +193,5 @@ TEST_CASE("spvtune check with a missing file or no file at all") {
         contains(missing.err, "no_such_problem.json: cannot read the problem file: no such file"));
     const Run nothing = run_spvtune(fixture.scratch, {"check"});
     CHECK(nothing.exit_code == 2);
-    CHECK(contains(nothing.err, "problems is required"));
+    CHECK(nothing.err == "problems is required\nRun with --help for more information.\n");
 }

@@ -47,13 +47,37 @@ std::string failure(const ResolvedCandidate& candidate,
 
 }  // namespace
 
-TEST_CASE("dispatch sizes are checked against the device's compute limits") {
+TEST_CASE("workgroup counts fit up to the limit of each axis and fail one above it") {
     const auto buffers = one_buffer(16);
-    CHECK(failure(candidate_with({64, 1, 1}, {65535, 1, 1}), buffers) == "fits");
-    CHECK(failure(candidate_with({64, 1, 1}, {70000, 1, 1}), buffers) ==
-          "workgroup count x = 70000 exceeds maxComputeWorkGroupCount[0] = 65535 of Tiny GPU");
+    CHECK(failure(candidate_with({64, 1, 1}, {65535, 65535, 65535}), buffers) == "fits");
+    CHECK(failure(candidate_with({64, 1, 1}, {65536, 1, 1}), buffers) ==
+          "workgroup count x = 65536 exceeds maxComputeWorkGroupCount[0] = 65535 of Tiny GPU");
+    CHECK(failure(candidate_with({64, 1, 1}, {1, 65536, 1}), buffers) ==
+          "workgroup count y = 65536 exceeds maxComputeWorkGroupCount[1] = 65535 of Tiny GPU");
+    CHECK(failure(candidate_with({64, 1, 1}, {1, 1, 65536}), buffers) ==
+          "workgroup count z = 65536 exceeds maxComputeWorkGroupCount[2] = 65535 of Tiny GPU");
+}
+
+TEST_CASE("workgroup sizes fit up to the limit of each axis and fail one above it") {
+    const auto buffers = one_buffer(16);
+    CHECK(failure(candidate_with({1024, 1, 1}, {1, 1, 1}), buffers) == "fits");
+    CHECK(failure(candidate_with({1, 1024, 1}, {1, 1, 1}), buffers) == "fits");
+    CHECK(failure(candidate_with({1, 1, 64}, {1, 1, 1}), buffers) == "fits");
+    CHECK(failure(candidate_with({1025, 1, 1}, {1, 1, 1}), buffers) ==
+          "workgroup size x = 1025 exceeds maxComputeWorkGroupSize[0] = 1024 of Tiny GPU");
+    CHECK(failure(candidate_with({1, 1025, 1}, {1, 1, 1}), buffers) ==
+          "workgroup size y = 1025 exceeds maxComputeWorkGroupSize[1] = 1024 of Tiny GPU");
     CHECK(failure(candidate_with({1, 1, 65}, {1, 1, 1}), buffers) ==
           "workgroup size z = 65 exceeds maxComputeWorkGroupSize[2] = 64 of Tiny GPU");
+}
+
+TEST_CASE("invocations fit up to maxComputeWorkGroupInvocations and fail one above it") {
+    const auto buffers = one_buffer(16);
+    CHECK(failure(candidate_with({32, 32, 1}, {1, 1, 1}), buffers) == "fits");
+    CHECK(failure(candidate_with({16, 8, 8}, {1, 1, 1}), buffers) == "fits");
+    CHECK(failure(candidate_with({41, 25, 1}, {1, 1, 1}), buffers) ==
+          "workgroup size 41x25x1 = 1025 invocations exceeds maxComputeWorkGroupInvocations = "
+          "1024 of Tiny GPU");
     CHECK(failure(candidate_with({64, 32, 1}, {1, 1, 1}), buffers) ==
           "workgroup size 64x32x1 = 2048 invocations exceeds maxComputeWorkGroupInvocations = "
           "1024 of Tiny GPU");
@@ -66,10 +90,12 @@ TEST_CASE("buffer sizes are checked against ranges, the largest allocation and t
           "buffer 'x' is 1048577 bytes, which exceeds maxStorageBufferRange = 1048576 of Tiny GPU");
     auto uniform = candidate;
     uniform.bindings[0].type = spvtune::vulkan::DescriptorType::uniform_buffer;
-    CHECK(failure(uniform, one_buffer(70000)) ==
-          "buffer 'x' is 70000 bytes, which exceeds maxUniformBufferRange = 65536 of Tiny GPU");
+    CHECK(failure(uniform, one_buffer(1U << 16)) == "fits");
+    CHECK(failure(uniform, one_buffer((1U << 16) + 1)) ==
+          "buffer 'x' is 65537 bytes, which exceeds maxUniformBufferRange = 65536 of Tiny GPU");
     auto unbound = candidate;
     unbound.bindings.clear();
+    CHECK(failure(unbound, one_buffer(1U << 21)) == "fits");
     CHECK(failure(unbound, one_buffer((1U << 21) + 1)) ==
           "buffer 'x' is 2097153 bytes, which exceeds maxMemoryAllocationSize = 2097152 of Tiny "
           "GPU");

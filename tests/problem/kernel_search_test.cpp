@@ -1,43 +1,16 @@
-#include <cstdlib>
-
 #include <doctest/doctest.h>
 
 #include <spvtune/problem/kernel_search.hpp>
 
 #include "cache/temp_directory.hpp"
+#include "support/scoped_env.hpp"
 
 using namespace spvtune::problem;
 using spvtune::tune::testing::TempDirectory;
 using spvtune::tune::testing::write_bytes;
 namespace fs = std::filesystem;
 
-namespace {
-
-// Sets an environment variable for one test and restores it after.
-class ScopedEnv {
-  public:
-    ScopedEnv(const char* name, const std::string& value) : name_(name) {
-        if (const char* old = std::getenv(name)) {
-            old_ = old;
-        }
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() {
-        if (old_) {
-            ::setenv(name_, old_->c_str(), 1);
-        } else {
-            ::unsetenv(name_);
-        }
-    }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-  private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
-
-}  // namespace
+using spvtune::test::ScopedEnv;
 
 TEST_CASE("SPIR-V is looked for next to the problem, in the kernel dirs, the path, then built-in") {
     TempDirectory problem_dir;
@@ -59,6 +32,17 @@ TEST_CASE("SPIR-V is looked for next to the problem, in the kernel dirs, the pat
     CHECK(find_kernel("k.spv", problem, {dir_b.path()}) == problem_dir.path() / "k.spv");
     // The shipped kernels are always found last.
     CHECK(find_kernel("saxpy.spv", problem, {}) == builtin_kernel_dir() / "saxpy.spv");
+}
+
+TEST_CASE("without SPVTUNE_KERNEL_PATH, or with it empty, no path directory is searched") {
+    TempDirectory problem_dir;
+    const fs::path problem = problem_dir.path() / "p.json";
+    const std::vector<fs::path> without_path{problem_dir.path() / "k.spv", "/d/k.spv",
+                                             builtin_kernel_dir() / "k.spv"};
+    const ScopedEnv env("SPVTUNE_KERNEL_PATH", std::nullopt);
+    CHECK(kernel_candidates("k.spv", problem, {"/d"}) == without_path);
+    env.set("");
+    CHECK(kernel_candidates("k.spv", problem, {"/d"}) == without_path);
 }
 
 TEST_CASE("an absolute spirv path is the only place looked at") {

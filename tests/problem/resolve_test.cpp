@@ -94,6 +94,16 @@ TEST_CASE("buffer counts must be positive integers for the key") {
     CHECK(buffers.error() ==
           "/buffers/x/count: buffer 'x' would have -1000 elements for n=1000; "
           "expected a count > 0");
+    json["buffers"]["x"]["count"] = "n - 1000";
+    const auto empty = resolve_buffers(parse(json), n_key(1000));
+    REQUIRE_FALSE(empty);
+    CHECK(empty.error() ==
+          "/buffers/x/count: buffer 'x' would have 0 elements for n=1000; expected a count > 0");
+    json["buffers"]["x"]["count"] = "n - 999";
+    const auto single = resolve_buffers(parse(json), n_key(1000));
+    REQUIRE(single);
+    CHECK(single.value()[0].count == 1);
+    CHECK(single.value()[0].bytes == 4);
     json["buffers"]["x"]["count"] = "n / (n - 1000)";
     const auto divided = resolve_buffers(parse(json), n_key(1000));
     REQUIRE_FALSE(divided);

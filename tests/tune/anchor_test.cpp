@@ -7,6 +7,8 @@
 
 #include <spvtune/tune/anchor.hpp>
 
+#include "support/scoped_env.hpp"
+
 using namespace spvtune::tune;
 
 TEST_CASE("anchor rounds up to the next power of the base and clamps") {
@@ -57,16 +59,18 @@ TEST_CASE("autotune levels parse by name and reject others with the valid names"
 }
 
 TEST_CASE("the autotune level comes from SPVTUNE_AUTOTUNE_LEVEL") {
-    ::unsetenv("SPVTUNE_AUTOTUNE_LEVEL");
+    const spvtune::test::ScopedEnv level("SPVTUNE_AUTOTUNE_LEVEL", std::nullopt);
     CHECK(autotune_level_from_env().value() == AutotuneLevel::balanced);
-    ::setenv("SPVTUNE_AUTOTUNE_LEVEL", "", 1);
+    level.set("");
     CHECK(autotune_level_from_env().value() == AutotuneLevel::balanced);
-    ::setenv("SPVTUNE_AUTOTUNE_LEVEL", "extensive", 1);
+    level.set("extensive");
     CHECK(autotune_level_from_env().value() == AutotuneLevel::extensive);
-    ::setenv("SPVTUNE_AUTOTUNE_LEVEL", "Fast", 1);
+    level.set("minimal");
+    CHECK(autotune_level_from_env().value() == AutotuneLevel::minimal);
+    level.set("Fast");
     const Result<AutotuneLevel> bad = autotune_level_from_env();
     REQUIRE_FALSE(bad);
-    CHECK(bad.error().find("SPVTUNE_AUTOTUNE_LEVEL: unknown autotune level 'Fast'") == 0);
-    CHECK(bad.error().find("minimal, balanced, extensive, full") != std::string::npos);
-    ::unsetenv("SPVTUNE_AUTOTUNE_LEVEL");
+    CHECK(bad.error() ==
+          "SPVTUNE_AUTOTUNE_LEVEL: unknown autotune level 'Fast' (valid: minimal, "
+          "balanced, extensive, full)");
 }

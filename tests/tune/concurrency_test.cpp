@@ -100,18 +100,36 @@ TEST_CASE("8 threads executing one cold key benchmark it once and all get correc
     CHECK(tuned == 1);
     // Each measured candidate was measured by the one tuning thread only: one warm-up plus
     // the samples; nobody else measured.
+    const auto set = h.tuner.init(0, factory);
     ExecutionInfo info;
-    REQUIRE(h.tuner.execute(0, h.client, *h.tuner.init(0, factory), Inputs{}, &info));
+    REQUIRE(h.tuner.execute(0, h.client, *set, Inputs{}, &info));
     CHECK(info.source == LookupSource::memory);
     CHECK(info.candidate == 1);
+    const std::optional<TuneEntry> stored = h.stored(*set);
+    REQUIRE(stored);
+    REQUIRE(stored->ranking.size() == 3);
+    for (const RankedCandidate& ranked : stored->ranking) {
+        CAPTURE(ranked.name);
+        CHECK(bench[ranked.name].measures.load() ==
+              static_cast<int>(quick_sampling().warmup_runs + ranked.statistics.samples));
+    }
 }
 
 TEST_CASE("threads on many keys and two devices agree with each other") {
     Harness h;
-    Bench bench(
-        {{.name = "naive", .ns = 300, .jitter = 3}, {.name = "tiled", .ns = 100, .jitter = 1}});
+    // The slow candidate's output differs, so a thread that ran it instead of the settled
+    // winner returns a visibly different value.
+    Bench bench({{.name = "naive", .ns = 300, .jitter = 3, .offset = 1000},
+                 {.name = "tiled", .ns = 100, .jitter = 1}});
     const auto factory = [&] { return bench.make_set(); };
-    std::atomic<int> wrong{0};
+    struct Call {
+        int round;
+        LookupSource source;
+        std::size_t candidate;
+        long output;
+    };
+    std::mutex calls_mutex;
+    std::vector<Call> calls;
     std::vector<std::thread> workers;
     for (int t = 0; t < 4; ++t) {
         workers.emplace_back([&, t] {
@@ -119,16 +137,26 @@ TEST_CASE("threads on many keys and two devices agree with each other") {
             for (int round = 0; round < 20; ++round) {
                 const Inputs inputs{.size = static_cast<std::uint64_t>(16 << (round % 4)),
                                     .value = round};
-                const Result<long, TuneError> out = h.tuner.execute(t % 2, h.client, *set, inputs);
-                if (!out || out.value() != 2 * round) {
-                    wrong.fetch_add(1);
-                }
+                ExecutionInfo info;
+                const Result<long, TuneError> out =
+                    h.tuner.execute(t % 2, h.client, *set, inputs, &info);
+                std::lock_guard lock(calls_mutex);
+                calls.push_back({round, info.source, info.candidate, out ? out.value() : -1});
             }
         });
     }
     for (std::thread& worker : workers) {
         worker.join();
     }
-    CHECK(wrong.load() == 0);
+    REQUIRE(calls.size() == 80);
+    for (const Call& call : calls) {
+        CAPTURE(call.round);
+        CAPTURE(to_string(call.source));
+        // While a key is being tuned elsewhere the preferred candidate (registered first) runs;
+        // every other call runs the one winner, tiled.
+        const std::size_t expected = call.source == LookupSource::pending ? 0 : 1;
+        CHECK(call.candidate == expected);
+        CHECK(call.output == 2 * call.round + (expected == 0 ? 1000 : 0));
+    }
     CHECK(h.events.count(TuneEventKind::tuning_started) == 4);  // one per key, shared by devices
 }

@@ -9,6 +9,7 @@ namespace spvtune::test {
 VulkanFixture::VulkanFixture(vulkan::DeviceOptions device_options) {
     vulkan::InstanceOptions options;
     options.validation = true;
+    options.synchronization_validation = true;
     options.validation_sink = [log = log_](const std::string& message) { log->add(message); };
     instance_ = std::make_unique<vulkan::Instance>(options);
     device_ = std::make_unique<vulkan::Device>(

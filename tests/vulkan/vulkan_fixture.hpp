@@ -27,9 +27,10 @@ class ValidationLog {
     std::vector<std::string> messages_;
 };
 
-/// A validation-enabled instance and a device on the default selection (lavapipe without a
-/// GPU). On destruction it destroys the device, then the instance (the layer reports leaked
-/// objects then), and fails the running test for every validation message it saw.
+/// A validation-enabled instance (synchronization validation included) and a device on the default
+/// selection (lavapipe without a GPU). On destruction it destroys the device, then the instance
+/// (the layer reports leaked objects then), and fails the running test for every validation message
+/// it saw.
 class VulkanFixture {
   public:
     explicit VulkanFixture(vulkan::DeviceOptions options = {});

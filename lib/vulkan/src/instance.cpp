@@ -143,17 +143,33 @@ Instance::Instance(InstanceOptions options) : options_(std::move(options)) {
     messenger_info.pfnUserCallback = &Instance::on_message;
     messenger_info.pUserData = this;
 
+    const VkValidationFeatureEnableEXT synchronization =
+        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    VkValidationFeaturesEXT features{};
+    features.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT;
+    features.pNext = &messenger_info;
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = &synchronization;
+
     std::vector<const char*> layers;
     std::vector<const char*> extensions;
+    const bool synchronization_validation =
+        options_.validation && options_.synchronization_validation;
     if (options_.validation) {
         layers.push_back(validation_layer);
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    }
+    if (synchronization_validation) {
+        extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
     }
 
     VkInstanceCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
     // Chained so that messages about instance creation itself reach the sink too.
-    info.pNext = options_.validation ? &messenger_info : nullptr;
+    if (options_.validation) {
+        info.pNext = synchronization_validation ? static_cast<const void*>(&features)
+                                                : static_cast<const void*>(&messenger_info);
+    }
     info.pApplicationInfo = &app;
     info.enabledLayerCount = static_cast<std::uint32_t>(layers.size());
     info.ppEnabledLayerNames = layers.data();

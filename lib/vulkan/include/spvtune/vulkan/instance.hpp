@@ -18,6 +18,10 @@ using ValidationSink = std::function<void(const std::string& message)>;
 struct InstanceOptions {
     /// Enable VK_LAYER_KHRONOS_validation; creation fails with a clear error when it is absent.
     bool validation = false;
+    /// With `validation`, also run the layer's synchronization validation: a missing barrier
+    /// between dispatches is reported as a hazard even on a driver (lavapipe) that happens to
+    /// run them in order and so never shows the race in its results. Slows command recording.
+    bool synchronization_validation = false;
     /// Where validation messages go; when empty they are written to stderr.
     ValidationSink validation_sink;
 };
