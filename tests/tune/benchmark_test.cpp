@@ -35,20 +35,8 @@ struct Script {
 };
 
 std::vector<BenchmarkCandidate> candidates(std::size_t n) {
-    static const char* names[] = {"a", "b", "c", "d"};
-    std::vector<BenchmarkCandidate> out;
-    for (std::size_t i = 0; i < n; ++i) {
-        out.push_back({i, names[i], 0});
-    }
-    return out;
-}
-
-SamplingSettings adaptive(std::size_t min, std::size_t max) {
-    SamplingSettings settings;
-    settings.warmup_runs = 1;
-    settings.min_samples = min;
-    settings.max_samples = max;
-    return settings;
+    const std::vector<const char*> names{"a", "b", "c", "d"};
+    return fakes::benchmark_candidates({names.begin(), names.begin() + static_cast<long>(n)});
 }
 
 const RankedCandidate& named(const BenchmarkOutcome& outcome, const std::string& name) {
@@ -66,7 +54,8 @@ const RankedCandidate& named(const BenchmarkOutcome& outcome, const std::string&
 TEST_CASE("well separated timings: the true winner wins, the far slower one is eliminated") {
     Script script{{200, 100, 1000}, {2, 2, 2}};
     const auto list = candidates(3);
-    const BenchmarkOutcome outcome = run_benchmark(list, adaptive(8, 40), script.source());
+    const BenchmarkOutcome outcome =
+        run_benchmark(list, fakes::adaptive_sampling(8, 40), script.source());
     REQUIRE(outcome.ranking.size() == 3);
     CHECK(outcome.ranking[0].name == "b");
     CHECK(outcome.ranking[1].name == "a");
@@ -84,7 +73,8 @@ TEST_CASE("well separated timings: the true winner wins, the far slower one is e
 TEST_CASE("elimination stops measuring a far slower candidate while close ones continue") {
     Script script{{100, 103, 1000}, {10, 10, 10}};
     const auto list = candidates(3);
-    const BenchmarkOutcome outcome = run_benchmark(list, adaptive(8, 40), script.source());
+    const BenchmarkOutcome outcome =
+        run_benchmark(list, fakes::adaptive_sampling(8, 40), script.source());
     REQUIRE(outcome.ranking.size() == 3);
     CHECK(outcome.ranking[0].name == "a");
     const RankedCandidate& slow = named(outcome, "c");
@@ -97,7 +87,8 @@ TEST_CASE("elimination stops measuring a far slower candidate while close ones c
 TEST_CASE("elimination always keeps two candidates live") {
     Script script{{100, 1000, 1000}, {1, 1, 1}};
     const auto list = candidates(3);
-    const BenchmarkOutcome outcome = run_benchmark(list, adaptive(6, 30), script.source());
+    const BenchmarkOutcome outcome =
+        run_benchmark(list, fakes::adaptive_sampling(6, 30), script.source());
     int eliminated = 0;
     for (const RankedCandidate& ranked : outcome.ranking) {
         eliminated += ranked.eliminated ? 1 : 0;
@@ -109,7 +100,8 @@ TEST_CASE("elimination always keeps two candidates live") {
 TEST_CASE("two candidates within noise are reported as tied") {
     Script script{{100, 100.5}, {4, 4}};
     const auto list = candidates(2);
-    const BenchmarkOutcome outcome = run_benchmark(list, adaptive(8, 30), script.source());
+    const BenchmarkOutcome outcome =
+        run_benchmark(list, fakes::adaptive_sampling(8, 30), script.source());
     REQUIRE(outcome.ranking.size() == 2);
     CHECK(outcome.ranking[1].tied_with_winner);
     CHECK_FALSE(outcome.ranking[0].tied_with_winner);
@@ -119,11 +111,11 @@ TEST_CASE("two candidates within noise are reported as tied") {
 TEST_CASE("an exact tie of medians goes to the higher priority, then the lower index") {
     Script script{{100, 100, 100}, {0, 0, 0}};
     std::vector<BenchmarkCandidate> list = candidates(3);
-    BenchmarkOutcome outcome = run_benchmark(list, adaptive(6, 6), script.source());
+    BenchmarkOutcome outcome = run_benchmark(list, fakes::adaptive_sampling(6, 6), script.source());
     CHECK(outcome.ranking[0].name == "a");
     CHECK(outcome.ranking[1].name == "b");
     list[2].priority = 5;
-    outcome = run_benchmark(list, adaptive(6, 6), script.source());
+    outcome = run_benchmark(list, fakes::adaptive_sampling(6, 6), script.source());
     CHECK(outcome.ranking[0].name == "c");
     CHECK(outcome.ranking[1].tied_with_winner);
 }
@@ -144,14 +136,15 @@ TEST_CASE("fixed mode takes exactly W warm-ups and N samples per candidate") {
 TEST_CASE("adaptive sampling stops at the maximum when candidates stay indistinguishable") {
     Script script{{100, 100.2}, {30, 30}};  // wide noise: intervals overlap and stay wide
     const auto list = candidates(2);
-    const BenchmarkOutcome outcome = run_benchmark(list, adaptive(6, 20), script.source());
+    const BenchmarkOutcome outcome =
+        run_benchmark(list, fakes::adaptive_sampling(6, 20), script.source());
     CHECK(outcome.ranking[0].statistics.samples == 20);
     CHECK(outcome.ranking[1].statistics.samples == 20);
 }
 
 TEST_CASE("a time budget ends sampling after the round in which it runs out") {
     Script script{{100, 100.2}, {30, 30}};
-    SamplingSettings settings = adaptive(6, 50);
+    SamplingSettings settings = fakes::adaptive_sampling(6, 50);
     settings.time_budget = std::chrono::milliseconds(0);
     const auto list = candidates(2);
     const BenchmarkOutcome outcome = run_benchmark(list, settings, script.source());
@@ -164,7 +157,8 @@ TEST_CASE("a candidate whose sample fails is dropped with its reason") {
     script.error_after[1] = "out of memory";
     script.error_at_call = 3;  // warm-up and two samples succeed, the third fails
     const auto list = candidates(3);
-    const BenchmarkOutcome outcome = run_benchmark(list, adaptive(6, 20), script.source());
+    const BenchmarkOutcome outcome =
+        run_benchmark(list, fakes::adaptive_sampling(6, 20), script.source());
     REQUIRE(outcome.failures.size() == 1);
     CHECK(outcome.failures[0].name == "b");
     CHECK(outcome.failures[0].kind == FailureKind::error);
@@ -177,7 +171,8 @@ TEST_CASE("a candidate whose warm-up fails is dropped before sampling") {
     Script script{{100, 50}, {1, 1}};
     script.error_after[1] = "unsupported";
     const auto list = candidates(2);
-    const BenchmarkOutcome outcome = run_benchmark(list, adaptive(6, 20), script.source());
+    const BenchmarkOutcome outcome =
+        run_benchmark(list, fakes::adaptive_sampling(6, 20), script.source());
     REQUIRE(outcome.failures.size() == 1);
     CHECK(outcome.failures[0].reason == "warm-up: unsupported");
     CHECK(script.calls[1] == 1);

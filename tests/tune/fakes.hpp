@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <spvtune/tune/benchmark.hpp>
 #include <spvtune/tune/client.hpp>
 #include <spvtune/tune/events.hpp>
 #include <spvtune/tune/in_memory_store.hpp>
@@ -181,6 +182,24 @@ inline HardwareIdentity hardware(const std::string& key) {
     identity.key = key;
     identity.device_name = "Fake GPU " + key;
     return identity;
+}
+
+/// Benchmark entrants named `names`, indexed in order, all of priority 0.
+inline std::vector<BenchmarkCandidate> benchmark_candidates(const std::vector<const char*>& names) {
+    std::vector<BenchmarkCandidate> out;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        out.push_back({i, names[i], 0});
+    }
+    return out;
+}
+
+/// Adaptive sampling with one warm-up and the given sample bounds.
+inline SamplingSettings adaptive_sampling(std::size_t min, std::size_t max) {
+    SamplingSettings settings;
+    settings.warmup_runs = 1;
+    settings.min_samples = min;
+    settings.max_samples = max;
+    return settings;
 }
 
 /// Quick settings for tuner tests: enough samples for a 95% interval, few warm-ups.

@@ -28,22 +28,6 @@ struct Timeline {
     }
 };
 
-std::vector<BenchmarkCandidate> named(std::vector<const char*> names) {
-    std::vector<BenchmarkCandidate> out;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        out.push_back({i, names[i], 0});
-    }
-    return out;
-}
-
-SamplingSettings sampling(std::size_t min, std::size_t max) {
-    SamplingSettings settings;
-    settings.warmup_runs = 1;
-    settings.min_samples = min;
-    settings.max_samples = max;
-    return settings;
-}
-
 double jittered(double ns, int call, double relative = 0.01) {
     return ns * (1.0 + relative * fakes::noise(static_cast<std::size_t>(call)));
 }
@@ -56,8 +40,9 @@ TEST_CASE("an eliminated candidate never wins over the candidates still racing")
     // 10% noise keeps their race open past the drift.
     auto drifting = [](int call) { return jittered(call <= 8 ? 100 : 400, call, 0.1); };
     Timeline timeline{{drifting, drifting, [](int call) { return jittered(200, call); }}};
-    const auto candidates = named({"a", "b", "c"});
-    const BenchmarkOutcome outcome = run_benchmark(candidates, sampling(8, 40), timeline.source());
+    const auto candidates = fakes::benchmark_candidates({"a", "b", "c"});
+    const BenchmarkOutcome outcome =
+        run_benchmark(candidates, fakes::adaptive_sampling(8, 40), timeline.source());
     REQUIRE(outcome.ranking.size() == 3);
     CHECK(outcome.ranking.back().name == "c");
     CHECK(outcome.ranking.back().eliminated);
@@ -74,9 +59,9 @@ TEST_CASE("no decision rests on fewer samples than a 95% interval needs") {
         // a is truly 99 ns but opens with three 130 ns outliers; b is a steady 105 ns.
         Timeline timeline{{[](int call) { return call >= 1 && call <= 3 ? 130.0 : 99.0; },
                            [](int) { return 105.0; }}};
-        const auto candidates = named({"a", "b"});
+        const auto candidates = fakes::benchmark_candidates({"a", "b"});
         const BenchmarkOutcome outcome =
-            run_benchmark(candidates, sampling(min_samples, 40), timeline.source());
+            run_benchmark(candidates, fakes::adaptive_sampling(min_samples, 40), timeline.source());
         REQUIRE(outcome.ranking.size() == 2);
         CHECK(outcome.ranking.front().name == "a");
         CHECK(outcome.ranking.front().statistics.samples >= 6);
@@ -87,8 +72,9 @@ TEST_CASE("a candidate far slower than the fastest is cut after its first sample
     Timeline timeline{{[](int call) { return jittered(1000, call); },
                        [](int call) { return jittered(25'000, call); },
                        [](int call) { return jittered(1100, call); }}};
-    const auto candidates = named({"fast", "hopeless", "close"});
-    const BenchmarkOutcome outcome = run_benchmark(candidates, sampling(10, 60), timeline.source());
+    const auto candidates = fakes::benchmark_candidates({"fast", "hopeless", "close"});
+    const BenchmarkOutcome outcome =
+        run_benchmark(candidates, fakes::adaptive_sampling(10, 60), timeline.source());
     CHECK(timeline.calls[1] == 2);  // one warm-up, one sample
     REQUIRE(outcome.ranking.size() == 3);
     CHECK(outcome.ranking.back().name == "hopeless");
@@ -99,7 +85,7 @@ TEST_CASE("a candidate far slower than the fastest is cut after its first sample
 
 TEST_CASE("fixed sampling measures everyone to the end, the hopeless included") {
     Timeline timeline{{[](int) { return 1000.0; }, [](int) { return 25'000.0; }}};
-    const auto candidates = named({"fast", "hopeless"});
+    const auto candidates = fakes::benchmark_candidates({"fast", "hopeless"});
     const BenchmarkOutcome outcome =
         run_benchmark(candidates, SamplingSettings::fixed(1, 12), timeline.source());
     CHECK(timeline.calls[1] == 13);
@@ -110,10 +96,10 @@ TEST_CASE("leaders practically equivalent within the indifference threshold stop
     // Medians 0.5% apart, intervals about 2% wide: inseparable in 60 samples, and irrelevant.
     Timeline timeline{{[](int call) { return 1000.0 + 8 * fakes::noise(std::size_t(call)); },
                        [](int call) { return 1005.0 + 8 * fakes::noise(std::size_t(call + 5)); }}};
-    SamplingSettings settings = sampling(6, 60);
+    SamplingSettings settings = fakes::adaptive_sampling(6, 60);
     settings.stable_relative_width = 0.001;  // only the equivalence rule may stop this race
     settings.indifference = 0.05;
-    const auto candidates = named({"a", "b"});
+    const auto candidates = fakes::benchmark_candidates({"a", "b"});
     const BenchmarkOutcome outcome = run_benchmark(candidates, settings, timeline.source());
     REQUIRE(outcome.ranking.size() == 2);
     CHECK(outcome.ranking[0].statistics.samples < 60);
