@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include <spvtune/tune/events.hpp>
 #include <spvtune/tune/statistics.hpp>
+#include <spvtune/tune/tune_error.hpp>
 
 namespace spvtune::app {
 namespace {

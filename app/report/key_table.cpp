@@ -4,8 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
-#include <spvtune/tune/events.hpp>
 #include <spvtune/tune/statistics.hpp>
+#include <spvtune/tune/tune_error.hpp>
 
 namespace spvtune::app {
 namespace {

@@ -6,6 +6,7 @@
 
 #include <spvtune/base/enum_names.hpp>
 #include <spvtune/tune/events.hpp>
+#include <spvtune/tune/tune_error.hpp>
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/tune/tune_entry.hpp>
 

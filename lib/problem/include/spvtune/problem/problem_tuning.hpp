@@ -1,10 +1,8 @@
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -13,9 +11,8 @@
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_runner.hpp>
 #include <spvtune/tune/anchor.hpp>
-#include <spvtune/tune/events.hpp>
 #include <spvtune/tune/sampling.hpp>
-#include <spvtune/tune/tune_store.hpp>
+#include <spvtune/tune/tune_entry.hpp>
 #include <spvtune/tune/tuner_options.hpp>
 #include <spvtune/vulkan/batched_timer.hpp>
 #include <spvtune/vulkan/device.hpp>

@@ -26,6 +26,7 @@
 #include <spvtune/tune/key.hpp>
 #include <spvtune/tune/result.hpp>
 #include <spvtune/tune/tunable_set.hpp>
+#include <spvtune/tune/tune_error.hpp>
 #include <spvtune/tune/tuner_options.hpp>
 
 namespace spvtune::tune {

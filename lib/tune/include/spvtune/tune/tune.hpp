@@ -40,5 +40,6 @@
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/tune/tunable_set.hpp>
 #include <spvtune/tune/tune_entry.hpp>
+#include <spvtune/tune/tune_error.hpp>
 #include <spvtune/tune/tune_store.hpp>
 #include <spvtune/tune/tuner_options.hpp>

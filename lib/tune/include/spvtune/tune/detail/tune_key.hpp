@@ -13,6 +13,7 @@
 #include <spvtune/tune/events.hpp>
 #include <spvtune/tune/result.hpp>
 #include <spvtune/tune/tune_entry.hpp>
+#include <spvtune/tune/tune_error.hpp>
 #include <spvtune/tune/tuner_options.hpp>
 
 namespace spvtune::tune::detail {
