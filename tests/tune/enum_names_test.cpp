@@ -6,9 +6,9 @@
 
 #include <spvtune/base/enum_names.hpp>
 #include <spvtune/tune/events.hpp>
-#include <spvtune/tune/tune_error.hpp>
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/tune/tune_entry.hpp>
+#include <spvtune/tune/tune_error.hpp>
 
 using namespace spvtune;
 

@@ -1,5 +1,5 @@
 // What happens to a settled winner that cannot run or fails: bucket members it cannot run fall
-// back without touching the entry, stale failures never mark a fresh result, errors are complete.
+// back without touching the entry, and errors are complete.
 #include <memory>
 #include <string>
 
@@ -57,20 +57,6 @@ TEST_CASE("a bucket member the winner cannot run runs the best viable candidate,
     CHECK_FALSE(h.stored(b.set, 8)->needs_retune);
     CHECK(h.events.last(TuneEventKind::fallback_used)->message ==
           "settled winner 'needs8' cannot run these inputs");
-}
-
-TEST_CASE("a stale failure never marks the entry a re-tune settled since") {
-    detail::KeyTuner<SizeKey> tuner(hardware("gpu-a"));
-    TuneEntry settled;
-    settled.winner_name = "tiled";
-    auto first = std::make_shared<const TuneEntry>(settled);
-    tuner.settle(SizeKey{64}, first);
-    auto fresh = std::make_shared<const TuneEntry>(settled);
-    tuner.settle(SizeKey{64}, fresh);  // same winner index, a new settlement
-    CHECK_FALSE(tuner.mark_needs_retune(SizeKey{64}, first.get()));
-    CHECK(tuner.settled(SizeKey{64}) == fresh);
-    CHECK(tuner.mark_needs_retune(SizeKey{64}, fresh.get()));
-    CHECK_FALSE(tuner.settled(SizeKey{64}));
 }
 
 TEST_CASE("when the fallback finds nothing, the error names every candidate, skipped ones too") {

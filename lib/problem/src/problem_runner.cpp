@@ -92,6 +92,10 @@ ProblemTunableSet ProblemRunner::make_set() {
             return compare_outputs(problem, want, got);
         },
         problem.reference.candidate);
+    // A candidate that fails at run time on one exact key of a bucket is avoided on that key
+    // only; the bucket's other members keep running the winner.
+    set.with_input_identity(
+        [](const KeyInputs& inputs) { return std::hash<ProblemKey>{}(inputs.plan->key); });
     return set;
 }
 

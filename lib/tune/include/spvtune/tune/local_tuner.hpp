@@ -115,8 +115,10 @@ class LocalTuner {
     /// Otherwise, see LookupSource: the store is read, or the key is tuned and saved (or, under
     /// MissPolicy::run_preferred, the preferred candidate runs untuned), or, when another call
     /// is tuning it, the preferred candidate runs. If the winner fails, the next
-    /// ranked candidate runs and the key is marked for re-tuning. The error lists every
-    /// candidate's reason when none produced an output. `info`, when given, says what happened.
+    /// ranked candidate runs, and a candidate that failed is not tried again on the same inputs
+    /// (TunableSet::with_input_identity) in this process; the key is not re-tuned. The error lists
+    /// every candidate's reason when none produced an output. `info`, when given, says what
+    /// happened.
     template <class Inputs, class Out>
     Result<Out, TuneError> execute(const DeviceId& device, const TuneClient& client,
                                    const TunableSet<Key, Inputs, Out>& set, const Inputs& inputs,
@@ -274,6 +276,44 @@ class LocalTuner {
         auto entry = std::make_shared<const TuneEntry>(std::move(tuned).value());
         tuner.settle(key, entry);
         guard.release();
+        if (!ran_successfully(*entry, set, *options)) {
+            // A lone candidate settled without a run: store it only once it has produced an
+            // output, so one that always fails never reaches the store (nor rewrites it per call).
+            ExecutionInfo ran;
+            Result<Out, TuneError> out =
+                run_settled(tuner, set, key, inputs, entry, LookupSource::tuned, &ran);
+            const bool winner_ran = out && ran.candidate == entry->winner_index;
+            if (winner_ran) {
+                save_settled(tuner, set, key, key_text, address, persistent, entry, events);
+            } else if (!out) {
+                events.emit(TuneEventKind::tuning_failed, {}, out.error().message);
+            }
+            if (info != nullptr) {
+                *info = std::move(ran);
+            }
+            return out;
+        }
+        entry =
+            save_settled(tuner, set, key, key_text, address, persistent, std::move(entry), events);
+        return run_settled(tuner, set, key, inputs, std::move(entry), LookupSource::tuned, info);
+    }
+
+    /// Whether the settled winner produced an output while the key was tuned: it was measured,
+    /// or its output was checked. Only a lone candidate under the runtime defaults was not.
+    template <class Inputs, class Out>
+    static bool ran_successfully(const TuneEntry& entry, const TunableSet<Key, Inputs, Out>& set,
+                                 const TunerOptions& options) {
+        return entry.ranking.front().statistics.samples > 0 ||
+               (options.checks && static_cast<bool>(set.comparison()));
+    }
+
+    /// Saves a freshly settled entry and reports it; returns the entry the key ends up settled
+    /// with (another writer's, when it settled the address first).
+    template <class Inputs, class Out>
+    std::shared_ptr<const TuneEntry> save_settled(
+        Tuner& tuner, const TunableSet<Key, Inputs, Out>& set, const Key& key,
+        const std::string& key_text, const EntryAddress& address, TuneStore& persistent,
+        std::shared_ptr<const TuneEntry> entry, const detail::EventContext& events) {
         StoreOutcome saved =
             persistent.save(tuner.hardware(), address, set.descriptions(), key_text, *entry);
         if (!saved.stored && saved.kept && answers_for(*saved.kept, set)) {
@@ -285,7 +325,7 @@ class LocalTuner {
             events.emit(TuneEventKind::store_note, {}, saved.message);
         }
         events.emit(TuneEventKind::tuning_finished, entry->winner_name, {}, entry.get());
-        return run_settled(tuner, set, key, inputs, std::move(entry), LookupSource::tuned, info);
+        return entry;
     }
 
     /// A miss under MissPolicy::run_preferred: runs what a Pending call runs, reports the miss
@@ -309,6 +349,13 @@ class LocalTuner {
         return out;
     }
 
+    /// Why a settled winner did not produce the output.
+    enum class Bypass {
+        cannot_run,  ///< its priority refuses these inputs: nothing is wrong with it
+        excluded,    ///< it failed earlier on these inputs in this process
+        failed,      ///< it failed now
+    };
+
     template <class Inputs, class Out>
     Result<Out, TuneError> run_settled(Tuner& tuner, const TunableSet<Key, Inputs, Out>& set,
                                        const Key& key, const Inputs& inputs,
@@ -319,7 +366,14 @@ class LocalTuner {
             // The winner cannot run these inputs (another member of the key's bucket, say): not a
             // failure of the winner, so the entry stays settled; the best-ranked viable one runs.
             return fall_back(tuner, set, key, inputs, std::move(entry), "cannot run these inputs",
-                             false, info);
+                             Bypass::cannot_run, info);
+        }
+        if (tuner.any_excluded()) {
+            if (std::optional<std::string> why =
+                    tuner.exclusion(key, winner, set.input_identity(inputs))) {
+                return fall_back(tuner, set, key, inputs, std::move(entry), std::move(*why),
+                                 Bypass::excluded, info);
+            }
         }
         Result<Out> out = set.run(winner, inputs);
         if (out) {
@@ -328,40 +382,46 @@ class LocalTuner {
             }
             return std::move(out).value();
         }
-        return fall_back(tuner, set, key, inputs, std::move(entry), std::move(out).error(), true,
-                         info);
+        return fall_back(tuner, set, key, inputs, std::move(entry), std::move(out).error(),
+                         Bypass::failed, info);
     }
 
-    /// The settled winner of `settled` did not run: the next ranked candidate that works runs.
-    /// When the winner `failed` at run time, the key is marked for re-tuning first; when it only
-    /// cannot run these inputs, nothing is marked.
+    /// The settled winner of `entry` did not run: the next ranked candidate that works runs.
+    /// A candidate that fails at run time is excluded for these inputs (in memory) rather than
+    /// the key re-tuned: re-tuning would settle the same winner again on the inputs it was tuned
+    /// for, and a bucket whose members alternate would re-benchmark and rewrite the store every
+    /// other call. The entry stays settled; `spvtune tune --retune` measures it again.
     template <class Inputs, class Out>
     Result<Out, TuneError> fall_back(Tuner& tuner, const TunableSet<Key, Inputs, Out>& set,
                                      const Key& key, const Inputs& inputs,
-                                     std::shared_ptr<const TuneEntry> settled, std::string error,
-                                     bool failed, ExecutionInfo* info) {
-        const std::size_t winner = settled->winner_index;
+                                     std::shared_ptr<const TuneEntry> entry, std::string error,
+                                     Bypass bypass, ExecutionInfo* info) {
+        const std::size_t winner = entry->winner_index;
+        const std::optional<std::uint64_t> identity = set.input_identity(inputs);
         const std::shared_ptr<const TunerOptions> options = options_snapshot();
         const std::string key_text = key_display(key);
         const detail::EventContext events{&options->reporter, name_, tuner.hardware().key,
                                           set.checksum(), key_text};
         const std::string& winner_name = set.candidate(winner).name;
-        const std::string why =
-            "settled winner '" + winner_name + "' " + (failed ? "failed: " : "") + error;
-        // Under run_preferred the store may be a cache shipped with the application: read only.
-        // Only the entry that failed is marked, never one a re-tune settled since.
-        if (failed && tuner.mark_needs_retune(key, settled.get()) &&
-            options->miss_policy == MissPolicy::tune) {
-            store(*options).mark_needs_retune(tuner.hardware(), address_of(set.checksum(), key));
+        std::string why = "settled winner '" + winner_name + "' ";
+        std::string winner_reason = "settled winner: ";
+        if (bypass == Bypass::failed) {
+            tuner.exclude(key, winner, identity, error);
+            why += "failed: ";
+        } else if (bypass == Bypass::excluded) {
+            why += "failed earlier on these inputs: ";
+            winner_reason += "failed earlier on these inputs: ";
         }
-        const std::shared_ptr<const TuneEntry> entry = failed ? tuner.entry(key) : settled;
-        std::vector<CandidateFailure> failures{{winner_name, winner,
-                                                failed ? FailureKind::error : FailureKind::skipped,
-                                                "settled winner: " + error}};
-        for (const CandidateFailure& earlier : entry ? entry->failures : settled->failures) {
+        why += error;
+        winner_reason += error;
+        std::vector<CandidateFailure> failures{
+            {winner_name, winner,
+             bypass == Bypass::cannot_run ? FailureKind::skipped : FailureKind::error,
+             std::move(winner_reason)}};
+        for (const CandidateFailure& earlier : entry->failures) {
             failures.push_back(earlier);  // why the others never ranked, for a complete error
         }
-        for (const RankedCandidate& ranked : entry ? entry->ranking : settled->ranking) {
+        for (const RankedCandidate& ranked : entry->ranking) {
             if (ranked.index == winner || ranked.index >= set.size() ||
                 set.candidate(ranked.index).name != ranked.name) {
                 continue;
@@ -369,6 +429,11 @@ class LocalTuner {
             if (set.priority(ranked.index, key) < 0) {
                 failures.push_back(
                     {ranked.name, ranked.index, FailureKind::skipped, "cannot run these inputs"});
+                continue;
+            }
+            if (std::optional<std::string> earlier = tuner.exclusion(key, ranked.index, identity)) {
+                failures.push_back({ranked.name, ranked.index, FailureKind::error,
+                                    "failed earlier on these inputs: " + *earlier});
                 continue;
             }
             Result<Out> out = set.run(ranked.index, inputs);
@@ -379,6 +444,7 @@ class LocalTuner {
                 }
                 return std::move(out).value();
             }
+            tuner.exclude(key, ranked.index, identity, out.error());
             failures.push_back({ranked.name, ranked.index, FailureKind::error, out.error()});
         }
         if (info != nullptr) {

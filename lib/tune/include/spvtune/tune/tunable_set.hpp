@@ -88,7 +88,19 @@ class TunableSet {
         return *this;
     }
 
+    /// Identifies exact inputs within a key (e.g. a hash of the unbucketed size), so that a
+    /// candidate failing at run time on some inputs of a key is avoided on those inputs only.
+    /// Without it, such a candidate is avoided for the whole key for the rest of the process.
+    TunableSet& with_input_identity(std::function<std::uint64_t(const Inputs&)> identity) {
+        identity_ = std::move(identity);
+        return *this;
+    }
+
     Key key(const Inputs& inputs) const { return make_key_(inputs); }
+
+    std::optional<std::uint64_t> input_identity(const Inputs& inputs) const {
+        return identity_ ? std::optional<std::uint64_t>(identity_(inputs)) : std::nullopt;
+    }
     std::size_t size() const { return candidates_.size(); }
     const CandidateType& candidate(std::size_t index) const { return candidates_.at(index); }
 
@@ -138,6 +150,7 @@ class TunableSet {
 
   private:
     std::function<Key(const Inputs&)> make_key_;
+    std::function<std::uint64_t(const Inputs&)> identity_;
     std::vector<CandidateType> candidates_;
     base::Fnv1a checksum_;
     Comparison compare_;

@@ -81,7 +81,7 @@ struct TuneEntry {
     std::string tuned_at;
     /// The measurement settings in force, as JSON, so a reader knows how the numbers were made.
     nlohmann::json settings = nlohmann::json::object();
-    /// Set when the winner failed at run time: the next execute re-tunes this key.
+    /// Set when a re-tune began and has not saved its result yet: the next execute re-tunes.
     bool needs_retune = false;
 };
 

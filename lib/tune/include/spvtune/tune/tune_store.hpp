@@ -38,7 +38,8 @@ class TuneStore {
                               const std::vector<CandidateDescription>& candidates,
                               const std::string& key_display, const TuneEntry& entry) = 0;
 
-    /// Mark an entry for re-tuning (its winner failed at run time); no-op when absent.
+    /// Mark an entry for re-tuning (a --retune run began measuring it again, and until the new
+    /// entry is saved the old one must not answer); no-op when absent.
     virtual void mark_needs_retune(const HardwareIdentity& hardware,
                                    const EntryAddress& address) = 0;
 };

@@ -15,8 +15,7 @@ enum class MissPolicy {
     /// Never measure, for applications that ship a cache and must never pause to tune: run the
     /// most preferred candidate that works (priority, then registration order; a negative
     /// priority never runs), record nothing, so a later cache or tuning run can still answer the
-    /// key, and report the miss (TuneEventKind::untuned_miss). The store is only read: a stored
-    /// winner that fails at run time is not marked for re-tuning there either.
+    /// key, and report the miss (TuneEventKind::untuned_miss). The store is only read.
     run_preferred,
     /// Prepare every candidate (e.g. build its pipeline), measure nothing, record nothing, never
     /// read the store, and run the most preferred candidate that works

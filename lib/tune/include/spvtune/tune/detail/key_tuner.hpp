@@ -1,12 +1,16 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <spvtune/tune/hardware_identity.hpp>
 #include <spvtune/tune/tune_entry.hpp>
@@ -45,7 +49,7 @@ class KeyTuner {
     }
 
     /// Atomically: report a settled winner, report someone else's tuning, or mark the key
-    /// pending for the caller (also when its winner was marked for re-tuning).
+    /// pending for the caller (also when its entry was marked for re-tuning).
     ClaimResult claim(const Key& key) {
         std::unique_lock lock(mutex_);
         Slot& slot = slots_[key];
@@ -83,19 +87,34 @@ class KeyTuner {
         return found == slots_.end() ? nullptr : found->second.entry;
     }
 
-    /// The winner of the settled entry `failed` failed at run time: the next claim re-tunes.
-    /// Returns false when the key no longer holds that very entry (a re-tune settled a new one
-    /// since, possibly with the same winner): a stale failure never marks a fresh result.
-    bool mark_needs_retune(const Key& key, const TuneEntry* failed) {
+    /// `candidate` failed at run time for `key` on the inputs `inputs` identifies (every input
+    /// of the key when nullopt): later calls skip it there instead of re-tuning the key, so a
+    /// candidate that fails on some members of a bucket does not make the bucket thrash.
+    void exclude(const Key& key, std::size_t candidate, std::optional<std::uint64_t> inputs,
+                 std::string reason) {
         std::unique_lock lock(mutex_);
-        const auto found = slots_.find(key);
-        if (found == slots_.end() || found->second.entry.get() != failed) {
-            return false;
+        exclusions_[key].push_back({inputs, candidate, std::move(reason)});
+        any_excluded_.store(true, std::memory_order_release);
+    }
+
+    /// Whether anything was ever excluded: lets the hit path skip the lookup (one atomic load).
+    bool any_excluded() const noexcept { return any_excluded_.load(std::memory_order_acquire); }
+
+    /// Why `candidate` is excluded for `key` on the inputs `inputs` identifies, if it is.
+    std::optional<std::string> exclusion(const Key& key, std::size_t candidate,
+                                         std::optional<std::uint64_t> inputs) const {
+        std::shared_lock lock(mutex_);
+        const auto found = exclusions_.find(key);
+        if (found == exclusions_.end()) {
+            return std::nullopt;
         }
-        auto marked = std::make_shared<TuneEntry>(*found->second.entry);
-        marked->needs_retune = true;
-        found->second.entry = std::move(marked);
-        return true;
+        for (const Exclusion& excluded : found->second) {
+            if (excluded.candidate == candidate &&
+                (!excluded.inputs || !inputs || *excluded.inputs == *inputs)) {
+                return excluded.reason;
+            }
+        }
+        return std::nullopt;
     }
 
   private:
@@ -107,9 +126,17 @@ class KeyTuner {
         bool usable() const { return !pending && entry && !entry->needs_retune; }
     };
 
+    struct Exclusion {
+        std::optional<std::uint64_t> inputs;
+        std::size_t candidate = 0;
+        std::string reason;
+    };
+
     HardwareIdentity hardware_;
     mutable std::shared_mutex mutex_;
     std::unordered_map<Key, Slot> slots_;
+    std::unordered_map<Key, std::vector<Exclusion>> exclusions_;
+    std::atomic<bool> any_excluded_{false};
 };
 
 }  // namespace spvtune::tune::detail
