@@ -80,16 +80,35 @@ class Scheduler {
                                      FailureKind::error, stage + ": " + error});
     }
 
+    /// The set warm-up runs; in adaptive mode also more, while each run is still clearly
+    /// faster than the one before (a pipeline's first use, caches filling, clocks ramping up):
+    /// a sample taken then would be an outlier that only more samples could outvote.
     void warm_up() {
+        const bool adaptive = settings_.mode == SamplingMode::adaptive;
+        const std::size_t most =
+            settings_.warmup_runs + (adaptive && settings_.warmup_runs > 0 ? extra_warmups : 0);
         for (Track& track : tracks_) {
-            for (std::size_t i = 0; i < settings_.warmup_runs && !track.failed; ++i) {
+            double previous = 0;
+            for (std::size_t run = 1; run <= most && !track.failed; ++run) {
                 Result<Sample> sample = measure_(track.candidate->index);
                 if (!sample) {
                     drop(track, "warm-up", sample.error());
+                    break;
+                }
+                const double now = sample.value().ns_per_run;
+                const bool still_warming = run > 1 && now < warming_ratio * previous;
+                previous = now;
+                if (run >= settings_.warmup_runs && !(adaptive && still_warming)) {
+                    break;
                 }
             }
         }
     }
+
+    /// A warm-up run faster than this fraction of the one before means the candidate is still
+    /// warming up; at most `extra_warmups` runs beyond the set ones are spent waiting for that.
+    static constexpr double warming_ratio = 0.9;
+    static constexpr std::size_t extra_warmups = 8;
 
     // Alternate the direction each round so that slow drift (clocks, heat) hits every
     // candidate alike rather than always favouring the one measured first.
