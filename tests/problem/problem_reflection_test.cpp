@@ -97,7 +97,8 @@ TEST_CASE("bindings must match what the entry point uses") {
     CHECK(contains(error_of(json),
                    "/candidates/0/bindings/0: buffer 'x' holds f64 (8-byte "
                    "elements) but binding 0.0 ('X') of saxpy.spv:main is an "
-                   "array with a 4-byte stride"));
+                   "array with a 4-byte stride; expected a stride that is a multiple "
+                   "of 8 bytes (whole elements)"));
     json = saxpy_json();
     json["candidates"][0]["spirv"] = "image_binding.spv";
     json["candidates"][0]["specialization"] = Json::object();
@@ -105,6 +106,20 @@ TEST_CASE("bindings must match what the entry point uses") {
                    "/candidates/0/bindings/0: binding 0.0 ('picture') of "
                    "image_binding.spv:main is a storage image; expected a "
                    "storage buffer or uniform buffer"));
+}
+
+// Real kernels read vec4[] (or arrays of structs) over a float buffer: one 16-byte element of
+// the shader's array is four of the buffer's.
+TEST_CASE("a runtime array whose stride is a multiple of the buffer's element size is a view") {
+    Json json = saxpy_json();
+    json["candidates"][0]["spirv"] = "saxpy_vec4.spv";
+    json["candidates"][0]["specialization"]["VECS"] = 1;
+    CHECK(errors_of(json).empty());
+    json["buffers"]["y"]["type"] = "u8";
+    json["reference"]["compare"]["y"] = Json::object();
+    CHECK(errors_of(json).empty());
+    json["buffers"]["x"]["type"] = "f64";
+    CHECK(errors_of(json).empty());  // 16 bytes are two f64: whole elements
 }
 
 TEST_CASE("push constants must fill the shader's block exactly") {

@@ -6,6 +6,7 @@
 #include <spvtune/problem/suggest.hpp>
 #include <spvtune/vulkan/error.hpp>
 
+#include "binding_label.hpp"
 #include "parse/problem_parser.hpp"
 #include "value_conversion.hpp"
 
@@ -82,16 +83,21 @@ void check_bindings(Reader& reader, const Problem& problem, const CandidateFamil
                              " is an array of descriptors; expected a single buffer");
             continue;
         }
+        // A view of whole elements (vec4[] or an array of structs over f32) is bound as is; only
+        // a stride that splits an element is refused. Whether the buffer holds whole strides
+        // depends on its count, so resolve_candidate checks that per key.
         const BufferSpec& buffer = problem.buffers[bound->buffer];
         const auto size = vulkan::element_size(buffer.type);
-        if (wanted.runtime_array_stride != 0 && wanted.runtime_array_stride != size) {
-            reader.error(bound->pointer, "buffer '" + buffer.name + "' holds " +
-                                             std::string(vulkan::to_string(buffer.type)) + " (" +
-                                             std::to_string(size) + "-byte elements) but binding " +
-                                             slot + label + " of " + shader +
-                                             " is an array with a " +
-                                             std::to_string(wanted.runtime_array_stride) +
-                                             "-byte stride; expected matching element sizes");
+        if (wanted.runtime_array_stride % size != 0) {
+            reader.error(bound->pointer,
+                         "buffer '" + buffer.name + "' holds " +
+                             std::string(vulkan::to_string(buffer.type)) + " (" +
+                             std::to_string(size) + "-byte elements) but " +
+                             binding_label(wanted.set, wanted.binding, wanted.name) + " of " +
+                             shader + " is an array with a " +
+                             std::to_string(wanted.runtime_array_stride) +
+                             "-byte stride; expected a stride that is a multiple of " +
+                             std::to_string(size) + " bytes (whole elements)");
         }
     }
     for (const Binding& binding : family.bindings) {
