@@ -92,6 +92,9 @@ TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer 
         // The first element whose value 3x differs from 2x, expected vs got.
         CHECK(contains(wrong.at("reason").get<std::string>(), "y["));
         CHECK(contains(wrong.at("reason").get<std::string>(), "expected"));
+        // Every element is 3/2 of the reference's: all of them differ, each by half.
+        CHECK(contains(wrong.at("reason").get<std::string>(), "elements of y differ, at 0, 1, 2,"));
+        CHECK(contains(wrong.at("reason").get<std::string>(), "largest relative error 0.5"));
         const auto& half = candidate(key, "half");
         CHECK(half.at("status") == "wrong output");
         CHECK(contains(half.at("reason").get<std::string>(), "never written"));
