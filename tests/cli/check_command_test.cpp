@@ -91,11 +91,11 @@ const InvalidCase invalid_cases[] = {
     {"invalid_spirv.json", "fails_validation.spv' failed SPIR-V validation"},
     {"wrong_entry.json", "/candidates/0/entry: "},
     {"binding_type_mismatch.json",
-     "/candidates/0/bindings/0: binding 0.0 ('picture') of "
+     "/candidates/0/bindings/0: set 0 binding 0 ('picture') of "
      "image_binding.spv:main is a storage image; expected a storage "
      "buffer or uniform buffer"},
     {"binding_not_in_shader.json",
-     "/candidates/0/bindings/0.5: saxpy.spv:main uses no binding 0.5"},
+     "/candidates/0/bindings/0.5: saxpy.spv:main uses no set 0 binding 5"},
     {"push_constants_too_small.json",
      "/candidates/0/push_constants: push constants too small: 4 "
      "bytes given, the block of saxpy.spv:main is 8 bytes"},

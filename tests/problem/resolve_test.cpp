@@ -126,7 +126,7 @@ TEST_CASE("a buffer under a vec4[] view must hold whole vec4s for the key, or it
     REQUIRE_FALSE(skipped);
     CHECK(skipped.error() ==
           "/candidates/0/bindings/0: buffer 'x' is 4004 bytes (1001 f32) for this key but "
-          "binding 0.0 ('X') of saxpy_vec4.spv:main reads it as an array with a 16-byte "
+          "set 0 binding 0 ('X') of saxpy_vec4.spv:main reads it as an array with a 16-byte "
           "stride; expected a size that is a multiple of 16 bytes (a count that is a multiple of "
           "4)");
 }
