@@ -195,3 +195,14 @@ TEST_CASE("spvtune check with a missing file or no file at all") {
     CHECK(nothing.exit_code == 2);
     CHECK(nothing.err == "problems is required\nRun with --help for more information.\n");
 }
+
+TEST_CASE("spvtune check says which of several reference candidates each key is checked against") {
+    CheckFixture fixture;
+    const Run run = run_spvtune(
+        fixture.scratch, {"check", "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR,
+                          (fs::path(SPVTUNE_CLI_PROBLEM_DIR) / "reference_list.json").string()});
+    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK(contains(run.out, "3 candidates, reference single else fast\n"));
+    CHECK(contains(run.out, "key n=64: 3 of 3 candidates, reference single\n"));
+    CHECK(contains(run.out, "key n=4096: 2 of 3 candidates, reference fast\n"));
+}

@@ -185,6 +185,23 @@ TEST_CASE("tune: a key no candidate can run fails the run with its reason, other
     CHECK(contains(run.out + run.err, "FAILED"));
 }
 
+TEST_CASE("tune: with a list of references each key is checked against the first that runs it") {
+    TuneFixture fixture;
+    const SpvtuneRun run = fixture.tune("reference_list.json");
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    const auto keys = fixture.keys();
+    REQUIRE(keys.size() == 2);
+    CHECK(keys[0].at("reference") == "single");
+    CHECK(contains(candidate(keys[0], "wrong").at("reason").get<std::string>(),
+                   "differs from 'single': "));
+    CHECK(keys[1].at("reference") == "fast");
+    CHECK(candidate(keys[1], "single").at("status") == "skipped");
+    CHECK(contains(candidate(keys[1], "wrong").at("reason").get<std::string>(),
+                   "differs from 'fast': "));
+    CHECK(contains(run.out, "checked against single"));
+    CHECK(contains(run.out, "checked against fast"));
+}
+
 TEST_CASE("tune: an invalid problem file exits 2 before touching the cache") {
     TuneFixture fixture;
     REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
