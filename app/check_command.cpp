@@ -39,7 +39,11 @@ bool check_keys(const problem::Problem& problem, const problem::DeviceLimits& li
             std::cout << " (tuned as " << to_string(plan.tuning_key) << ")";
         }
         std::cout << ": " << plan.runnable.size() << " of " << problem.candidates.size()
-                  << " candidates\n";
+                  << " candidates";
+        if (problem.reference.candidates.size() > 1 && plan.reference) {
+            std::cout << ", reference " << plan.runnable[*plan.reference].name;
+        }
+        std::cout << '\n';
         for (const problem::SkippedCandidate& skipped : plan.skipped) {
             std::cout << "      skipped " << skipped.name << ": " << skipped.reason << '\n';
         }
@@ -70,8 +74,12 @@ int run_check(const CheckOptions& options) {
         }
         const problem::Problem& problem = *loaded.problem;
         std::cout << file << ": problem '" << problem.name << "': " << problem.keys.size()
-                  << " keys, " << problem.candidates.size() << " candidates, reference "
-                  << problem.candidates[problem.reference.candidate].name << '\n';
+                  << " keys, " << problem.candidates.size() << " candidates, reference";
+        for (std::size_t i = 0; i < problem.reference.candidates.size(); ++i) {
+            std::cout << (i == 0 ? " " : " else ")
+                      << problem.candidates[problem.reference.candidates[i]].name;
+        }
+        std::cout << '\n';
         const bool valid = check_keys(problem, *limits);
         std::cout << file << ": " << (valid ? "valid" : "invalid (some keys cannot be tuned)")
                   << '\n';

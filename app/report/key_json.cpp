@@ -27,7 +27,10 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
     if (report.ran) {
         json["ran"] = problem.candidates[*report.ran].name;
     }
-    json["reference"] = problem.candidates[problem.reference.candidate].name;
+    // Per key: with several reference candidates, the first that could run this key.
+    json["reference"] = report.reference
+                            ? nlohmann::json(problem.candidates[*report.reference].name)
+                            : nlohmann::json(nullptr);
     const tune::TuneEntry* entry = report.entry ? &*report.entry : nullptr;
     if (entry) {
         json["winner"] = entry->winner_name;

@@ -93,7 +93,12 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
             break;
         case KeyStatus::tuned:
             out << title << ": tuned in " << elapsed << ", winner "
-                << (entry ? entry->winner_name : "?") << '\n';
+                << (entry ? entry->winner_name : "?");
+            if (problem.reference.candidates.size() > 1 && report.reference) {
+                // Several references: say which one this key was checked against.
+                out << ", checked against " << problem.candidates[*report.reference].name;
+            }
+            out << '\n';
             break;
     }
     const bool table =
@@ -103,7 +108,8 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
         return;
     }
 
-    const std::string& reference = problem.candidates[problem.reference.candidate].name;
+    const std::string reference =
+        report.reference ? problem.candidates[*report.reference].name : std::string();
     std::size_t width = 9;
     for (const auto& candidate : problem.candidates) {
         width = std::max(width, candidate.name.size());

@@ -91,11 +91,11 @@ const InvalidCase invalid_cases[] = {
     {"invalid_spirv.json", "fails_validation.spv' failed SPIR-V validation"},
     {"wrong_entry.json", "/candidates/0/entry: "},
     {"binding_type_mismatch.json",
-     "/candidates/0/bindings/0: binding 0.0 ('picture') of "
+     "/candidates/0/bindings/0: set 0 binding 0 ('picture') of "
      "image_binding.spv:main is a storage image; expected a storage "
      "buffer or uniform buffer"},
     {"binding_not_in_shader.json",
-     "/candidates/0/bindings/0.5: saxpy.spv:main uses no binding 0.5"},
+     "/candidates/0/bindings/0.5: saxpy.spv:main uses no set 0 binding 5"},
     {"push_constants_too_small.json",
      "/candidates/0/push_constants: push constants too small: 4 "
      "bytes given, the block of saxpy.spv:main is 8 bytes"},
@@ -194,4 +194,15 @@ TEST_CASE("spvtune check with a missing file or no file at all") {
     const Run nothing = run_spvtune(fixture.scratch, {"check"});
     CHECK(nothing.exit_code == 2);
     CHECK(nothing.err == "problems is required\nRun with --help for more information.\n");
+}
+
+TEST_CASE("spvtune check says which of several reference candidates each key is checked against") {
+    CheckFixture fixture;
+    const Run run = run_spvtune(
+        fixture.scratch, {"check", "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR,
+                          (fs::path(SPVTUNE_CLI_PROBLEM_DIR) / "reference_list.json").string()});
+    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK(contains(run.out, "3 candidates, reference single else fast\n"));
+    CHECK(contains(run.out, "key n=64: 3 of 3 candidates, reference single\n"));
+    CHECK(contains(run.out, "key n=4096: 2 of 3 candidates, reference fast\n"));
 }

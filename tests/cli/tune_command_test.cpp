@@ -92,6 +92,9 @@ TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer 
         // The first element whose value 3x differs from 2x, expected vs got.
         CHECK(contains(wrong.at("reason").get<std::string>(), "y["));
         CHECK(contains(wrong.at("reason").get<std::string>(), "expected"));
+        // Every element is 3/2 of the reference's: all of them differ, each by half.
+        CHECK(contains(wrong.at("reason").get<std::string>(), "elements of y differ, at 0, 1, 2,"));
+        CHECK(contains(wrong.at("reason").get<std::string>(), "largest relative error 0.5"));
         const auto& half = candidate(key, "half");
         CHECK(half.at("status") == "wrong output");
         CHECK(contains(half.at("reason").get<std::string>(), "never written"));
@@ -180,6 +183,23 @@ TEST_CASE("tune: a key no candidate can run fails the run with its reason, other
     CHECK(contains(keys[0].at("error").get<std::string>(), "n % 64 == 0"));
     CHECK(keys[1].at("status") == "tuned");
     CHECK(contains(run.out + run.err, "FAILED"));
+}
+
+TEST_CASE("tune: with a list of references each key is checked against the first that runs it") {
+    TuneFixture fixture;
+    const SpvtuneRun run = fixture.tune("reference_list.json");
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    const auto keys = fixture.keys();
+    REQUIRE(keys.size() == 2);
+    CHECK(keys[0].at("reference") == "single");
+    CHECK(contains(candidate(keys[0], "wrong").at("reason").get<std::string>(),
+                   "differs from 'single': "));
+    CHECK(keys[1].at("reference") == "fast");
+    CHECK(candidate(keys[1], "single").at("status") == "skipped");
+    CHECK(contains(candidate(keys[1], "wrong").at("reason").get<std::string>(),
+                   "differs from 'fast': "));
+    CHECK(contains(run.out, "checked against single"));
+    CHECK(contains(run.out, "checked against fast"));
 }
 
 TEST_CASE("tune: an invalid problem file exits 2 before touching the cache") {

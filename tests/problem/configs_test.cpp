@@ -30,5 +30,5 @@ TEST_CASE("the example saxpy problem expands to the documented candidates") {
     const Problem problem = load_problem(config_dir / "saxpy.json");
     REQUIRE(problem.candidates.size() == 4);
     CHECK(problem.candidates[0].name == "saxpy[WG=32]");
-    CHECK(problem.candidates[problem.reference.candidate].name == "saxpy[WG=64]");
+    CHECK(problem.candidates[problem.reference.candidates.at(0)].name == "saxpy[WG=64]");
 }

@@ -154,6 +154,33 @@ TEST_CASE("a key whose reference candidate cannot run is an error even when othe
     CHECK(plan.runnable.size() == 1);
 }
 
+TEST_CASE("with several reference candidates, a key's truth is the first that can run it") {
+    Json json = saxpy_json();
+    json["candidates"][0]["grid"]["WG"] = Json::array({64, 2048, 4096});
+    json["reference"]["candidate"] = Json::array({"saxpy[WG=2048]", "saxpy[WG=64]"});
+    const DeviceLimits limits = small_device();
+    const Problem problem = parse(json);
+    const KeyPlan plan = plan_key(problem, problem.keys[0].key, &limits);
+    CHECK_FALSE(plan.error);
+    REQUIRE(plan.reference);
+    CHECK(plan.runnable[*plan.reference].name == "saxpy[WG=64]");
+    // Without limits the first in the list runs, so it is the truth.
+    const KeyPlan unlimited = plan_key(problem, problem.keys[0].key, nullptr);
+    REQUIRE(unlimited.reference);
+    CHECK(unlimited.runnable[*unlimited.reference].name == "saxpy[WG=2048]");
+
+    json["reference"]["candidate"] = Json::array({"saxpy[WG=4096]", "saxpy[WG=2048]"});
+    const Problem none_runs = parse(json);
+    const KeyPlan failed = plan_key(none_runs, none_runs.keys[0].key, &limits);
+    REQUIRE(failed.error);
+    CHECK(*failed.error ==
+          "none of the reference candidates can run this key, so outputs cannot be checked:\n"
+          "    saxpy[WG=4096]: workgroup size x = 4096 exceeds maxComputeWorkGroupSize[0] = 1024 "
+          "of Tiny GPU\n"
+          "    saxpy[WG=2048]: workgroup size x = 2048 exceeds maxComputeWorkGroupSize[0] = 1024 "
+          "of Tiny GPU");
+}
+
 TEST_CASE("a candidate that needs a capability the device lacks is skipped with that reason") {
     DeviceLimits limits = small_device();
     limits.capabilities = {"subgroup_basic", "int64"};

@@ -29,7 +29,7 @@ TEST_CASE("a valid problem is parsed into its model") {
     REQUIRE(family.specialization.size() == 1);
     CHECK(family.specialization[0].id == 0);
     REQUIRE(problem.candidates.size() == 3);
-    CHECK(problem.candidates[problem.reference.candidate].name == "saxpy[WG=64]");
+    CHECK(problem.candidates[problem.reference.candidates.at(0)].name == "saxpy[WG=64]");
     REQUIRE(problem.reference.compare.size() == 1);
     CHECK(problem.reference.compare[0].rtol == doctest::Approx(1e-5));
     CHECK_FALSE(problem.reference.compare[0].exact);
@@ -219,4 +219,26 @@ TEST_CASE("JSON pointers in messages escape '~' and '/' in member names") {
     Json json = saxpy_json();
     json["buffers"]["x"]["a/b~c"] = 1;
     CHECK(error_of(json).find("/buffers/x/a~1b~0c: unknown field 'a/b~c'") != std::string::npos);
+}
+
+TEST_CASE("the reference may be a list of candidates, most trusted first") {
+    Json json = saxpy_json();
+    json["reference"]["candidate"] = Json::array({"saxpy[WG=128]", "saxpy[WG=32]"});
+    const Problem problem = parse(json);
+    CHECK(problem.reference.candidates == std::vector<std::size_t>{2, 0});
+
+    json["reference"]["candidate"] = Json::array();
+    CHECK(contains(error_of(json),
+                   "/reference/candidate: expected a candidate name or a "
+                   "non-empty list of them, found []"));
+    json["reference"]["candidate"] = Json::array({"saxpy[WG=64]", "saxpy[WG=64]"});
+    CHECK(contains(error_of(json),
+                   "/reference/candidate/1: candidate 'saxpy[WG=64]' is listed "
+                   "twice; expected each reference once"));
+    json["reference"]["candidate"] = Json::array({"saxpy[WG=64]", "saxpy[WG=65]"});
+    CHECK(contains(error_of(json),
+                   "/reference/candidate/1: unknown candidate 'saxpy[WG=65]' "
+                   "(did you mean"));
+    json["reference"]["candidate"] = Json::array({"saxpy[WG=64]", 3});
+    CHECK(contains(error_of(json), "/reference/candidate/1: "));
 }

@@ -85,26 +85,42 @@ TEST_CASE("bindings must match what the entry point uses") {
     Json json = saxpy_json();
     json["candidates"][0]["bindings"].erase("1");
     CHECK(contains(error_of(json),
-                   "/candidates/0/bindings: binding 0.1 ('Y') (storage buffer) "
+                   "/candidates/0/bindings: set 0 binding 1 ('Y') (storage buffer) "
                    "that saxpy.spv:main uses is not bound"));
     json = saxpy_json();
     json["candidates"][0]["bindings"]["0.5"] = "x";
     CHECK(contains(error_of(json),
-                   "/candidates/0/bindings/0.5: saxpy.spv:main uses no binding "
-                   "0.5; expected one of the bindings it uses: 0.0, 0.1"));
+                   "/candidates/0/bindings/0.5: saxpy.spv:main uses no set 0 binding "
+                   "5; expected one of the bindings it uses: set 0 binding 0 ('X'), "
+                   "set 0 binding 1 ('Y')"));
     json = saxpy_json();
     json["buffers"]["x"]["type"] = "f64";
     CHECK(contains(error_of(json),
                    "/candidates/0/bindings/0: buffer 'x' holds f64 (8-byte "
-                   "elements) but binding 0.0 ('X') of saxpy.spv:main is an "
-                   "array with a 4-byte stride"));
+                   "elements) but set 0 binding 0 ('X') of saxpy.spv:main is an "
+                   "array with a 4-byte stride; expected a stride that is a multiple "
+                   "of 8 bytes (whole elements)"));
     json = saxpy_json();
     json["candidates"][0]["spirv"] = "image_binding.spv";
     json["candidates"][0]["specialization"] = Json::object();
     CHECK(contains(errors_of(json).at(0),
-                   "/candidates/0/bindings/0: binding 0.0 ('picture') of "
+                   "/candidates/0/bindings/0: set 0 binding 0 ('picture') of "
                    "image_binding.spv:main is a storage image; expected a "
                    "storage buffer or uniform buffer"));
+}
+
+// Real kernels read vec4[] (or arrays of structs) over a float buffer: one 16-byte element of
+// the shader's array is four of the buffer's.
+TEST_CASE("a runtime array whose stride is a multiple of the buffer's element size is a view") {
+    Json json = saxpy_json();
+    json["candidates"][0]["spirv"] = "saxpy_vec4.spv";
+    json["candidates"][0]["specialization"]["VECS"] = 1;
+    CHECK(errors_of(json).empty());
+    json["buffers"]["y"]["type"] = "u8";
+    json["reference"]["compare"]["y"] = Json::object();
+    CHECK(errors_of(json).empty());
+    json["buffers"]["x"]["type"] = "f64";
+    CHECK(errors_of(json).empty());  // 16 bytes are two f64: whole elements
 }
 
 TEST_CASE("push constants must fill the shader's block exactly") {

@@ -110,6 +110,61 @@ TEST_CASE("buffer counts must be positive integers for the key") {
     CHECK(divided.error() == "/buffers/x/count: 'n / (n - 1000)': column 3: division by zero");
 }
 
+TEST_CASE("a buffer under a vec4[] view must hold whole vec4s for the key, or it is skipped") {
+    Json json = saxpy_json();
+    json["candidates"][0]["spirv"] = "saxpy_vec4.spv";
+    json["candidates"][0]["specialization"]["VECS"] = 1;
+    const Problem problem = parse(json);
+    const auto buffers = resolve_buffers(problem, n_key(1000)).value();
+    const auto whole = resolve_candidate(problem, n_key(1000), 0, buffers);
+    REQUIRE(whole);
+    CHECK(whole.value().bindings.at(0).buffer == 0);  // bound as is: counts stay in f32
+    CHECK(buffers.at(0).count == 1000);
+
+    const auto ragged = resolve_buffers(problem, n_key(1001)).value();
+    const auto skipped = resolve_candidate(problem, n_key(1001), 0, ragged);
+    REQUIRE_FALSE(skipped);
+    CHECK(skipped.error() ==
+          "/candidates/0/bindings/0: buffer 'x' is 4004 bytes (1001 f32) for this key but "
+          "set 0 binding 0 ('X') of saxpy_vec4.spv:main reads it as an array with a 16-byte "
+          "stride; expected a size that is a multiple of 16 bytes (a count that is a multiple of "
+          "4)");
+}
+
+TEST_CASE("an array of 12-byte structs views an f32 buffer of whole structs, not an f64 one") {
+    Json json = saxpy_json();
+    json["buffers"] = Json::parse(R"json({
+        "points": {"type": "f32", "count": "3 * n", "role": "inout"}
+    })json");
+    json["candidates"][0] = Json::parse(R"json({
+        "name": "points", "spirv": "struct_view.spv",
+        "workgroups": ["ceil_div(n, 64)", 1, 1],
+        "push_constants": [{"type": "u32", "value": "n"}],
+        "bindings": {"0": "points"}
+    })json");
+    json["reference"] =
+        Json::parse(R"json({"candidate": "points", "compare": {"points": {"exact": true}}})json");
+    const Problem problem = parse(json);
+    const auto buffers = resolve_buffers(problem, n_key(1000)).value();
+    CHECK(resolve_candidate(problem, n_key(1000), 0, buffers));
+
+    json["buffers"]["points"]["count"] = "n";
+    const Problem ragged = parse(json);
+    const auto ragged_buffers = resolve_buffers(ragged, n_key(1000)).value();
+    const auto skipped = resolve_candidate(ragged, n_key(1000), 0, ragged_buffers);
+    REQUIRE_FALSE(skipped);
+    CHECK(contains(skipped.error(),
+                   "buffer 'points' is 4000 bytes (1000 f32) for this key but "
+                   "set 0 binding 0 ('Points') of struct_view.spv:main reads it "
+                   "as an array with a 12-byte stride; expected a size that is "
+                   "a multiple of 12 bytes (a count that is a multiple of 3)"));
+
+    json["buffers"]["points"]["type"] = "f64";
+    CHECK(contains(error_of(json),
+                   "is an array with a 12-byte stride; expected a stride that is "
+                   "a multiple of 8 bytes (whole elements)"));
+}
+
 TEST_CASE("keys from outside the problem are checked against its parameters") {
     const Problem problem = parse(saxpy_json());
     CHECK(check_key(problem, n_key(5)));

@@ -107,6 +107,29 @@ TEST_CASE("checks compare against the reference candidate the caller names") {
     CHECK(entry->failures[0].reason == "differs from 'trusted': expected 42, got 49");
 }
 
+TEST_CASE("the reference may be chosen per inputs: each key is checked against its own truth") {
+    Harness h(true);
+    // "trusted" is the truth for small inputs only; for large ones it is the odd one out.
+    Bench bench({{.name = "trusted", .ns = 300, .jitter = 3, .offset = 7},
+                 {.name = "other", .ns = 200, .jitter = 2},
+                 {.name = "good", .ns = 100, .jitter = 1}});
+    Set set = bench.make_set();
+    set.with_check(exact(),
+                   [](const Inputs& inputs) -> std::size_t { return inputs.size < 1024 ? 0 : 1; });
+    REQUIRE(h.tuner.execute(0, h.client, set, Inputs{.size = 64}));
+    const std::optional<TuneEntry> small = h.stored(set, 64);
+    REQUIRE(small);
+    REQUIRE(small->failures.size() == 2);  // both differ from "trusted"
+    CHECK(small->failures[0].reason == "differs from 'trusted': expected 49, got 42");
+
+    REQUIRE(h.tuner.execute(0, h.client, set, Inputs{.size = 4096}));
+    const std::optional<TuneEntry> large = h.stored(set, 4096);
+    REQUIRE(large);
+    REQUIRE(large->failures.size() == 1);
+    CHECK(large->failures[0].name == "trusted");
+    CHECK(large->failures[0].reason == "differs from 'other': expected 42, got 49");
+}
+
 TEST_CASE("checks mode without a reference output compares nothing and says so") {
     Harness h(true);
     Bench bench({{.name = "reference", .run_error = "unsupported"},

@@ -6,6 +6,7 @@
 #include <spvtune/problem/suggest.hpp>
 #include <spvtune/vulkan/error.hpp>
 
+#include "binding_label.hpp"
 #include "parse/problem_parser.hpp"
 #include "value_conversion.hpp"
 
@@ -14,7 +15,8 @@ namespace {
 
 using ModuleCache = std::map<std::string, std::shared_ptr<const vulkan::SpirvModule>>;
 
-std::string slot_text(std::uint32_t set, std::uint32_t binding) {
+/// A binding as the file's `bindings` object spells it: "0.1".
+std::string binding_key(std::uint32_t set, std::uint32_t binding) {
     return std::to_string(set) + "." + std::to_string(binding);
 }
 
@@ -52,46 +54,50 @@ void check_bindings(Reader& reader, const Problem& problem, const CandidateFamil
                     const vulkan::ComputeEntryPoint& entry, const std::string& shader) {
     std::string used;
     for (const auto& binding : entry.bindings) {
-        used += (used.empty() ? "" : ", ") + slot_text(binding.set, binding.binding);
+        used +=
+            (used.empty() ? "" : ", ") + binding_label(binding.set, binding.binding, binding.name);
     }
     for (const auto& wanted : entry.bindings) {
-        const std::string slot = slot_text(wanted.set, wanted.binding);
         const auto bound = std::find_if(
             family.bindings.begin(), family.bindings.end(), [&wanted](const Binding& b) {
                 return b.set == wanted.set && b.binding == wanted.binding;
             });
-        const std::string label = wanted.name.empty() ? "" : " ('" + wanted.name + "')";
+        const std::string label = binding_label(wanted.set, wanted.binding, wanted.name);
         if (bound == family.bindings.end()) {
             reader.error(family.pointer + "/bindings",
-                         "binding " + slot + label + " (" + std::string(to_string(wanted.type)) +
-                             ") that " + shader + " uses is not bound; expected a buffer for \"" +
-                             slot + "\"");
+                         label + " (" + std::string(to_string(wanted.type)) + ") that " + shader +
+                             " uses is not bound; expected a buffer for \"" +
+                             binding_key(wanted.set, wanted.binding) + "\"");
             continue;
         }
         if (wanted.type != vulkan::DescriptorType::storage_buffer &&
             wanted.type != vulkan::DescriptorType::uniform_buffer) {
-            reader.error(bound->pointer, "binding " + slot + label + " of " + shader + " is a " +
+            reader.error(bound->pointer, label + " of " + shader + " is a " +
                                              std::string(to_string(wanted.type)) +
                                              "; expected a storage buffer or uniform buffer "
                                              "(only buffers can be bound)");
             continue;
         }
         if (wanted.count != 1) {
-            reader.error(bound->pointer,
-                         "binding " + slot + label + " of " + shader +
-                             " is an array of descriptors; expected a single buffer");
+            reader.error(
+                bound->pointer,
+                label + " of " + shader + " is an array of descriptors; expected a single buffer");
             continue;
         }
+        // A view of whole elements (vec4[] or an array of structs over f32) is bound as is; only
+        // a stride that splits an element is refused. Whether the buffer holds whole strides
+        // depends on its count, so resolve_candidate checks that per key.
         const BufferSpec& buffer = problem.buffers[bound->buffer];
         const auto size = vulkan::element_size(buffer.type);
-        if (wanted.runtime_array_stride != 0 && wanted.runtime_array_stride != size) {
-            reader.error(bound->pointer, "buffer '" + buffer.name + "' holds " +
-                                             std::string(vulkan::to_string(buffer.type)) + " (" +
-                                             std::to_string(size) + "-byte elements) but binding " +
-                                             slot + label + " of " + shader +
-                                             " is an array with a " +
-                                             std::to_string(wanted.runtime_array_stride) +
-                                             "-byte stride; expected matching element sizes");
+        if (wanted.runtime_array_stride % size != 0) {
+            reader.error(bound->pointer,
+                         "buffer '" + buffer.name + "' holds " +
+                             std::string(vulkan::to_string(buffer.type)) + " (" +
+                             std::to_string(size) + "-byte elements) but " + label + " of " +
+                             shader + " is an array with a " +
+                             std::to_string(wanted.runtime_array_stride) +
+                             "-byte stride; expected a stride that is a multiple of " +
+                             std::to_string(size) + " bytes (whole elements)");
         }
     }
     for (const Binding& binding : family.bindings) {
@@ -103,7 +109,7 @@ void check_bindings(Reader& reader, const Problem& problem, const CandidateFamil
         if (!exists) {
             reader.error(
                 binding.pointer,
-                shader + " uses no binding " + slot_text(binding.set, binding.binding) +
+                shader + " uses no " + binding_label(binding.set, binding.binding) +
                     "; expected one of the bindings it uses: " + (used.empty() ? "none" : used));
         }
     }

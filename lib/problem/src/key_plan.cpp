@@ -1,6 +1,31 @@
 #include <spvtune/problem/key_plan.hpp>
 
 namespace spvtune::problem {
+namespace {
+
+/// Why outputs cannot be checked when every reference candidate was skipped: each one's
+/// reason, most trusted first.
+std::string references_skipped(const Problem& problem, const KeyPlan& plan) {
+    const std::vector<std::size_t>& references = problem.reference.candidates;
+    std::string reasons;
+    for (const std::size_t candidate : references) {
+        const std::string& name = problem.candidates[candidate].name;
+        for (const SkippedCandidate& skipped : plan.skipped) {
+            if (skipped.name == name) {
+                reasons += references.size() == 1 ? " " + skipped.reason
+                                                  : "\n    " + name + ": " + skipped.reason;
+            }
+        }
+    }
+    if (references.size() == 1) {
+        return "the reference candidate " + problem.candidates[references.front()].name +
+               " cannot run this key, so outputs cannot be checked:" + reasons;
+    }
+    return "none of the reference candidates can run this key, so outputs cannot be checked:" +
+           reasons;
+}
+
+}  // namespace
 
 KeyPlan plan_key(const Problem& problem, const ProblemKey& key, const DeviceLimits* limits,
                  tune::AutotuneLevel level) {
@@ -14,7 +39,6 @@ KeyPlan plan_key(const Problem& problem, const ProblemKey& key, const DeviceLimi
     }
     plan.tuning_key = problem.tuning_key(key, level);
     plan.buffers = std::move(buffers).value();
-    std::optional<std::string> reference_skip;
     for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
         auto resolved = resolve_candidate(problem, key, i, plan.buffers);
         std::optional<std::string> reason;
@@ -26,16 +50,19 @@ KeyPlan plan_key(const Problem& problem, const ProblemKey& key, const DeviceLimi
             }
         }
         if (reason) {
-            if (i == problem.reference.candidate) {
-                reference_skip = *reason;
-            }
             plan.skipped.push_back({problem.candidates[i].name, std::move(*reason)});
             continue;
         }
-        if (i == problem.reference.candidate) {
-            plan.reference = plan.runnable.size();
-        }
         plan.runnable.push_back(std::move(resolved).value());
+    }
+    // The first reference, most trusted first, that can run this key is its truth.
+    const std::vector<std::size_t>& references = problem.reference.candidates;
+    for (const std::size_t candidate : references) {
+        for (std::size_t r = 0; r < plan.runnable.size() && !plan.reference; ++r) {
+            if (plan.runnable[r].candidate == candidate) {
+                plan.reference = r;
+            }
+        }
     }
     if (plan.runnable.empty()) {
         std::string reasons;
@@ -43,10 +70,8 @@ KeyPlan plan_key(const Problem& problem, const ProblemKey& key, const DeviceLimi
             reasons += "\n    " + skipped.name + ": " + skipped.reason;
         }
         plan.error = "no candidate can run this key:" + reasons;
-    } else if (reference_skip) {
-        plan.error = "the reference candidate " +
-                     problem.candidates[problem.reference.candidate].name +
-                     " cannot run this key, so outputs cannot be checked: " + *reference_skip;
+    } else if (!plan.reference) {
+        plan.error = references_skipped(problem, plan);
     }
     return plan;
 }

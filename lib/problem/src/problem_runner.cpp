@@ -87,11 +87,17 @@ ProblemTunableSet ProblemRunner::make_set() {
         set.add(std::move(candidate));
     }
     const Problem& problem = impl->problem;
+    // Each key's truth is the first reference candidate its plan can run; a plan with none is
+    // an error and never reaches the check, so the fallback is only a formality.
     set.with_check(
         [&problem](const CandidateOutputs& want, const CandidateOutputs& got) {
             return compare_outputs(problem, want, got);
         },
-        problem.reference.candidate);
+        [&problem](const KeyInputs& inputs) -> std::size_t {
+            const KeyPlan& plan = *inputs.plan;
+            return plan.reference ? plan.runnable[*plan.reference].candidate
+                                  : problem.reference.candidates.front();
+        });
     // A candidate that fails at run time on one exact key of a bucket is avoided on that key
     // only; the bucket's other members keep running the winner.
     set.with_input_identity(

@@ -92,6 +92,9 @@ KeyReport ProblemTuning::tune(const ProblemKey& exact_key) {
     report.key = plan.key;
     report.tuning_key = plan.tuning_key;
     report.skipped = plan.skipped;
+    if (plan.reference) {
+        report.reference = plan.runnable[*plan.reference].candidate;
+    }
     auto finish = [&]() -> KeyReport {
         report.samples = impl.runner.samples(exact_key);
         report.elapsed_s =

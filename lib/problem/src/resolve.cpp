@@ -2,6 +2,7 @@
 
 #include <spvtune/problem/resolve.hpp>
 
+#include "binding_label.hpp"
 #include "value_conversion.hpp"
 
 namespace spvtune::problem {
@@ -45,6 +46,36 @@ bool matches(ParameterType type, const KeyValue& value) {
             return std::holds_alternative<std::string>(value);
     }
     return false;
+}
+
+/// Whether `buffer` fills the shader's view of it for this key: the fixed part of the block,
+/// then whole array elements (a vec4[] view over f32 needs a multiple of 16 bytes).
+tune::Status check_fit(const CandidateFamily& family, const vulkan::DescriptorBinding& view,
+                       const Binding& binding, const ResolvedBuffer& buffer) {
+    const std::string size = "buffer '" + buffer.name + "' is " + std::to_string(buffer.bytes) +
+                             " bytes (" + std::to_string(buffer.count) + " " +
+                             std::string(vulkan::to_string(buffer.type)) + ") for this key";
+    const std::string what = detail::binding_label(binding.set, binding.binding, view.name) +
+                             " of " + family.spirv.filename().string() + ":" + family.entry;
+    if (buffer.bytes < view.block_size) {
+        return tune::fail(binding.pointer + ": " + size + "; the block of " + what +
+                          " needs at least " + std::to_string(view.block_size) + " bytes");
+    }
+    const std::uint64_t stride = view.runtime_array_stride;
+    if (stride == 0 || (buffer.bytes - view.block_size) % stride == 0) {
+        return tune::ok();
+    }
+    // Loading the problem checked that the stride holds whole elements, so the fix is a count.
+    const std::uint64_t per_stride = stride / vulkan::element_size(buffer.type);
+    const std::string expected = view.block_size == 0
+                                     ? "a multiple of " + std::to_string(stride) +
+                                           " bytes (a count that is a multiple of " +
+                                           std::to_string(per_stride) + ")"
+                                     : std::to_string(view.block_size) +
+                                           " bytes plus a multiple of " + std::to_string(stride);
+    return tune::fail(binding.pointer + ": " + size + " but " + what +
+                      " reads it as an array with a " + std::to_string(stride) +
+                      "-byte stride; expected a size that is " + expected);
 }
 
 }  // namespace
@@ -185,12 +216,10 @@ tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const 
                 return b.set == binding.set && b.binding == binding.binding;
             });
         const ResolvedBuffer& buffer = buffers[binding.buffer];
-        if (reflected != entry.bindings.end() && buffer.bytes < reflected->block_size) {
-            return tune::fail(binding.pointer + ": buffer '" + buffer.name + "' is " +
-                              std::to_string(buffer.bytes) + " bytes for this key; the block of " +
-                              "binding " + std::to_string(binding.set) + "." +
-                              std::to_string(binding.binding) + " needs at least " +
-                              std::to_string(reflected->block_size));
+        if (reflected != entry.bindings.end()) {
+            if (auto fits = check_fit(family, *reflected, binding, buffer); !fits) {
+                return tune::fail(std::move(fits).error());
+            }
         }
         resolved.bindings.push_back({binding.set, binding.binding, binding.buffer,
                                      reflected != entry.bindings.end()

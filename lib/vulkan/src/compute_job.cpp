@@ -10,7 +10,7 @@ namespace spvtune::vulkan {
 namespace {
 
 std::string where(std::uint32_t set, std::uint32_t binding) {
-    return "(set " + std::to_string(set) + ", binding " + std::to_string(binding) + ")";
+    return "set " + std::to_string(set) + " binding " + std::to_string(binding);
 }
 
 void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags src_stages,

@@ -5,17 +5,18 @@
 namespace spvtune::problem::detail {
 namespace {
 
-void resolve_candidate_name(Reader& reader, const Json& json, const std::string& pointer,
-                            Problem& problem) {
+/// The index of the candidate `json` names, or nothing (reported) when it names none.
+std::optional<std::size_t> resolve_candidate_name(Reader& reader, const Json& json,
+                                                  const std::string& pointer,
+                                                  const Problem& problem) {
     const auto name = reader.string(json, pointer);
     if (!name) {
-        return;
+        return std::nullopt;
     }
     std::vector<std::string> names;
     for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
         if (problem.candidates[i].name == *name) {
-            problem.reference.candidate = i;
-            return;
+            return i;
         }
         names.push_back(problem.candidates[i].name);
     }
@@ -27,18 +28,47 @@ void resolve_candidate_name(Reader& reader, const Json& json, const std::string&
         }
     }
     if (members.size() == 1) {
-        problem.reference.candidate = members.front();
-        return;
+        return members.front();
     }
     if (members.size() > 1) {
         reader.error(pointer, "candidate family '" + *name + "' has " +
                                   std::to_string(members.size()) +
                                   " candidates; expected one of them, e.g. '" +
                                   problem.candidates[members.front()].name + "'");
-        return;
+        return std::nullopt;
     }
     reader.error(pointer,
                  unknown("candidate", *name, names) + "; the candidates are: " + join(names));
+    return std::nullopt;
+}
+
+/// `"candidate"`: one name, or a non-empty list of distinct names, most trusted first.
+void resolve_candidates(Reader& reader, const Json& json, const std::string& pointer,
+                        Problem& problem) {
+    if (!json.is_array()) {
+        if (auto index = resolve_candidate_name(reader, json, pointer, problem)) {
+            problem.reference.candidates.push_back(*index);
+        }
+        return;
+    }
+    if (json.empty()) {
+        reader.error(pointer, "expected a candidate name or a non-empty list of them, found []");
+        return;
+    }
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const std::string at = child(pointer, i);
+        const auto index = resolve_candidate_name(reader, json[i], at, problem);
+        if (!index) {
+            continue;
+        }
+        auto& listed = problem.reference.candidates;
+        if (std::find(listed.begin(), listed.end(), *index) != listed.end()) {
+            reader.error(at, "candidate '" + problem.candidates[*index].name +
+                                 "' is listed twice; expected each reference once");
+            continue;
+        }
+        listed.push_back(*index);
+    }
 }
 
 std::optional<Comparison> parse_comparison(Reader& reader, const Json& json,
@@ -122,7 +152,7 @@ void parse_reference(Reader& reader, const Json& json, Problem& problem) {
         return;
     }
     if (json.contains("candidate")) {
-        resolve_candidate_name(reader, json["candidate"], child(pointer, "candidate"), problem);
+        resolve_candidates(reader, json["candidate"], child(pointer, "candidate"), problem);
     }
     if (json.contains("compare")) {
         parse_compare(reader, json["compare"], child(pointer, "compare"), problem);

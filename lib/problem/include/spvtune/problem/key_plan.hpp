@@ -22,10 +22,11 @@ struct KeyPlan {
     std::vector<ResolvedBuffer> buffers;
     std::vector<ResolvedCandidate> runnable;  ///< in Problem::candidates order
     std::vector<SkippedCandidate> skipped;    ///< in Problem::candidates order
-    /// Set when the key cannot be tuned: its buffers fail, no candidate can run, or the
-    /// reference candidate cannot run (outputs could not be checked).
+    /// Set when the key cannot be tuned: its buffers fail, no candidate can run, or none of the
+    /// reference candidates can run (outputs could not be checked).
     std::optional<std::string> error;
-    /// Index into `runnable` of the reference candidate, when it can run.
+    /// Index into `runnable` of this key's truth: the first of Problem::reference.candidates
+    /// that can run it, when one can.
     std::optional<std::size_t> reference;
 };
 

@@ -22,8 +22,11 @@ struct CandidateOutputs {
 inline constexpr std::byte poison_byte{0xff};
 
 /// Compares `got` with the reference's `want` under the problem's comparisons. Nothing when
-/// every element matches; else the first mismatch: buffer, index, expected and got, e.g.
-/// "y[17]: expected 1.5, got nan (poison: never written?)". NaN never matches.
+/// every element matches; else, per buffer that differs, the first mismatch in detail, how many
+/// elements differ, the first few of their indices and the largest absolute and relative errors,
+/// e.g. "y[17]: expected 1.5, got nan (the poison pattern: never written); 3 of 1000 elements of
+/// y differ, at 17, 18, 40; largest absolute error 0.5 at y[18], largest relative error 0.25 at
+/// y[40]". NaN never matches.
 std::optional<std::string> compare_outputs(const Problem& problem, const CandidateOutputs& want,
                                            const CandidateOutputs& got);
 

@@ -167,7 +167,9 @@ struct Comparison {
 };
 
 struct Reference {
-    std::size_t candidate = 0;        ///< index into Problem::candidates
+    /// Indices into Problem::candidates, most trusted first, at least one: for each key, the
+    /// first that can run it is its truth (one reference rarely runs every size).
+    std::vector<std::size_t> candidates;
     std::vector<Comparison> compare;  ///< one per checked buffer, in buffer order
 };
 

@@ -65,6 +65,9 @@ struct KeyReport {
     std::optional<tune::TuneEntry> entry;
     /// Candidates the key's plan could not run, with reasons.
     std::vector<SkippedCandidate> skipped;
+    /// The candidate whose output was this key's truth (index into Problem::candidates): the
+    /// first of the reference candidates that can run it; none when none can.
+    std::optional<std::size_t> reference;
     /// The candidate that produced the returned output (tuned, cached, compiled, untuned).
     std::optional<std::size_t> ran;
     /// Every sample measured for this key, per candidate, warm-ups first.

@@ -55,6 +55,8 @@ class TunableSet {
     /// Checks mode: nullopt when `candidate` matches `reference`, else what differs.
     using Comparison =
         std::function<std::optional<std::string>(const Out& reference, const Out& candidate)>;
+    /// Checks mode: the index of the candidate whose output is the truth for these inputs.
+    using ReferenceChoice = std::function<std::size_t(const Inputs&)>;
 
     explicit TunableSet(std::function<Key(const Inputs&)> make_key)
         : make_key_(std::move(make_key)) {
@@ -83,8 +85,18 @@ class TunableSet {
     /// Enables output checks (when the tuner runs in checks mode) against the candidate at
     /// `reference` (default: the first).
     TunableSet& with_check(Comparison compare, std::size_t reference = 0) {
+        return with_check(std::move(compare),
+                          [reference](const Inputs&) -> std::size_t { return reference; });
+    }
+
+    /// The same with a reference chosen per inputs: one trusted candidate rarely runs every
+    /// size, so the truth for a key may be the first of several that can run it.
+    TunableSet& with_check(Comparison compare, ReferenceChoice reference) {
+        if (!reference) {
+            throw std::invalid_argument("with_check needs a reference choice");
+        }
         compare_ = std::move(compare);
-        reference_ = reference;
+        reference_ = std::move(reference);
         return *this;
     }
 
@@ -117,7 +129,10 @@ class TunableSet {
     }
 
     const Comparison& comparison() const { return compare_; }
-    std::size_t reference_index() const { return reference_; }
+    /// The reference candidate for `inputs` (0 when no check was set).
+    std::size_t reference_index(const Inputs& inputs) const {
+        return reference_ ? reference_(inputs) : 0;
+    }
 
     int priority(std::size_t index, const Key& key) const {
         const CandidateType& c = candidates_[index];
@@ -154,7 +169,7 @@ class TunableSet {
     std::vector<CandidateType> candidates_;
     base::Fnv1a checksum_;
     Comparison compare_;
-    std::size_t reference_ = 0;
+    ReferenceChoice reference_;
 };
 
 }  // namespace spvtune::tune

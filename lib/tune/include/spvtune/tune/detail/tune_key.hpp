@@ -109,7 +109,7 @@ std::vector<BenchmarkCandidate> check_outputs(const Set& set,
         outputs[c.index] = std::move(out).value();
         return false;
     });
-    const std::size_t reference = set.reference_index();
+    const std::size_t reference = set.reference_index(inputs);
     if (reference >= outputs.size() || !outputs[reference]) {
         events.emit(TuneEventKind::checks_note, {},
                     "the reference candidate produced no output; outputs were not compared");
