@@ -317,9 +317,10 @@ CommandAction register_cache_command(CLI::App& parent) {
     command->require_subcommand(1);
     command->fallthrough();
     auto options = std::make_shared<CacheOptions>();
-    command->add_option("--cache-dir", options->cache_dir,
-                        "Cache directory (default: $SPVTUNE_CACHE_DIR, $XDG_CACHE_HOME/spvtune, "
-                        "~/.cache/spvtune)");
+    command->add_option(
+        "--cache-dir", options->cache_dir,
+        "Cache directory (default: $SPVTUNE_CACHE_DIR, else $XDG_CACHE_HOME/spvtune, "
+        "else ~/.cache/spvtune)");
 
     auto* path = command->add_subcommand(
         "path", "Print the cache directory and the selected device's cache file");
