@@ -7,7 +7,7 @@ std::string exit_codes_help() {
            "  0    success\n"
            "  1    the run failed: a key could not be tuned, or a device, Vulkan or file error\n"
            "  2    bad usage or input: an unknown option or bad value, an invalid problem or\n"
-           "       cache file, a tune --key that matches no key\n"
+           "       cache file, a --key or --tuner that matches nothing\n"
            "  130  tune was interrupted (Ctrl-C); every finished key is in the cache\n";
 }
 
