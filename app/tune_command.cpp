@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,10 @@ volatile std::sig_atomic_t interrupted = 0;
 
 extern "C" void on_interrupt(int) {
     interrupted = 1;
+    // Said at once, since the key in progress may take a while; write() is async-signal-safe.
+    static constexpr char notice[] =
+        "\nspvtune: stopping after the key in progress; press Ctrl-C again to abandon it\n";
+    [[maybe_unused]] const auto written = ::write(STDERR_FILENO, notice, sizeof notice - 1);
     // A second Ctrl-C ends the process at once; cache writes are atomic, so nothing breaks.
     std::signal(SIGINT, SIG_DFL);
 }

@@ -166,6 +166,7 @@ TEST_CASE("tune: Ctrl-C stops between keys and keeps every finished key in the c
     const std::string rest = child.read_stdout();
     CHECK(child.wait() == 130);
     const std::string err = read_bytes(err_file);
+    CHECK(contains(err, "stopping after the key in progress; press Ctrl-C again to abandon it"));
     CHECK(contains(err, "interrupted after"));
     CHECK(contains(err, "every finished key is in the cache"));
 
