@@ -47,3 +47,12 @@ TEST_CASE("tune: --key and --kernel-dir take one value each, so files may follow
     REQUIRE(fixture.keys().size() == 1);
     CHECK(fixture.keys()[0].at("key").at("n") == 16384);
 }
+
+TEST_CASE("tune --time-budget below a millisecond is kept as 1 ms, never as no time at all") {
+    TuneFixture fixture;
+    const SpvtuneRun run =
+        fixture.tune("scale.json", {"--key", "n=16384", "--time-budget", "0.0001"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    const auto report = nlohmann::json::parse(spvtune::tune::testing::read_bytes(fixture.report));
+    CHECK(report.at("problems").at(0).at("settings").at("time_budget_ms") == 1);
+}

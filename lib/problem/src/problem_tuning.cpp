@@ -1,4 +1,5 @@
 #include <chrono>
+#include <cmath>
 
 #include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/device_executor.hpp>
@@ -34,7 +35,9 @@ tune::SamplingSettings sampling_settings(const Settings& file, const Settings& o
         settings.min_samples = std::min<std::size_t>(*min_samples, settings.max_samples);
     }
     if (const auto budget = either(overrides.time_budget_s, file.time_budget_s)) {
-        settings.time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(*budget * 1000));
+        // Kept in whole milliseconds: rounded up, so a budget > 0 never becomes 0 ms.
+        settings.time_budget =
+            std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(*budget * 1000)));
     }
     return settings;
 }
