@@ -73,3 +73,22 @@ TEST_CASE("docs/json-report.md names every member of a --json report") {
         CHECK(contains(doc, "`" + name + "`"));
     }
 }
+
+TEST_CASE("tune names the cache file as holding the results only when it was written") {
+    TuneFixture fixture;
+    const SpvtuneRun first = fixture.tune("scale.json", {"--key", "n=16384"});
+    REQUIRE(first.exit_code == 0);
+    REQUIRE(fixture.cache_files().size() == 1);
+    const auto file = fixture.cache_files().front();
+    CHECK(contains(first.out, "results in " + file.string()));
+
+    // A file from a newer spvtune is read but never rewritten: the new result is not stored.
+    auto json = nlohmann::json::parse(spvtune::tune::testing::read_bytes(file));
+    json["schema_version"] = 99;
+    spvtune::tune::testing::write_bytes(file, json.dump(2));
+    const SpvtuneRun retuned = fixture.tune("scale.json", {"--key", "n=16384", "--retune"});
+    CHECK_MESSAGE(contains(retuned.out, "results not stored: " + file.string() +
+                                            " was not written (see the notes above)"),
+                  retuned.out);
+    CHECK_FALSE(contains(retuned.out, "results in"));
+}
