@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "cache/temp_directory.hpp"
+#include "support/scoped_env.hpp"
 #include "tune_fixture.hpp"
 
 using namespace spvtune::test;
@@ -91,4 +92,21 @@ TEST_CASE("tune names the cache file as holding the results only when it was wri
                                             " was not written (see the notes above)"),
                   retuned.out);
     CHECK_FALSE(contains(retuned.out, "results in"));
+}
+
+TEST_CASE("tune records the minimum sample time and the autotune level with each cache entry") {
+    TuneFixture fixture;
+    const spvtune::test::ScopedEnv level("SPVTUNE_AUTOTUNE_LEVEL", "extensive");
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384", "--min-sample-ms", "0.3"}).exit_code ==
+            0);
+    REQUIRE(fixture.cache_files().size() == 1);
+    const auto cache =
+        nlohmann::json::parse(spvtune::tune::testing::read_bytes(fixture.cache_files().front()));
+    const auto& entries = cache.at("tuners").at("scale-test").begin()->at("entries");
+    REQUIRE(entries.size() == 1);
+    const auto& settings = entries.begin()->at("settings");
+    CHECK(settings.at("min_sample_ms") == 0.3);
+    CHECK(settings.at("autotune_level") == "extensive");
+    CHECK(settings.at("max_samples") == 9);  // the sampling settings are still there
+    CHECK(fixture.keys().at(0).at("settings") == settings);
 }
