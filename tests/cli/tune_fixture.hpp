@@ -40,12 +40,12 @@ struct TuneFixture {
         return run;
     }
 
-    nlohmann::json keys() const {
-        return nlohmann::json::parse(tune::testing::read_bytes(report))
-            .at("problems")
-            .at(0)
-            .at("keys");
+    /// The whole --json report of the last run.
+    nlohmann::json report_json() const {
+        return nlohmann::json::parse(tune::testing::read_bytes(report));
     }
+
+    nlohmann::json keys() const { return report_json().at("problems").at(0).at("keys"); }
 
     std::vector<std::filesystem::path> cache_files() const {
         std::vector<std::filesystem::path> files;

@@ -31,8 +31,7 @@ TEST_CASE("tune --min-sample-ms 0 is accepted (one dispatch per sample), a negat
     const SpvtuneRun zero =
         fixture.tune("scale.json", {"--key", "n=16384", "--min-sample-ms", "0"});
     REQUIRE_MESSAGE(zero.exit_code == 0, zero.err);
-    const auto report = nlohmann::json::parse(spvtune::tune::testing::read_bytes(fixture.report));
-    CHECK(report.at("problems").at(0).at("min_sample_ms") == 0.0);
+    CHECK(fixture.report_json().at("problems").at(0).at("min_sample_ms") == 0.0);
     const SpvtuneRun negative = fixture.tune("scale.json", {"--min-sample-ms", "-1"});
     CHECK(negative.exit_code == 2);
 }
@@ -53,6 +52,5 @@ TEST_CASE("tune --time-budget below a millisecond is kept as 1 ms, never as no t
     const SpvtuneRun run =
         fixture.tune("scale.json", {"--key", "n=16384", "--time-budget", "0.0001"});
     REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-    const auto report = nlohmann::json::parse(spvtune::tune::testing::read_bytes(fixture.report));
-    CHECK(report.at("problems").at(0).at("settings").at("time_budget_ms") == 1);
+    CHECK(fixture.report_json().at("problems").at(0).at("settings").at("time_budget_ms") == 1);
 }

@@ -58,10 +58,7 @@ TEST_CASE("tune: a candidate the key's plan skips is listed once, with the plan'
 TEST_CASE("docs/json-report.md names every member of a --json report") {
     TuneFixture fixture;
     std::set<std::string> names;
-    auto read_names = [&] {
-        member_names(nlohmann::json::parse(spvtune::tune::testing::read_bytes(fixture.report)),
-                     names);
-    };
+    auto read_names = [&] { member_names(fixture.report_json(), names); };
     REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
     read_names();
     REQUIRE(fixture.tune("unrunnable.json", {"--key", "n=100"}).exit_code == 1);  // an error
