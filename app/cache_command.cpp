@@ -17,6 +17,7 @@
 
 #include "command.hpp"
 #include "device_options.hpp"
+#include "entry_selection.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -240,26 +241,15 @@ int run_show(const CacheOptions& options) {
     return exit_success;
 }
 
-bool matches(const CacheOptions& options, const std::string& tuner, const std::string& key_json,
-             const std::string& printed_key) {
-    if (!options.tuner.empty() && tuner != options.tuner) {
-        return false;
-    }
-    return options.keys.empty() ||
-           std::any_of(options.keys.begin(), options.keys.end(), [&](const std::string& key) {
-               return key == printed_key || key == key_json;
-           });
-}
-
-// Removes the matching entries from one file under its lock and reports them.
-void clear_file(const CacheOptions& options, const fs::path& file) {
+// Removes the selected entries from one file under its lock, reports them and counts them.
+std::size_t clear_file(const EntrySelection& selection, const fs::path& file) {
     std::vector<std::string> removed;
     cache::edit_cache_file(file, [&](CacheDocument& document) {
         for (auto tuner = document.tuners.begin(); tuner != document.tuners.end();) {
             for (auto list = tuner->second.begin(); list != tuner->second.end();) {
                 auto& entries = list->second.entries;
                 for (auto entry = entries.begin(); entry != entries.end();) {
-                    if (matches(options, tuner->first, entry->first, entry->second.printed_key)) {
+                    if (selection.matches(tuner->first, entry->first)) {
                         removed.push_back(tuner->first + "  " + entry->second.printed_key);
                         entry = entries.erase(entry);
                     } else {
@@ -274,15 +264,21 @@ void clear_file(const CacheOptions& options, const fs::path& file) {
     });
     if (removed.empty()) {
         std::cout << file.string() << ": no matching entries\n";
-        return;
+        return 0;
     }
     std::cout << file.string() << ": removed " << entries_text(removed.size()) << '\n';
     for (const std::string& line : removed) {
         std::cout << "    " << line << '\n';
     }
+    return removed.size();
 }
 
 int run_clear(const CacheOptions& options) {
+    const auto selection = EntrySelection::parse(options.tuner, options.keys);
+    if (!selection) {
+        std::cerr << "spvtune: error: " << selection.error() << '\n';
+        return exit_usage;
+    }
     const fs::path directory = cache_directory(options);
     std::vector<fs::path> files;
     if (!options.file.empty()) {
@@ -294,6 +290,7 @@ int run_clear(const CacheOptions& options) {
         }
     }
     int status = exit_success;
+    std::size_t removed = 0;
     for (const fs::path& file : files) {
         // Validate first, so a bad file is reported like in `show` and never touched.
         if (!read_or_report(file)) {
@@ -301,11 +298,17 @@ int run_clear(const CacheOptions& options) {
             continue;
         }
         try {
-            clear_file(options, file);
+            removed += clear_file(selection.value(), file);
         } catch (const cache::CacheFormatError& error) {
             std::cerr << "spvtune: error: " << error.what() << '\n';
             status = exit_usage;
         }
+    }
+    // A selection that matched nothing is most likely a mistyped key or tuner: say so.
+    if (removed == 0 && selection.value().filtered() && status == exit_success) {
+        std::cerr << "spvtune: error: no cache entry matches " << selection.value().describe()
+                  << '\n';
+        return exit_usage;
     }
     return status;
 }
@@ -317,9 +320,10 @@ CommandAction register_cache_command(CLI::App& parent) {
     command->require_subcommand(1);
     command->fallthrough();
     auto options = std::make_shared<CacheOptions>();
-    command->add_option("--cache-dir", options->cache_dir,
-                        "Cache directory (default: $SPVTUNE_CACHE_DIR, $XDG_CACHE_HOME/spvtune, "
-                        "~/.cache/spvtune)");
+    command->add_option(
+        "--cache-dir", options->cache_dir,
+        "Cache directory (default: $SPVTUNE_CACHE_DIR, else $XDG_CACHE_HOME/spvtune, "
+        "else ~/.cache/spvtune)");
 
     auto* path = command->add_subcommand(
         "path", "Print the cache directory and the selected device's cache file");
@@ -337,7 +341,9 @@ CommandAction register_cache_command(CLI::App& parent) {
     clear->add_option("--tuner", options->tuner, "Only entries of this tuner");
     clear
         ->add_option("--key", options->keys,
-                     "Only entries with this key (printed form or canonical JSON); repeatable")
+                     "Only entries with this key: name=value[,name=value...] as tune --key takes "
+                     "it (a part of the key selects every key that has it), or the key's "
+                     "canonical JSON (repeatable; all must match)")
         ->allow_extra_args(false);  // one value per --key, so a FILE after it stays the FILE
 
     return [options, path, list, show, clear] {

@@ -6,6 +6,7 @@
 
 #include <spvtune/problem/key_plan.hpp>
 #include <spvtune/problem/problem.hpp>
+#include <spvtune/tune/anchor.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
 #include <spvtune/vulkan/instance.hpp>
 
@@ -23,10 +24,11 @@ struct CheckOptions {
 };
 
 /// Prints a summary of the keys of `problem` on the device; false when a key cannot be tuned.
-bool check_keys(const problem::Problem& problem, const problem::DeviceLimits& limits) {
+bool check_keys(const problem::Problem& problem, const problem::DeviceLimits& limits,
+                tune::AutotuneLevel level) {
     bool valid = true;
     for (const problem::KeyEntry& entry : problem.keys) {
-        const problem::KeyPlan plan = problem::plan_key(problem, entry.key, &limits);
+        const problem::KeyPlan plan = problem::plan_key(problem, entry.key, &limits, level);
         if (plan.error) {
             valid = false;
             print_diagnostic(problem::Diagnostic{problem.file, entry.pointer,
@@ -52,6 +54,12 @@ bool check_keys(const problem::Problem& problem, const problem::DeviceLimits& li
 }
 
 int run_check(const CheckOptions& options) {
+    // The same level, and the same refusal of a bad one, as tune: check shows the keys tune uses.
+    const auto level = tune::autotune_level_from_env();
+    if (!level) {
+        std::cerr << "spvtune: error: " << level.error() << '\n';
+        return exit_usage;
+    }
     const problem::LoadOptions load = load_options(options.kernel_dirs);
     // Created at the first problem that loads, so an invalid file is reported without a device.
     std::unique_ptr<vulkan::Instance> instance;
@@ -67,7 +75,7 @@ int run_check(const CheckOptions& options) {
         }
         if (!instance) {
             // Only the physical device's limits are needed, so no logical device is created.
-            instance = std::make_unique<vulkan::Instance>();
+            instance = std::make_unique<vulkan::Instance>(instance_options());
             const auto& device = vulkan::select_device(instance->devices(), options.device);
             limits = problem::DeviceLimits::from(device);
             std::cout << "device: " << device.identity.device_name << '\n';
@@ -80,7 +88,7 @@ int run_check(const CheckOptions& options) {
                       << problem.candidates[problem.reference.candidates[i]].name;
         }
         std::cout << '\n';
-        const bool valid = check_keys(problem, *limits);
+        const bool valid = check_keys(problem, *limits, level.value());
         std::cout << file << ": " << (valid ? "valid" : "invalid (some keys cannot be tuned)")
                   << '\n';
         all_valid = all_valid && valid;

@@ -6,11 +6,12 @@
 
 namespace spvtune::app {
 
-/// Exit codes shared by every subcommand.
+/// Exit codes shared by every subcommand; help_text.cpp explains them to users.
 enum ExitCode : int {
     exit_success = 0,
-    exit_failure = 1,  ///< the job ran but something in it failed (a key, a file)
-    exit_usage = 2,    ///< bad usage or invalid input file
+    exit_failure = 1,        ///< the job ran but something in it failed (a key, a file)
+    exit_usage = 2,          ///< bad usage or invalid input file
+    exit_interrupted = 130,  ///< tune stopped by SIGINT, as a shell reports 128 + 2
 };
 
 /// A subcommand registers its options on `parent` and returns the action to run when it is

@@ -7,7 +7,6 @@
 #include <spvtune/vulkan/device_selector.hpp>
 
 namespace spvtune::app {
-namespace {
 
 vulkan::InstanceOptions instance_options() {
     vulkan::InstanceOptions options;
@@ -17,8 +16,6 @@ vulkan::InstanceOptions instance_options() {
     options.synchronization_validation = options.validation;
     return options;
 }
-
-}  // namespace
 
 void add_device_option(CLI::App& command, std::string& selector) {
     command.add_option("--device", selector,

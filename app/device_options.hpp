@@ -11,6 +11,10 @@
 
 namespace spvtune::app {
 
+/// What SPVTUNE_VALIDATION asks of every command's Vulkan instance: with `1`, the Khronos
+/// validation layer, synchronization validation included.
+vulkan::InstanceOptions instance_options();
+
 /// Adds `--device SEL` to a command (empty: the default device; see vulkan::select_device).
 void add_device_option(CLI::App& command, std::string& selector);
 

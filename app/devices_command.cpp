@@ -7,6 +7,7 @@
 #include <spvtune/vulkan/instance.hpp>
 
 #include "command.hpp"
+#include "device_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -73,7 +74,7 @@ CommandAction register_devices_command(CLI::App& parent) {
     auto json = std::make_shared<bool>(false);
     command->add_flag("--json", *json, "Print the device list as JSON");
     return [json] {
-        const vulkan::Instance instance;
+        const vulkan::Instance instance(instance_options());
         if (*json) {
             nlohmann::json list = nlohmann::json::array();
             for (const auto& device : instance.devices()) {

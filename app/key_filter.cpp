@@ -15,6 +15,14 @@ std::optional<double> as_number(const std::string& text) {
     return value;
 }
 
+std::string trimmed(const std::string& text) {
+    const auto first = text.find_first_not_of(' ');
+    if (first == std::string::npos) {
+        return "";
+    }
+    return text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
 bool value_matches(const problem::KeyValue& value, const std::string& wanted) {
     if (const auto* text = std::get_if<std::string>(&value)) {
         return *text == wanted;
@@ -39,11 +47,14 @@ tune::Result<KeyFilter> KeyFilter::parse(const std::vector<std::string>& items) 
             const std::size_t comma = std::min(item.find(',', start), item.size());
             const std::string part = item.substr(start, comma - start);
             const std::size_t equals = part.find('=');
-            if (equals == std::string::npos || equals == 0 || equals + 1 == part.size()) {
+            const std::string name = trimmed(part.substr(0, equals));
+            const std::string value =
+                equals == std::string::npos ? "" : trimmed(part.substr(equals + 1));
+            if (name.empty() || value.empty()) {
                 return tune::fail("--key '" + item +
                                   "': expected name=value[,name=value...], found '" + part + "'");
             }
-            filter.wanted_.emplace_back(part.substr(0, equals), part.substr(equals + 1));
+            filter.wanted_.emplace_back(name, value);
             start = comma + 1;
         }
     }

@@ -11,12 +11,15 @@ namespace spvtune::app {
 
 /// `--key n=4096,dtype=f32` (repeatable): a key matches when it has every named parameter with
 /// that value. Numbers compare by value, so `n=4096` matches 4096 and `alpha=2` matches 2.0.
+/// Spaces around names and values are ignored (`--key "M=200, N=152"`).
 class KeyFilter {
   public:
     /// Fails on an item that is not `name=value[,name=value...]`.
     static tune::Result<KeyFilter> parse(const std::vector<std::string>& items);
 
     bool matches(const problem::ProblemKey& key) const;
+    /// True when no parameter is named: every key matches.
+    bool empty() const noexcept { return wanted_.empty(); }
     /// The filter as the user wrote it, for messages.
     std::string describe() const;
 

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
+#include "help_text.hpp"
 
 int main(int argc, char** argv) {
     using namespace spvtune::app;
@@ -13,6 +14,8 @@ int main(int argc, char** argv) {
     CLI::App app{"spvtune: benchmark and tune Vulkan compute kernels"};
     app.set_version_flag("--version", std::string("spvtune ") + SPVTUNE_VERSION);
     app.require_subcommand(1);
+    // Set before the subcommands are added: each copies its parent's footer.
+    app.footer(environment_help() + "\n" + exit_codes_help());
 
     std::map<const CLI::App*, CommandAction> actions;
     auto add = [&](CommandAction action) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "report/console_reporter.hpp"
 #include "report/fan_out_reporter.hpp"
 #include "report/json_reporter.hpp"
+#include "sampling_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -30,6 +32,10 @@ volatile std::sig_atomic_t interrupted = 0;
 
 extern "C" void on_interrupt(int) {
     interrupted = 1;
+    // Said at once, since the key in progress may take a while; write() is async-signal-safe.
+    static constexpr char notice[] =
+        "\nspvtune: stopping after the key in progress; press Ctrl-C again to abandon it\n";
+    [[maybe_unused]] const auto written = ::write(STDERR_FILENO, notice, sizeof notice - 1);
     // A second Ctrl-C ends the process at once; cache writes are atomic, so nothing breaks.
     std::signal(SIGINT, SIG_DFL);
 }
@@ -87,9 +93,20 @@ int run_tune(TuneOptions& options) {
     if (options.fixed) {
         options.overrides.mode = problem::SamplingMode::fixed;
     }
+    // The command line alone first, then each file under it: one rule, as in a file.
+    if (const auto conflict = sample_count_conflict({}, options.overrides)) {
+        std::cerr << "spvtune: error: " << *conflict << '\n';
+        return exit_usage;
+    }
     auto problems = load_problem_files(options.files, options.kernel_dirs);
     if (!problems) {
         return exit_usage;
+    }
+    for (const problem::Problem& problem : *problems) {
+        if (const auto conflict = sample_count_conflict(problem.settings, options.overrides)) {
+            std::cerr << "spvtune: error: " << problem.file.string() << ": " << *conflict << '\n';
+            return exit_usage;
+        }
     }
     const auto filter = KeyFilter::parse(options.key_filters);
     if (!filter) {
@@ -158,7 +175,7 @@ int run_tune(TuneOptions& options) {
     summary.interrupted = interrupted != 0;
     reporters.run_finished(summary);
     if (summary.interrupted) {
-        return 130;
+        return exit_interrupted;
     }
     return summary.failed > 0 ? exit_failure : exit_success;
 }
@@ -176,11 +193,16 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_option("--cache-dir", options->cache_dir,
                         "Cache directory (default: $SPVTUNE_CACHE_DIR, else "
                         "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)");
-    command->add_option("--kernel-dir", options->kernel_dirs,
-                        "Extra directory to look for SPIR-V files in (repeatable)");
-    command->add_option("--key", options->key_filters,
-                        "Only keys with these parameter values, e.g. n=4096 (repeatable; all "
-                        "must match)");
+    // One value per occurrence, so that files after the option stay files.
+    command
+        ->add_option("--kernel-dir", options->kernel_dirs,
+                     "Extra directory to look for SPIR-V files in (repeatable)")
+        ->allow_extra_args(false);
+    command
+        ->add_option("--key", options->key_filters,
+                     "Only the files' keys with these parameter values, e.g. n=4096: a filter "
+                     "that adds no key (repeatable; all must match)")
+        ->allow_extra_args(false);
     command->add_flag("--retune", options->retune, "Measure again even if the cache has a result");
     command->add_flag("--compile-only", options->compile_only,
                       "Compile every candidate's pipeline; measure and record nothing");
@@ -188,26 +210,7 @@ CommandAction register_tune_command(CLI::App& parent) {
     auto* quiet = command->add_flag("-q,--quiet", options->quiet, "Print only failures");
     command->add_flag("-v,--verbose", options->verbose, "Print the ranking of cached keys too")
         ->excludes(quiet);
-    command->add_flag("--fixed", options->fixed,
-                      "Fixed sampling: every candidate gets --warmup warm-ups and --samples "
-                      "samples, no early elimination");
-    command->add_option("--warmup", options->overrides.warmup, "Warm-up runs per candidate");
-    command
-        ->add_option("--samples", options->overrides.samples,
-                     "Samples per candidate (adaptive: the maximum)")
-        ->check(CLI::PositiveNumber);
-    command
-        ->add_option("--min-samples", options->overrides.min_samples,
-                     "Adaptive: samples before a candidate may be eliminated")
-        ->check(CLI::PositiveNumber);
-    command
-        ->add_option("--min-sample-ms", options->overrides.min_sample_ms,
-                     "Repeat dispatches in one sample until it spans this long")
-        ->check(CLI::PositiveNumber);
-    command
-        ->add_option("--time-budget", options->overrides.time_budget_s,
-                     "Seconds of sampling per key at most")
-        ->check(CLI::PositiveNumber);
+    add_sampling_options(*command, options->overrides, options->fixed);
     return [options] { return run_tune(*options); };
 }
 

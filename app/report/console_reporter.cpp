@@ -2,15 +2,26 @@
 
 #include <iostream>
 #include <string>
+#include <system_error>
 
 #include "key_table.hpp"
 
 namespace spvtune::app {
+namespace {
+
+std::optional<std::filesystem::file_time_type> modified_at(const std::filesystem::path& file) {
+    std::error_code error;
+    const auto time = std::filesystem::last_write_time(file, error);
+    return error ? std::nullopt : std::optional(time);
+}
+
+}  // namespace
 
 ConsoleReporter::ConsoleReporter(bool quiet, bool verbose) : quiet_(quiet), verbose_(verbose) {}
 
 void ConsoleReporter::run_started(const RunInfo& run) {
     cache_file_ = run.cache_file;
+    cache_file_time_ = modified_at(cache_file_);
     progress_.emplace(Progress::style_for(quiet_), run.total_keys);
     if (!quiet_) {
         std::cout << "device: " << run.device_name << " (" << run.hardware.key << ")\n"
@@ -35,6 +46,7 @@ void ConsoleReporter::tune_event(const tune::TuneEvent& event) {
 
 void ConsoleReporter::key_finished(const KeyRun& key, const problem::KeyReport& report) {
     progress_->finish_key(report.status == problem::KeyStatus::tuned);
+    tuned_keys_ += report.status == problem::KeyStatus::tuned ? 1 : 0;
     if (quiet_ && report.status != problem::KeyStatus::failed) {
         return;
     }
@@ -48,10 +60,19 @@ void ConsoleReporter::key_finished(const KeyRun& key, const problem::KeyReport& 
 
 void ConsoleReporter::run_finished(const RunSummary& summary) {
     progress_->clear();
+    const auto written_at = modified_at(cache_file_);
+    const bool stored = tuned_keys_ == 0 || (written_at && written_at != cache_file_time_);
     if (!quiet_) {
         std::cout << "\n"
                   << summary.done << " key" << (summary.done == 1 ? "" : "s") << " done, "
-                  << summary.failed << " failed; results in " << cache_file_.string() << '\n';
+                  << summary.failed << " failed; ";
+        if (stored) {
+            std::cout << "results in " << cache_file_.string() << '\n';
+        }
+    }
+    if (!stored) {
+        (quiet_ ? std::cerr : std::cout) << "results not stored: " << cache_file_.string()
+                                         << " was not written (see the notes above)\n";
     }
     if (summary.interrupted) {
         std::cerr << "interrupted after " << summary.done << " of " << summary.total_keys

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 
@@ -26,6 +27,11 @@ class ConsoleReporter final : public TuneReporter {
     bool quiet_;
     bool verbose_;
     std::filesystem::path cache_file_;
+    /// The cache file's modification time when the run started (none: no file), so the summary
+    /// can tell whether the keys tuned now were written (a newer-schema file, an unwritable
+    /// directory: the store only notes it).
+    std::optional<std::filesystem::file_time_type> cache_file_time_;
+    std::size_t tuned_keys_ = 0;
     std::optional<Progress> progress_;
 };
 

@@ -3,16 +3,10 @@
 #include <string>
 
 #include <spvtune/tune/statistics.hpp>
+#include <spvtune/tune/tune_entry.hpp>
 #include <spvtune/tune/tune_error.hpp>
 
 namespace spvtune::app {
-namespace {
-
-const char* method_name(tune::TimingMethod method) {
-    return method == tune::TimingMethod::device_timestamps ? "device timestamps" : "host clock";
-}
-
-}  // namespace
 
 nlohmann::json key_report_json(const problem::Problem& problem, const problem::KeyReport& report,
                                std::size_t warmup_runs) {
@@ -53,7 +47,8 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
                 const auto& s = ranked.statistics;
                 candidate["rank"] = rank + 1;
                 candidate["eliminated"] = ranked.eliminated;
-                candidate["timing_method"] = method_name(ranked.method);
+                // Spelt as in the cache file (`device_timestamps`, `host_clock`).
+                candidate["timing_method"] = ranked.method;
                 candidate["statistics"] = {
                     {"samples", s.samples},
                     {"min_ns", s.min_ns},

@@ -1,5 +1,6 @@
 #include "key_table.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -17,6 +18,14 @@ const tune::RankedCandidate* find_ranked(const tune::TuneEntry& entry, const std
         }
     }
     return nullptr;
+}
+
+/// The key's plan skipped it (and says why); the tuner then lists it again as a negative
+/// priority, a consequence rather than a second reason.
+bool skipped_by_plan(const problem::KeyReport& report, const tune::CandidateFailure& failure) {
+    return failure.kind == tune::FailureKind::skipped &&
+           std::any_of(report.skipped.begin(), report.skipped.end(),
+                       [&](const problem::SkippedCandidate& s) { return s.name == failure.name; });
 }
 
 std::string speedup(double reference_ns, double ns) {
@@ -155,6 +164,9 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
                 status + " [" + std::to_string(stats.samples) + " samples]");
         }
         for (const tune::CandidateFailure& failure : entry->failures) {
+            if (skipped_by_plan(report, failure)) {
+                continue;
+            }
             row("-", failure.name, "-", "-", "-",
                 tune::failure_kind_name(failure.kind) + ": " + failure.reason);
         }

@@ -165,8 +165,9 @@ TEST_CASE("cache clear removes what --tuner and --key select and reports it") {
     CHECK(read_cache_file(cache.file).entry_count() == 1);
 
     run = cache.run({"clear", "--tuner", "no-such-tuner"});
-    CHECK(run.exit_code == 0);
+    CHECK(run.exit_code == 2);
     CHECK(contains(run.out, "no matching entries"));
+    CHECK(contains(run.err, "spvtune: error: no cache entry matches --tuner no-such-tuner"));
 
     run = cache.run({"clear"});
     CHECK(run.exit_code == 0);
@@ -174,6 +175,39 @@ TEST_CASE("cache clear removes what --tuner and --key select and reports it") {
     document = read_cache_file(cache.file);
     CHECK(document.entry_count() == 0);
     CHECK(document.hardware.key == sample_hardware().key);
+}
+
+TEST_CASE("cache clear --key takes what tune --key takes: any order, part of a key, spaces") {
+    CacheFixture cache;
+    {
+        CacheFileStore store(cache.directory.path());
+        for (const char* k : {"120", "64"}) {
+            const std::string key_json = std::string("{\"K\":") + k + ",\"M\":200,\"N\":152}";
+            REQUIRE(store
+                        .save(sample_hardware(), EntryAddress{"matmul3", 7, key_json},
+                              sample_candidates(), std::string("K=") + k + ",M=200,N=152",
+                              sample_entry("tiled_16x16"))
+                        .stored);
+        }
+    }
+    Run run = cache.run({"clear", "--key", "N=152,K=120,M=200"});
+    CHECK_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(contains(run.out, "removed 1 entry"));
+    CHECK(contains(run.out, "matmul3  K=120,M=200,N=152"));
+    run = cache.run({"clear", "--tuner", "matmul3", "--key", "M = 200, N=152"});
+    CHECK_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(contains(run.out, "matmul3  K=64,M=200,N=152"));
+    CHECK(read_cache_file(cache.file).entry_count() == 3);  // the fixture's own entries
+
+    // Nothing left to match: an error, and the file is left as it was.
+    const std::string before = read_bytes(cache.file);
+    run = cache.run({"clear", "--key", "M=200"});
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err, "spvtune: error: no cache entry matches --key M=200"));
+    CHECK(read_bytes(cache.file) == before);
+    run = cache.run({"clear", "--key", "M"});
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err, "expected name=value"));
 }
 
 TEST_CASE("cache clear never touches an invalid or newer file and exits 2") {

@@ -154,6 +154,21 @@ TEST_CASE("spvtune check accepts the base of the invalid files and the example c
     CHECK(contains(saxpy.out, "key n=1000 (tuned as n=1024): 4 of 4 candidates"));
 }
 
+// configs/README.md runs `spvtune check configs/*.json`: the glob must find problems only.
+TEST_CASE("spvtune check on every .json file in configs/ passes, as configs/README.md runs it") {
+    CheckFixture fixture;
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(SPVTUNE_CONFIG_DIR)) {
+        if (entry.path().extension() == ".json") {
+            files.push_back(entry.path().string());
+        }
+    }
+    CHECK(files.size() >= 7);
+    const Run run = fixture.check(files);
+    CHECK_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(run.err.empty());
+}
+
 TEST_CASE("spvtune check reports each invalid problem file and exits 2, leaving the cache alone") {
     CheckFixture fixture;
     const auto cache_before = snapshot(fixture.cache.path());

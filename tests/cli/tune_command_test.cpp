@@ -8,77 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cache/subprocess.hpp"
-#include "spvtune_run.hpp"
+#include "tune_fixture.hpp"
 
-using spvtune::test::contains;
-using spvtune::test::SpvtuneRun;
+using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::TempDirectory;
 using spvtune::tune::testing::write_bytes;
 namespace fs = std::filesystem;
-
-namespace {
-
-const std::string problems = SPVTUNE_CLI_PROBLEM_DIR;
-
-/// A scratch directory with its own cache directory; every run has the validation layer on.
-struct TuneFixture {
-    TempDirectory scratch;
-    fs::path cache = scratch.path() / "cache";
-    fs::path report = scratch.path() / "report.json";
-
-    TuneFixture() { ::setenv("SPVTUNE_VALIDATION", "1", 1); }
-    ~TuneFixture() { ::unsetenv("SPVTUNE_VALIDATION"); }
-    TuneFixture(const TuneFixture&) = delete;
-    TuneFixture& operator=(const TuneFixture&) = delete;
-
-    SpvtuneRun tune(const std::string& problem, std::vector<std::string> extra = {}) {
-        std::vector<std::string> args{
-            "tune",         problems + "/" + problem,    "--cache-dir", cache.string(),
-            "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR, "--json",      report.string()};
-        args.insert(args.end(), extra.begin(), extra.end());
-        SpvtuneRun run = spvtune::test::run_spvtune(scratch, args);
-        CHECK_MESSAGE(!contains(run.err, "validation"), run.err);
-        return run;
-    }
-
-    nlohmann::json keys() const {
-        return nlohmann::json::parse(read_bytes(report)).at("problems").at(0).at("keys");
-    }
-
-    std::vector<fs::path> cache_files() const {
-        std::vector<fs::path> files;
-        if (fs::exists(cache)) {
-            for (const auto& entry : fs::directory_iterator(cache)) {
-                if (entry.path().extension() == ".json") {
-                    files.push_back(entry.path());
-                }
-            }
-        }
-        return files;
-    }
-};
-
-const nlohmann::json& candidate(const nlohmann::json& key, const std::string& name) {
-    for (const auto& c : key.at("candidates")) {
-        if (c.at("name") == name) {
-            return c;
-        }
-    }
-    FAIL("no candidate " << name << " in " << key.dump());
-    throw std::logic_error("unreachable");
-}
-
-bool measured_anything(const nlohmann::json& key) {
-    for (const auto& c : key.at("candidates")) {
-        if (c.contains("samples_ns") || c.contains("warmup_ns")) {
-            return true;
-        }
-    }
-    return false;
-}
-
-}  // namespace
 
 TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer are rejected") {
     TuneFixture fixture;
@@ -101,7 +37,7 @@ TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer 
         const auto& fast = candidate(key, "fast");
         CHECK(fast.at("rank") == 1);
         CHECK(fast.at("samples_ns").size() >= 3);
-        CHECK(fast.at("timing_method") == "device timestamps");
+        CHECK(fast.at("timing_method") == "device_timestamps");  // as in the cache file
         CHECK(candidate(key, "slow").at("statistics").at("median_ns").get<double>() >
               fast.at("statistics").at("median_ns").get<double>());
     }
@@ -112,7 +48,7 @@ TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer 
     CHECK(contains(cache.dump(), "\"fast\""));
 }
 
-TEST_CASE("tune: a second run is all cache hits and measures nothing; --retune measures again") {
+TEST_CASE("tune: a second run is all cache hits and measures nothing, --retune measures again") {
     TuneFixture fixture;
     REQUIRE(fixture.tune("scale.json").exit_code == 0);
     const std::string cache_after_first = read_bytes(fixture.cache_files().at(0));
@@ -218,7 +154,7 @@ TEST_CASE("tune: an invalid problem file exits 2 before touching the cache") {
     CHECK(read_bytes(cache_file) == before);
 }
 
-TEST_CASE("tune --key selects keys; a filter matching nothing is a usage error") {
+TEST_CASE("tune --key selects keys, and a filter matching nothing is a usage error") {
     TuneFixture fixture;
     const SpvtuneRun one = fixture.tune("scale.json", {"--key", "n=32768"});
     REQUIRE(one.exit_code == 0);
@@ -250,6 +186,7 @@ TEST_CASE("tune: Ctrl-C stops between keys and keeps every finished key in the c
     const std::string rest = child.read_stdout();
     CHECK(child.wait() == 130);
     const std::string err = read_bytes(err_file);
+    CHECK(contains(err, "stopping after the key in progress; press Ctrl-C again to abandon it"));
     CHECK(contains(err, "interrupted after"));
     CHECK(contains(err, "every finished key is in the cache"));
 

@@ -199,7 +199,7 @@ TEST_CASE("a missing or unreadable problem file is an error naming it") {
     }
 }
 
-TEST_CASE("requires lists known device capabilities; an unknown one is an error") {
+TEST_CASE("requires lists known device capabilities, and an unknown one is an error") {
     Json json = saxpy_json();
     json["candidates"][0]["requires"] = Json::array({"subgroup_arithmetic", "int64"});
     const Problem problem = parse(json);

@@ -14,7 +14,7 @@ using namespace spvtune::problem::testing;
 namespace {
 
 Json load_schema() {
-    std::ifstream file(config_dir / "problem.schema.json");
+    std::ifstream file(config_dir / "schemas" / "problem.schema.json");
     return Json::parse(file);
 }
 

@@ -60,8 +60,11 @@ TEST_CASE("well separated timings: the true winner wins, the far slower one is e
     CHECK(outcome.ranking[0].name == "b");
     CHECK(outcome.ranking[1].name == "a");
     CHECK(outcome.ranking[2].name == "c");
-    CHECK(named(outcome, "c").eliminated);
-    CHECK_FALSE(named(outcome, "a").eliminated);  // at least two stay live
+    // c was cut at the first decision, but that decision also ended the race: it got every
+    // sample the winner got, so it was not stopped early.
+    CHECK_FALSE(named(outcome, "c").eliminated);
+    CHECK(named(outcome, "c").statistics.samples == 8);
+    CHECK_FALSE(named(outcome, "a").eliminated);
     CHECK_FALSE(named(outcome, "a").tied_with_winner);
     CHECK(outcome.ranking[0].statistics.median_ns == doctest::Approx(100).epsilon(0.02));
     CHECK(outcome.ranking[0].method == TimingMethod::device_timestamps);
@@ -84,16 +87,34 @@ TEST_CASE("elimination stops measuring a far slower candidate while close ones c
     CHECK(script.calls[2] == 1 + 8);  // one warm-up, then only the samples before elimination
 }
 
-TEST_CASE("elimination always keeps two candidates live") {
+TEST_CASE("a candidate cut in the last round got every sample and is not called eliminated") {
+    // min_samples == samples (the shipped configs' default): the only decision is in the last
+    // round, so nothing can be stopped early.
+    Script script{{100, 103, 1000}, {10, 10, 10}};
+    const auto list = candidates(3);
+    const BenchmarkOutcome outcome =
+        run_benchmark(list, fakes::adaptive_sampling(10, 10), script.source());
+    REQUIRE(outcome.ranking.size() == 3);
+    for (const RankedCandidate& ranked : outcome.ranking) {
+        CAPTURE(ranked.name);
+        CHECK(ranked.statistics.samples == 10);
+        CHECK_FALSE(ranked.eliminated);
+    }
+    CHECK(outcome.ranking.back().name == "c");
+}
+
+TEST_CASE("a race settled at the first decision stops everyone there: no one is eliminated") {
+    // b and c are both far slower; one is cut (two always stay live), and the same decision
+    // settles the race, so every candidate ends with the same samples.
     Script script{{100, 1000, 1000}, {1, 1, 1}};
     const auto list = candidates(3);
     const BenchmarkOutcome outcome =
         run_benchmark(list, fakes::adaptive_sampling(6, 30), script.source());
-    int eliminated = 0;
     for (const RankedCandidate& ranked : outcome.ranking) {
-        eliminated += ranked.eliminated ? 1 : 0;
+        CHECK(ranked.statistics.samples == 6);
+        CHECK_FALSE(ranked.eliminated);
     }
-    CHECK(eliminated == 1);
+    CHECK(script.calls == std::vector<int>{7, 7, 7});
     CHECK(outcome.ranking[0].name == "a");
 }
 

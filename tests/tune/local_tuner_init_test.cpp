@@ -136,7 +136,7 @@ TEST_CASE("fastest_identity reports settled winners only, and never tunes or rea
     CHECK(h.store->loads.load() == loads);
 }
 
-TEST_CASE("clear drops in-memory results; the store still answers") {
+TEST_CASE("clear drops in-memory results, and the store still answers") {
     Harness h;
     Bench bench(two_candidates());
     const Set set = bench.make_set();

@@ -1,9 +1,12 @@
 #include <chrono>
+#include <cmath>
+#include <string>
 
 #include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/device_executor.hpp>
 #include <spvtune/problem/device_limits.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
+#include <spvtune/tune/anchor.hpp>
 #include <spvtune/tune/key.hpp>
 #include <spvtune/tune/local_tuner.hpp>
 
@@ -34,7 +37,9 @@ tune::SamplingSettings sampling_settings(const Settings& file, const Settings& o
         settings.min_samples = std::min<std::size_t>(*min_samples, settings.max_samples);
     }
     if (const auto budget = either(overrides.time_budget_s, file.time_budget_s)) {
-        settings.time_budget = std::chrono::milliseconds(static_cast<std::int64_t>(*budget * 1000));
+        // Kept in whole milliseconds: rounded up, so a budget > 0 never becomes 0 ms.
+        settings.time_budget =
+            std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(*budget * 1000)));
     }
     return settings;
 }
@@ -66,14 +71,19 @@ struct ProblemTuning::Impl {
           client(d.info()),
           executor(p, d, options.batch),
           runner(p, executor),
-          tuner(p.name, checked(options.tuner)) {
+          tuner(p.name, checked(options)) {
         set = tuner.init(device.info().index, [this] { return runner.make_set(); });
     }
 
-    static tune::TunerOptions checked(tune::TunerOptions options) {
+    static tune::TunerOptions checked(const TuningOptions& tuning) {
+        tune::TunerOptions options = tuning.tuner;
         options.checks = true;  // a wrong candidate must never win
         // A tool's report shows every candidate's time, also when only one can run.
         options.measure_lone_candidate = true;
+        // Both shape the numbers and the keys, so the cache records them with each entry.
+        options.recorded_settings["min_sample_ms"] =
+            static_cast<double>(tuning.batch.min_window.count()) / 1e6;
+        options.recorded_settings["autotune_level"] = std::string(tune::to_string(tuning.level));
         return options;
     }
 };

@@ -215,11 +215,18 @@ class Scheduler {
     }
 
     BenchmarkOutcome finish() {
-        std::vector<const Track*> ranked;
-        for (const Track& track : tracks_) {
+        std::vector<Track*> ranked;
+        std::size_t most_samples = 0;
+        for (Track& track : tracks_) {
             if (!track.failed && !track.samples.empty()) {
                 ranked.push_back(&track);
+                most_samples = std::max(most_samples, track.samples.size());
             }
+        }
+        // Eliminated means "stopped early": one cut in the round where sampling ended anyway
+        // (the last round, or the one that settled the race) got every sample the others got.
+        for (Track* track : ranked) {
+            track->eliminated = track->eliminated && track->samples.size() < most_samples;
         }
         // The winner comes from the candidates still racing: an eliminated candidate's numbers
         // stopped when it was cut and cannot be compared with the survivors' later samples.

@@ -32,7 +32,7 @@ void parse_grid(Reader& reader, const Json& json, const std::string& pointer,
     std::size_t points = 1;
     for (const auto& [name, values] : json.items()) {
         const std::string at = child(pointer, name);
-        if (!reader.identifier(name, at, "a grid parameter name")) {
+        if (!reader.variable_name(name, at, "a grid parameter name")) {
             continue;
         }
         if (problem.find_parameter(name) != nullptr) {

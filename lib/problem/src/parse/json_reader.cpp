@@ -6,6 +6,8 @@
 #include <spvtune/problem/suggest.hpp>
 #include <spvtune/problem/value.hpp>
 
+#include "expression/functions.hpp"
+
 namespace spvtune::problem::detail {
 namespace {
 
@@ -177,6 +179,24 @@ std::optional<double> Reader::number(const Json& json, const std::string& pointe
         return std::nullopt;
     }
     return value;
+}
+
+bool Reader::variable_name(std::string_view name, const std::string& pointer,
+                           std::string_view what) {
+    if (!identifier(name, pointer, what)) {
+        return false;
+    }
+    if (name == "true" || name == "false") {
+        error(pointer, "expected " + std::string(what) + " other than '" + std::string(name) +
+                           "', which expressions always read as the boolean literal");
+        return false;
+    }
+    if (find_function(name) != nullptr) {
+        error(pointer, "expected " + std::string(what) + " other than '" + std::string(name) +
+                           "', the name of an expression function");
+        return false;
+    }
+    return true;
 }
 
 bool Reader::identifier(std::string_view name, const std::string& pointer, std::string_view what) {

@@ -93,6 +93,9 @@ class Reader {
                                  double min = -std::numeric_limits<double>::infinity());
     /// An identifier `[A-Za-z_][A-Za-z0-9_]*` (`what` names it in the message).
     bool identifier(std::string_view name, const std::string& pointer, std::string_view what);
+    /// An identifier expressions can name as a variable: not `true` or `false` (always the
+    /// literals) and not a function's name (`min`), which would read as two things.
+    bool variable_name(std::string_view name, const std::string& pointer, std::string_view what);
 
     /// A number, boolean or expression string, parsed; every variable it uses must be one of
     /// `variables` (`scope_note` says which names are allowed there, for the message).

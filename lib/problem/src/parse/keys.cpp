@@ -181,7 +181,7 @@ void parse_parameters(Reader& reader, const Json& json, Problem& problem) {
     }
     for (const auto& [name, spec] : json.items()) {
         const std::string at = child(pointer, name);
-        if (!reader.identifier(name, at, "a parameter name") ||
+        if (!reader.variable_name(name, at, "a parameter name") ||
             !reader.object(spec, at, {"type"}, {"bucket"}) || !spec.contains("type")) {
             continue;
         }

@@ -44,7 +44,8 @@ struct RankedCandidate {
     TimingMethod method = TimingMethod::device_timestamps;
     /// True when its median's confidence interval overlaps the winner's.
     bool tied_with_winner = false;
-    /// True when adaptive sampling stopped measuring it early as clearly slower.
+    /// True when adaptive sampling stopped measuring it early as clearly slower: with fewer
+    /// samples than the candidates that went on (never one cut when sampling ended anyway).
     bool eliminated = false;
 };
 

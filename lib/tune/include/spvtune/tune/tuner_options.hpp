@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include <spvtune/tune/events.hpp>
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/tune/tune_store.hpp>
@@ -39,6 +41,10 @@ struct TunerOptions {
     /// While tuning, run every candidate and compare its output with the set's reference
     /// candidate (TunableSet::with_check); mismatching candidates cannot win.
     bool checks = false;
+    /// Recorded in every entry's `settings` next to the sampling settings: whatever else the
+    /// caller measured with (a problem's minimum sample time and autotune level), so that a
+    /// reader of the cache knows how the numbers were made. A JSON object.
+    nlohmann::json recorded_settings = nlohmann::json::object();
     /// Where settled entries persist. Null: an in-memory store owned by the tuner.
     std::shared_ptr<TuneStore> store;
     /// Receives tuning events; may be empty.

@@ -169,6 +169,7 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
     entry.failures = std::move(failures);
     entry.tuned_at = utc_now_iso8601();
     entry.settings = options.sampling;
+    entry.settings.update(options.recorded_settings);
     return entry;
 }
 

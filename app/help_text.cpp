@@ -1,0 +1,24 @@
+#include "help_text.hpp"
+
+namespace spvtune::app {
+
+std::string exit_codes_help() {
+    return "Exit codes:\n"
+           "  0    success\n"
+           "  1    the run failed: a key could not be tuned, or a device, Vulkan or file error\n"
+           "  2    bad usage or input: an unknown option or bad value, an invalid problem or\n"
+           "       cache file, a --key or --tuner that matches nothing\n"
+           "  130  tune was interrupted (Ctrl-C); every finished key is in the cache\n";
+}
+
+std::string environment_help() {
+    return "Environment:\n"
+           "  SPVTUNE_CACHE_DIR       the cache directory when --cache-dir is absent (default:\n"
+           "                          $XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)\n"
+           "  SPVTUNE_KERNEL_PATH     ':'-separated directories searched for SPIR-V files\n"
+           "  SPVTUNE_AUTOTUNE_LEVEL  minimal|balanced|extensive|full: how coarsely bucketed\n"
+           "                          parameters share cache entries (default: balanced)\n"
+           "  SPVTUNE_VALIDATION      1: run with the Khronos validation layer (default: off)\n";
+}
+
+}  // namespace spvtune::app

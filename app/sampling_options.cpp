@@ -1,0 +1,82 @@
+#include "sampling_options.hpp"
+
+#include <cstdio>
+
+#include <spvtune/tune/sampling.hpp>
+#include <spvtune/vulkan/batched_timer.hpp>
+
+namespace spvtune::app {
+namespace {
+
+/// "(default: the file's <field>, else <value>)": a file's settings come before the tool's.
+std::string default_text(const std::string& field, const std::string& value) {
+    return " (default: the file's " + field + ", else " + value + ")";
+}
+
+std::string number_text(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+/// Where a sample count came from, as the user wrote it.
+std::string source(const std::optional<std::uint32_t>& override_value, const char* option,
+                   std::uint32_t value, const char* field) {
+    return (override_value ? std::string(option) : "the file's " + std::string(field)) + " " +
+           std::to_string(value);
+}
+
+}  // namespace
+
+void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool& fixed) {
+    // The tool's defaults, read from the libraries so that the help cannot drift from them.
+    const tune::SamplingSettings sampling;
+    const vulkan::BatchPolicy batch;
+    const double window_ms = static_cast<double>(batch.min_window.count()) / 1e6;
+
+    command.add_flag("--fixed", fixed,
+                     "Fixed sampling: every candidate gets --warmup warm-ups and --samples "
+                     "samples, no early elimination" +
+                         default_text("mode", "adaptive"));
+    command
+        .add_option("--warmup", overrides.warmup,
+                    "Warm-up runs per candidate" +
+                        default_text("warmup", std::to_string(sampling.warmup_runs)))
+        ->check(CLI::NonNegativeNumber);
+    command
+        .add_option("--samples", overrides.samples,
+                    "Samples per candidate (adaptive: the maximum)" +
+                        default_text("samples", std::to_string(sampling.max_samples)))
+        ->check(CLI::PositiveNumber);
+    command
+        .add_option("--min-samples", overrides.min_samples,
+                    "Adaptive: samples before a candidate may be eliminated, at most --samples" +
+                        default_text("min_samples", std::to_string(sampling.min_samples)))
+        ->check(CLI::PositiveNumber);
+    command
+        .add_option("--min-sample-ms", overrides.min_sample_ms,
+                    "Repeat dispatches in one sample until it spans this many ms; 0: one "
+                    "dispatch per sample" +
+                        default_text("min_sample_ms", number_text(window_ms)))
+        ->check(CLI::NonNegativeNumber);
+    command
+        .add_option(
+            "--time-budget", overrides.time_budget_s,
+            "Seconds of sampling per key at most" + default_text("time_budget_s", "no limit"))
+        ->check(CLI::PositiveNumber);
+}
+
+std::optional<std::string> sample_count_conflict(const problem::Settings& file_settings,
+                                                 const problem::Settings& overrides) {
+    const auto min_samples =
+        overrides.min_samples ? overrides.min_samples : file_settings.min_samples;
+    const auto samples = overrides.samples ? overrides.samples : file_settings.samples;
+    if (!min_samples || !samples || *min_samples <= *samples) {
+        return std::nullopt;
+    }
+    return "expected min_samples <= samples, found " +
+           source(overrides.min_samples, "--min-samples", *min_samples, "min_samples") + " > " +
+           source(overrides.samples, "--samples", *samples, "samples");
+}
+
+}  // namespace spvtune::app

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include <spvtune/problem/problem.hpp>
+
+namespace spvtune::app {
+
+/// Adds tune's sampling options (--fixed, --warmup, --samples, --min-samples, --min-sample-ms,
+/// --time-budget), which override a problem file's `settings`. Their help shows the defaults
+/// the tuner uses when neither the file nor the option sets a value.
+void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool& fixed);
+
+/// The rule a problem file's `settings` follow, applied to the file under the command line:
+/// a min_samples above samples is an error when both are given, wherever each comes from (a
+/// default samples only lowers min_samples). The message says where each value came from.
+/// Empty `file_settings` check the command line alone.
+std::optional<std::string> sample_count_conflict(const problem::Settings& file_settings,
+                                                 const problem::Settings& overrides);
+
+}  // namespace spvtune::app

@@ -1,0 +1,134 @@
+// What README.md and docs/ say about the command line against what --help lists, so that the
+// two cannot drift apart: commands, options, arguments, exit codes and defaults.
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "cache/temp_directory.hpp"
+#include "help_listing.hpp"
+#include "spvtune_run.hpp"
+
+using namespace spvtune::test;
+using spvtune::tune::testing::read_bytes;
+using spvtune::tune::testing::TempDirectory;
+
+namespace {
+
+const std::filesystem::path source_dir{SPVTUNE_SOURCE_DIR};
+
+std::string help(const std::vector<std::string>& path) {
+    TempDirectory scratch;
+    std::vector<std::string> args = path;
+    args.push_back("--help");
+    const SpvtuneRun run = run_spvtune(scratch, args);
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    return run.out;
+}
+
+std::string joined(const std::vector<std::string>& path) {
+    std::string text = "spvtune";
+    for (const std::string& word : path) {
+        text += " " + word;
+    }
+    return text;
+}
+
+/// Every command a user can run: the subcommands without subcommands of their own.
+void leaf_commands(const std::vector<std::string>& path, std::set<std::vector<std::string>>& out) {
+    const HelpListing listing = parse_help(help(path));
+    if (!path.empty() && listing.subcommands.empty()) {
+        out.insert(path);
+    }
+    for (const std::string& subcommand : listing.subcommands) {
+        std::vector<std::string> child = path;
+        child.push_back(subcommand);
+        leaf_commands(child, out);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("README's command table lists every command with exactly the options --help lists") {
+    const auto documented = parse_command_table(read_bytes(source_dir / "README.md"));
+    std::set<std::vector<std::string>> in_readme;
+    for (const DocumentedCommand& command : documented) {
+        in_readme.insert(command.path);
+    }
+    std::set<std::vector<std::string>> in_help;
+    leaf_commands({}, in_help);
+    CHECK(in_readme == in_help);
+
+    for (const DocumentedCommand& command : documented) {
+        CAPTURE(joined(command.path));
+        // A parent's options (`cache --cache-dir`) apply to its subcommands too.
+        HelpListing listing;
+        for (std::size_t depth = 1; depth <= command.path.size(); ++depth) {
+            const HelpListing level = parse_help(
+                help({command.path.begin(), command.path.begin() + static_cast<long>(depth)}));
+            listing.options.insert(listing.options.end(), level.options.begin(),
+                                   level.options.end());
+            listing.positionals = level.positionals;
+        }
+        for (const auto& names : listing.options) {
+            const bool mentioned = std::any_of(names.begin(), names.end(), [&](const auto& name) {
+                return command.options.contains(name);
+            });
+            CHECK_MESSAGE(mentioned, "README lacks " << *names.rbegin());
+        }
+        for (const std::string& name : command.options) {
+            const bool listed =
+                std::any_of(listing.options.begin(), listing.options.end(),
+                            [&](const auto& names) { return names.contains(name); });
+            CHECK_MESSAGE(listed, "--help lacks " << name);
+        }
+        REQUIRE(command.positionals.size() == listing.positionals.size());
+        for (std::size_t i = 0; i < listing.positionals.size(); ++i) {
+            CAPTURE(command.positionals[i].name);
+            CHECK(command.positionals[i].required == listing.positionals[i].required);
+        }
+    }
+}
+
+TEST_CASE("every command's --help ends with the exit codes README.md lists") {
+    const std::string readme = read_bytes(source_dir / "README.md");
+    const std::string codes = parse_help(help({})).exit_codes;
+    REQUIRE(contains(codes, "130"));
+    CHECK_MESSAGE(contains(readme, codes), codes);
+    std::set<std::vector<std::string>> commands;
+    leaf_commands({}, commands);
+    commands.insert({"cache"});
+    for (const auto& command : commands) {
+        CAPTURE(joined(command));
+        CHECK(parse_help(help(command)).exit_codes == codes);
+    }
+}
+
+TEST_CASE("tune --help shows every default, and docs/problem-format.md the same ones") {
+    const std::string text = help({"tune"});
+    CHECK(contains(text, "default: balanced"));  // SPVTUNE_AUTOTUNE_LEVEL
+    // The settings table: | `field` | meaning | default |, each default as --help states it.
+    std::istringstream lines(read_bytes(source_dir / "docs" / "problem-format.md"));
+    std::size_t rows = 0;
+    for (std::string line; std::getline(lines, line);) {
+        const auto field_end = line.find("` |");
+        if (!line.starts_with("| `") || line.rfind(" | ") == line.find(" | ")) {
+            continue;
+        }
+        const std::string field = line.substr(3, field_end - 3);
+        std::string value = line.substr(line.rfind(" | ") + 3);
+        value = value.substr(0, value.find(" |"));
+        value.erase(std::remove(value.begin(), value.end(), '`'), value.end());
+        if (!contains(text, "the file's " + field + ",")) {
+            continue;  // not a settings row
+        }
+        ++rows;
+        CAPTURE(field);
+        CHECK(contains(text, "the file's " + field + ", else " + value + ")"));
+    }
+    CHECK(rows == 6);
+}

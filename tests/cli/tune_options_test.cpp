@@ -1,0 +1,56 @@
+// tune's sampling and selection options: the same rules as a problem file's settings.
+#include <string>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "tune_fixture.hpp"
+
+using namespace spvtune::test;
+
+TEST_CASE("tune: min_samples above samples is an error on the command line as in a file") {
+    TuneFixture fixture;
+    const SpvtuneRun both = fixture.tune("scale.json", {"--min-samples", "5", "--samples", "3"});
+    CHECK(both.exit_code == 2);
+    CHECK_MESSAGE(contains(both.err,
+                           "spvtune: error: expected min_samples <= samples, found "
+                           "--min-samples 5 > --samples 3"),
+                  both.err);
+    // scale.json sets min_samples 5: a smaller --samples contradicts the file.
+    const SpvtuneRun mixed = fixture.tune("scale.json", {"--samples", "3"});
+    CHECK(mixed.exit_code == 2);
+    CHECK_MESSAGE(contains(mixed.err,
+                           "scale.json: expected min_samples <= samples, found the "
+                           "file's min_samples 5 > --samples 3"),
+                  mixed.err);
+    CHECK(fixture.cache_files().empty());
+}
+
+TEST_CASE("tune --min-sample-ms 0 is accepted (one dispatch per sample), a negative one is not") {
+    TuneFixture fixture;
+    const SpvtuneRun zero =
+        fixture.tune("scale.json", {"--key", "n=16384", "--min-sample-ms", "0"});
+    REQUIRE_MESSAGE(zero.exit_code == 0, zero.err);
+    CHECK(fixture.report_json().at("problems").at(0).at("min_sample_ms") == 0.0);
+    const SpvtuneRun negative = fixture.tune("scale.json", {"--min-sample-ms", "-1"});
+    CHECK(negative.exit_code == 2);
+}
+
+TEST_CASE("tune: --key and --kernel-dir take one value each, so files may follow them") {
+    TuneFixture fixture;
+    const SpvtuneRun run = run_spvtune(
+        fixture.scratch, {"tune", "--key", "n=16384", "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR,
+                          problems + "/scale.json", "--cache-dir", fixture.cache.string(), "--json",
+                          fixture.report.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    REQUIRE(fixture.keys().size() == 1);
+    CHECK(fixture.keys()[0].at("key").at("n") == 16384);
+}
+
+TEST_CASE("tune --time-budget below a millisecond is kept as 1 ms, never as no time at all") {
+    TuneFixture fixture;
+    const SpvtuneRun run =
+        fixture.tune("scale.json", {"--key", "n=16384", "--time-budget", "0.0001"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(fixture.report_json().at("problems").at(0).at("settings").at("time_budget_ms") == 1);
+}

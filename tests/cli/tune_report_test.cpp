@@ -1,0 +1,109 @@
+// What `spvtune tune` prints per key, and what its --json report says.
+#include <cstddef>
+#include <set>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "cache/temp_directory.hpp"
+#include "support/scoped_env.hpp"
+#include "tune_fixture.hpp"
+
+using namespace spvtune::test;
+
+namespace {
+
+/// Every member name in `json`, at any depth, except inside objects other documents describe.
+void member_names(const nlohmann::json& json, std::set<std::string>& names) {
+    if (json.is_array()) {
+        for (const auto& item : json) {
+            member_names(item, names);
+        }
+    } else if (json.is_object()) {
+        for (const auto& [name, value] : json.items()) {
+            names.insert(name);
+            // The device record and the settings are the cache file's (docs/cache-format.md);
+            // keys hold the problem's parameter names.
+            if (name != "device" && name != "settings" && name != "key" && name != "tuning_key") {
+                member_names(value, names);
+            }
+        }
+    }
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+    std::size_t count = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        ++count;
+    }
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("tune: a candidate the key's plan skips is listed once, with the plan's reason") {
+    TuneFixture fixture;
+    const SpvtuneRun run = fixture.tune("skipped.json");
+    // A row is "  -  NAME  ...": count rows, not mentions.
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK_MESSAGE(occurrences(run.out, "-  never ") == 1, run.out);
+    CHECK(contains(run.out, "skipped: priority is -1 for this key: never run"));
+    CHECK_MESSAGE(occurrences(run.out, "-  constrained ") == 1, run.out);
+    CHECK(contains(run.out, "skipped: constraint 'n % 100000 == 0' is false"));
+    const auto key = fixture.keys().at(0);
+    CHECK(candidate(key, "never").at("status") == "skipped");
+    CHECK(candidate(key, "never").at("reason") == "priority is -1 for this key: never run");
+}
+
+TEST_CASE("docs/json-report.md names every member of a --json report") {
+    TuneFixture fixture;
+    std::set<std::string> names;
+    auto read_names = [&] { member_names(fixture.report_json(), names); };
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
+    read_names();
+    REQUIRE(fixture.tune("unrunnable.json", {"--key", "n=100"}).exit_code == 1);  // an error
+    read_names();
+    REQUIRE(names.contains("timing_method"));
+    const std::string doc = spvtune::tune::testing::read_bytes(std::string(SPVTUNE_SOURCE_DIR) +
+                                                               "/docs/json-report.md");
+    for (const std::string& name : names) {
+        CAPTURE(name);
+        CHECK(contains(doc, "`" + name + "`"));
+    }
+}
+
+TEST_CASE("tune names the cache file as holding the results only when it was written") {
+    TuneFixture fixture;
+    const SpvtuneRun first = fixture.tune("scale.json", {"--key", "n=16384"});
+    REQUIRE(first.exit_code == 0);
+    REQUIRE(fixture.cache_files().size() == 1);
+    const auto file = fixture.cache_files().front();
+    CHECK(contains(first.out, "results in " + file.string()));
+
+    // A file from a newer spvtune is read but never rewritten: the new result is not stored.
+    auto json = nlohmann::json::parse(spvtune::tune::testing::read_bytes(file));
+    json["schema_version"] = 99;
+    spvtune::tune::testing::write_bytes(file, json.dump(2));
+    const SpvtuneRun retuned = fixture.tune("scale.json", {"--key", "n=16384", "--retune"});
+    CHECK_MESSAGE(contains(retuned.out, "results not stored: " + file.string() +
+                                            " was not written (see the notes above)"),
+                  retuned.out);
+    CHECK_FALSE(contains(retuned.out, "results in"));
+}
+
+TEST_CASE("tune records the minimum sample time and the autotune level with each cache entry") {
+    TuneFixture fixture;
+    const spvtune::test::ScopedEnv level("SPVTUNE_AUTOTUNE_LEVEL", "extensive");
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384", "--min-sample-ms", "0.3"}).exit_code ==
+            0);
+    REQUIRE(fixture.cache_files().size() == 1);
+    const auto cache =
+        nlohmann::json::parse(spvtune::tune::testing::read_bytes(fixture.cache_files().front()));
+    const auto& entries = cache.at("tuners").at("scale-test").begin()->at("entries");
+    REQUIRE(entries.size() == 1);
+    const auto& settings = entries.begin()->at("settings");
+    CHECK(settings.at("min_sample_ms") == 0.3);
+    CHECK(settings.at("autotune_level") == "extensive");
+    CHECK(settings.at("max_samples") == 9);  // the sampling settings are still there
+    CHECK(fixture.keys().at(0).at("settings") == settings);
+}
