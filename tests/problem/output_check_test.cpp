@@ -36,7 +36,8 @@ TEST_CASE("a mismatch report counts the mismatches, lists where and gives the la
           "y[4]");
 }
 
-TEST_CASE("a long run of mismatches lists the first few indices; never-written elements say so") {
+TEST_CASE(
+    "a long run of mismatches lists the first few indices, and never-written elements say so") {
     const Problem problem = parse(saxpy_json());
     std::vector<float> want(20, 1.0f);
     std::vector<float> got(20, 1.0f);

@@ -33,6 +33,9 @@ bool matches(const Comparison& comparison, double want, double got) {
 }
 
 std::string number(double value) {
+    if (std::isnan(value)) {
+        return "nan";  // a NaN's sign bit means nothing; "-nan" would only puzzle the reader
+    }
     std::ostringstream text;
     text.precision(9);
     text << value;
