@@ -1,12 +1,37 @@
 #include "key_json.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <spvtune/tune/statistics.hpp>
 #include <spvtune/tune/tune_entry.hpp>
 #include <spvtune/tune/tune_error.hpp>
 
 namespace spvtune::app {
+
+namespace {
+
+/// Where the key's wall time went: the kernels themselves (every warm-up and sample, each a
+/// batch of runs), the rest of the measuring calls, the output runs, and everything else.
+nlohmann::json time_json(const problem::KeyReport& report) {
+    double kernel_ns = 0;
+    for (const std::vector<tune::Sample>& candidate : report.samples) {
+        for (const tune::Sample& sample : candidate) {
+            kernel_ns += sample.ns_per_run * static_cast<double>(sample.runs);
+        }
+    }
+    const problem::ExecutorTime& spent = report.executor_time;
+    const double kernel_s = kernel_ns / 1e9;
+    return {{"wall_s", report.elapsed_s},
+            {"kernel_s", kernel_s},
+            {"measuring_overhead_s", std::max(0.0, spent.measuring_s - kernel_s)},
+            {"output_runs_s", spent.output_runs_s},
+            {"other_s", std::max(0.0, report.elapsed_s - spent.measuring_s - spent.output_runs_s)}};
+}
+
+}  // namespace
 
 nlohmann::json key_report_json(const problem::Problem& problem, const problem::KeyReport& report,
                                std::size_t warmup_runs) {
@@ -15,6 +40,7 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
     json["tuning_key"] = report.tuning_key;
     json["status"] = report.status;
     json["elapsed_s"] = report.elapsed_s;
+    json["time"] = time_json(report);
     if (!report.error.empty()) {
         json["error"] = report.error;
     }
@@ -37,6 +63,7 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
         const std::string& name = problem.candidates[i].name;
         nlohmann::json candidate{{"name", name}, {"index", i}};
         std::string status = "not run";
+        std::optional<std::size_t> ranked_samples;
         if (entry) {
             for (std::size_t rank = 0; rank < entry->ranking.size(); ++rank) {
                 const auto& ranked = entry->ranking[rank];
@@ -45,6 +72,7 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
                 }
                 status = rank == 0 ? "winner" : ranked.tied_with_winner ? "tied" : "ok";
                 const auto& s = ranked.statistics;
+                ranked_samples = s.samples;
                 candidate["rank"] = rank + 1;
                 candidate["eliminated"] = ranked.eliminated;
                 // Spelt as in the cache file (`device_timestamps`, `host_clock`).
@@ -78,10 +106,16 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
         }
         candidate["status"] = status;
         if (i < report.samples.size() && !report.samples[i].empty()) {
+            const std::vector<tune::Sample>& measured = report.samples[i];
+            // Adaptive sampling may warm a candidate up beyond the set count, so a ranked
+            // candidate's warm-ups are what its statistics did not count.
+            const std::size_t warmup_count = ranked_samples && *ranked_samples <= measured.size()
+                                                 ? measured.size() - *ranked_samples
+                                                 : std::min(warmup_runs, measured.size());
             nlohmann::json warmups = nlohmann::json::array();
             nlohmann::json samples = nlohmann::json::array();
-            for (std::size_t s = 0; s < report.samples[i].size(); ++s) {
-                (s < warmup_runs ? warmups : samples).push_back(report.samples[i][s].ns_per_run);
+            for (std::size_t s = 0; s < measured.size(); ++s) {
+                (s < warmup_count ? warmups : samples).push_back(measured[s].ns_per_run);
             }
             candidate["warmup_ns"] = warmups;
             candidate["samples_ns"] = samples;

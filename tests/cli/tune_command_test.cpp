@@ -37,6 +37,12 @@ TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer 
         const auto& fast = candidate(key, "fast");
         CHECK(fast.at("rank") == 1);
         CHECK(fast.at("samples_ns").size() >= 3);
+        for (const char* ranked : {"fast", "slow"}) {
+            // Warm-ups may run past the set count (adaptive); they never count as samples.
+            const auto& c = candidate(key, ranked);
+            CHECK(c.at("samples_ns").size() == c.at("statistics").at("samples").get<std::size_t>());
+            CHECK(c.at("warmup_ns").size() >= 1);
+        }
         CHECK(fast.at("timing_method") == "device_timestamps");  // as in the cache file
         CHECK(candidate(key, "slow").at("statistics").at("median_ns").get<double>() >
               fast.at("statistics").at("median_ns").get<double>());

@@ -107,3 +107,38 @@ TEST_CASE("tune records the minimum sample time and the autotune level with each
     CHECK(settings.at("max_samples") == 9);  // the sampling settings are still there
     CHECK(fixture.keys().at(0).at("settings") == settings);
 }
+
+TEST_CASE("the --json report says where each key's time went, kernels apart from the rest") {
+    TuneFixture fixture;
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
+    const nlohmann::json key = fixture.keys().at(0);
+    const nlohmann::json& time = key.at("time");
+    const double wall = time.at("wall_s").get<double>();
+    CHECK(wall == key.at("elapsed_s").get<double>());
+    // The kernel time is every measured batch: the sum of per-dispatch times would be far less
+    // whenever a sample batches dispatches (scale.json asks for 0.2 ms per sample).
+    double per_dispatch_sum_s = 0;
+    for (const auto& c : key.at("candidates")) {
+        for (const char* list : {"warmup_ns", "samples_ns"}) {
+            if (c.contains(list)) {
+                for (const auto& ns : c.at(list)) {
+                    per_dispatch_sum_s += ns.get<double>() / 1e9;
+                }
+            }
+        }
+    }
+    const double kernel = time.at("kernel_s").get<double>();
+    CHECK(kernel >= per_dispatch_sum_s * 0.999);
+    CHECK(kernel > 0);
+    CHECK(kernel <= wall);  // device time measured inside the key's wall time
+    CHECK(time.at("output_runs_s").get<double>() > 0);  // three candidates' outputs checked
+    const double parts = kernel + time.at("measuring_overhead_s").get<double>() +
+                         time.at("output_runs_s").get<double>() + time.at("other_s").get<double>();
+    CHECK(parts == doctest::Approx(wall).epsilon(0.01));
+
+    // A cached key measures and checks nothing.
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
+    const nlohmann::json cached = fixture.keys().at(0).at("time");
+    CHECK(cached.at("kernel_s").get<double>() == 0);
+    CHECK(cached.at("measuring_overhead_s").get<double>() == 0);
+}

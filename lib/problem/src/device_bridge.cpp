@@ -11,7 +11,7 @@ tune::Sample to_sample(const vulkan::DispatchTiming& timing) {
     const tune::TimingMethod method = timing.method == vulkan::TimingMethod::device_timestamps
                                           ? tune::TimingMethod::device_timestamps
                                           : tune::TimingMethod::host_clock;
-    return {timing.per_dispatch_ns, method};
+    return {timing.per_dispatch_ns, method, timing.dispatches};
 }
 
 }  // namespace spvtune::problem

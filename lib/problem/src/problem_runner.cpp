@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <mutex>
 #include <unordered_map>
@@ -29,6 +30,7 @@ struct ProblemRunner::Impl {
     /// Per tuning key, each candidate's priority (negative: skipped), from the latest plan.
     std::unordered_map<ProblemKey, std::vector<int>> priorities;
     std::unordered_map<ProblemKey, std::vector<std::vector<tune::Sample>>> samples;
+    std::unordered_map<ProblemKey, ExecutorTime> time_spent;
 
     Impl(const Problem& p, CandidateExecutor& e) : problem(p), executor(e) {}
 
@@ -62,6 +64,18 @@ struct ProblemRunner::Impl {
             return tune::fail("not runnable for " + to_string(plan.key));
         }
         return body(*resolved);
+    }
+
+    /// Runs `call`, adding its wall time to the key's `field`.
+    template <class Call>
+    auto timed(const ProblemKey& key, double ExecutorTime::*field, Call call) -> decltype(call()) {
+        const auto start = std::chrono::steady_clock::now();
+        auto result = call();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::lock_guard lock(mutex);
+        time_spent[key].*field += seconds;
+        return result;
     }
 };
 
@@ -107,14 +121,17 @@ ProblemTunableSet ProblemRunner::make_set() {
 
 tune::Result<CandidateOutputs> ProblemRunner::run(std::size_t candidate, const KeyPlan& plan) {
     return impl_->runnable(plan, candidate, [&](const ResolvedCandidate& resolved) {
-        return impl_->executor.run(resolved, plan);
+        return impl_->timed(plan.key, &ExecutorTime::output_runs_s,
+                            [&] { return impl_->executor.run(resolved, plan); });
     });
 }
 
 tune::Result<tune::Sample> ProblemRunner::measure(std::size_t candidate, const KeyPlan& plan) {
     return impl_->runnable(
         plan, candidate, [&](const ResolvedCandidate& resolved) -> tune::Result<tune::Sample> {
-            tune::Result<tune::Sample> sample = impl_->executor.measure(resolved, plan);
+            tune::Result<tune::Sample> sample =
+                impl_->timed(plan.key, &ExecutorTime::measuring_s,
+                             [&] { return impl_->executor.measure(resolved, plan); });
             if (sample) {
                 std::lock_guard lock(impl_->mutex);
                 auto& recorded = impl_->samples[plan.key];
@@ -150,6 +167,12 @@ std::vector<std::vector<tune::Sample>> ProblemRunner::samples(const ProblemKey& 
         return std::vector<std::vector<tune::Sample>>(impl_->problem.candidates.size());
     }
     return found->second;
+}
+
+ExecutorTime ProblemRunner::time_spent(const ProblemKey& exact_key) const {
+    std::lock_guard lock(impl_->mutex);
+    const auto found = impl_->time_spent.find(exact_key);
+    return found == impl_->time_spent.end() ? ExecutorTime{} : found->second;
 }
 
 std::string candidate_digest(const Problem& problem, std::size_t index) {

@@ -107,6 +107,7 @@ KeyReport ProblemTuning::tune(const ProblemKey& exact_key) {
     }
     auto finish = [&]() -> KeyReport {
         report.samples = impl.runner.samples(exact_key);
+        report.executor_time = impl.runner.time_spent(exact_key);
         report.elapsed_s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return std::move(report);

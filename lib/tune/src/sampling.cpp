@@ -69,7 +69,8 @@ Result<Sample> measure_with_host_clock(const std::function<Status()>& run_once,
         }
         const auto elapsed = std::chrono::duration<double, std::nano>(Clock::now() - start);
         if (elapsed >= min_window || runs >= max_runs) {
-            return Sample{elapsed.count() / static_cast<double>(runs), TimingMethod::host_clock};
+            return Sample{elapsed.count() / static_cast<double>(runs), TimingMethod::host_clock,
+                          runs};
         }
     }
 }

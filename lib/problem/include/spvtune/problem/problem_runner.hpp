@@ -20,6 +20,15 @@ struct KeyInputs {
     const KeyPlan* plan = nullptr;
 };
 
+/// Wall time a key's executor calls took, by kind: where tuning time goes besides the kernels.
+struct ExecutorTime {
+    /// Measuring calls: the timed batches plus their submission and timestamp read-back.
+    double measuring_s = 0;
+    /// Output runs (the checks): inputs reset, one dispatch, outputs read back, and the first
+    /// use of a candidate's pipeline, which builds it.
+    double output_runs_s = 0;
+};
+
 /// A problem's candidates as a tunable set: keyed by the bucketed tuning key, producing the
 /// checked buffers' contents.
 using ProblemTunableSet = tune::TunableSet<ProblemKey, KeyInputs, CandidateOutputs>;
@@ -54,6 +63,9 @@ class ProblemRunner {
     /// Everything `measure` returned for `exact_key`, per candidate (in Problem::candidates
     /// order), warm-ups first. Empty vectors for candidates never measured.
     std::vector<std::vector<tune::Sample>> samples(const ProblemKey& exact_key) const;
+
+    /// The wall time of `run` and `measure` calls for `exact_key` so far.
+    ExecutorTime time_spent(const ProblemKey& exact_key) const;
 
   private:
     struct Impl;

@@ -72,6 +72,9 @@ struct KeyReport {
     std::optional<std::size_t> ran;
     /// Every sample measured for this key, per candidate, warm-ups first.
     std::vector<std::vector<tune::Sample>> samples;
+    /// Wall time of the key's measuring calls and output runs; the rest of elapsed_s is
+    /// planning, the tuner's bookkeeping and the cache file.
+    ExecutorTime executor_time;
     double elapsed_s = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 
@@ -17,6 +18,9 @@ namespace spvtune::tune {
 struct Sample {
     double ns_per_run = 0;
     TimingMethod method = TimingMethod::host_clock;
+    /// How many runs the sample timed (a batch): `ns_per_run * runs` is the time it measured,
+    /// which reports add up to show how much of tuning was spent running kernels.
+    std::uint64_t runs = 1;
 };
 
 enum class SamplingMode {
