@@ -64,6 +64,15 @@ void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool&
             "--time-budget", overrides.time_budget_s,
             "Seconds of sampling per key at most" + default_text("time_budget_s", "no limit"))
         ->check(CLI::PositiveNumber);
+    command
+        .add_option(
+            "--candidate-budget", overrides.candidate_budget_s,
+            "Seconds of measured kernel time per candidate at most; it keeps the samples "
+            "it has" +
+                default_text(
+                    "candidate_budget_s",
+                    number_text(static_cast<double>(sampling.candidate_budget->count()) / 1000)))
+        ->check(CLI::PositiveNumber);
 }
 
 std::optional<std::string> sample_count_conflict(const problem::Settings& file_settings,

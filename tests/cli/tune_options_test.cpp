@@ -54,3 +54,14 @@ TEST_CASE("tune --time-budget below a millisecond is kept as 1 ms, never as no t
     REQUIRE_MESSAGE(run.exit_code == 0, run.err);
     CHECK(fixture.report_json().at("problems").at(0).at("settings").at("time_budget_ms") == 1);
 }
+
+TEST_CASE("tune --candidate-budget is the cap the report's settings hold, in milliseconds") {
+    TuneFixture fixture;
+    const SpvtuneRun run =
+        fixture.tune("scale.json", {"--key", "n=16384", "--candidate-budget", "0.25"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(fixture.report_json().at("problems").at(0).at("settings").at("candidate_budget_ms") ==
+          250);
+    const SpvtuneRun zero = fixture.tune("scale.json", {"--candidate-budget", "0"});
+    CHECK(zero.exit_code == 2);
+}

@@ -189,6 +189,15 @@ TEST_CASE("settings are optional and checked") {
     CHECK(contains(error_of(json), "/settings/min_samples: expected min_samples <= samples"));
 }
 
+TEST_CASE("a candidate budget in the settings is read, and 0 is refused") {
+    Json json = saxpy_json();
+    json["settings"] = Json::parse(R"({"candidate_budget_s": 2.5})");
+    CHECK(parse(json).settings.candidate_budget_s == 2.5);
+    json["settings"]["candidate_budget_s"] = 0;
+    CHECK(contains(error_of(json),
+                   "/settings/candidate_budget_s: expected a candidate budget > 0, found 0"));
+}
+
 TEST_CASE("a missing or unreadable problem file is an error naming it") {
     try {
         load_problem("/nonexistent/problem.json");

@@ -16,8 +16,11 @@ struct Track {
     SampleStatistics statistics;
     bool failed = false;
     bool eliminated = false;
+    /// Its samples reached the candidate budget: it stops sampling but keeps racing on them.
+    bool capped = false;
+    double sampled_ns = 0;
 
-    bool live() const { return !failed && !eliminated; }
+    bool live() const { return !failed && !eliminated && !capped; }
 };
 
 /// Faster median first; an exact tie goes to the higher priority, then the lower index.
@@ -38,7 +41,8 @@ class Scheduler {
         : settings_(settings), measure_(measure) {
         tracks_.reserve(candidates.size());
         for (const BenchmarkCandidate& candidate : candidates) {
-            tracks_.push_back({&candidate, {}, TimingMethod::host_clock, {}, false, false});
+            tracks_.push_back(
+                {&candidate, {}, TimingMethod::host_clock, {}, false, false, false, 0});
         }
     }
 
@@ -126,6 +130,14 @@ class Scheduler {
             }
             track.samples.push_back(sample.value().ns_per_run);
             track.method = sample.value().method;
+            track.sampled_ns +=
+                sample.value().ns_per_run * static_cast<double>(sample.value().runs);
+            if (settings_.candidate_budget &&
+                track.sampled_ns >=
+                    std::chrono::duration<double, std::nano>(*settings_.candidate_budget).count()) {
+                track.statistics = summarize(track.samples);
+                track.capped = true;
+            }
         }
     }
 

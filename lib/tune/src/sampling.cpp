@@ -25,9 +25,13 @@ void to_json(nlohmann::json& json, const SamplingSettings& settings) {
         {"hopeless_ratio", settings.hopeless_ratio},
         {"indifference", settings.indifference},
         {"time_budget_ms", nullptr},
+        {"candidate_budget_ms", nullptr},
     };
     if (settings.time_budget) {
         json["time_budget_ms"] = settings.time_budget->count();
+    }
+    if (settings.candidate_budget) {
+        json["candidate_budget_ms"] = settings.candidate_budget->count();
     }
 }
 
@@ -51,6 +55,13 @@ void from_json(const nlohmann::json& json, SamplingSettings& settings) {
     read.indifference = json.value("indifference", read.indifference);
     if (json.contains("time_budget_ms") && !json.at("time_budget_ms").is_null()) {
         read.time_budget = std::chrono::milliseconds(json.at("time_budget_ms").get<std::int64_t>());
+    }
+    if (json.contains("candidate_budget_ms")) {
+        // Written as null when there is no cap; absent in entries from before the cap existed.
+        const nlohmann::json& cap = json.at("candidate_budget_ms");
+        read.candidate_budget =
+            cap.is_null() ? std::nullopt
+                          : std::optional(std::chrono::milliseconds(cap.get<std::int64_t>()));
     }
     settings = read;
 }

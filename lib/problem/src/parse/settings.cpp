@@ -15,9 +15,9 @@ std::optional<std::uint32_t> count(Reader& reader, const Json& json, const std::
 
 void parse_settings(Reader& reader, const Json& json, Problem& problem) {
     const std::string pointer = "/settings";
-    if (!reader.object(
-            json, pointer, {},
-            {"mode", "warmup", "samples", "min_samples", "min_sample_ms", "time_budget_s"})) {
+    if (!reader.object(json, pointer, {},
+                       {"mode", "warmup", "samples", "min_samples", "min_sample_ms",
+                        "time_budget_s", "candidate_budget_s"})) {
         return;
     }
     Settings& settings = problem.settings;
@@ -48,6 +48,13 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
         settings.time_budget_s = reader.number(json["time_budget_s"], at, 0);
         if (settings.time_budget_s && *settings.time_budget_s == 0) {
             reader.error(at, "expected a time budget > 0, found 0");
+        }
+    }
+    if (json.contains("candidate_budget_s")) {
+        const std::string at = child(pointer, "candidate_budget_s");
+        settings.candidate_budget_s = reader.number(json["candidate_budget_s"], at, 0);
+        if (settings.candidate_budget_s && *settings.candidate_budget_s == 0) {
+            reader.error(at, "expected a candidate budget > 0, found 0");
         }
     }
 }

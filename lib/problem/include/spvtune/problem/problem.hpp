@@ -189,6 +189,7 @@ struct Settings {
     std::optional<std::uint32_t> min_samples;
     std::optional<double> min_sample_ms;
     std::optional<double> time_budget_s;
+    std::optional<double> candidate_budget_s;
 };
 
 struct Problem {

@@ -59,6 +59,10 @@ struct SamplingSettings {
     double indifference = 0.02;
     /// Stop sampling once this much wall time has passed (every live candidate keeps >= 1 sample).
     std::optional<std::chrono::milliseconds> time_budget;
+    /// Stop sampling a candidate once its samples add up to this much measured time (each
+    /// sample counts ns_per_run * runs; it keeps the samples it has, at least one), so one slow
+    /// candidate cannot take the whole key's time. Nullopt: no cap.
+    std::optional<std::chrono::milliseconds> candidate_budget = std::chrono::seconds(10);
 
     /// Fixed mode with `warmups` warm-up runs and `samples` samples per candidate.
     static SamplingSettings fixed(std::size_t warmups, std::size_t samples);
