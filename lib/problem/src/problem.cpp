@@ -105,6 +105,9 @@ Problem parse_problem(std::string_view text, const std::filesystem::path& file,
             problem.name = *name;
         }
     }
+    if (json.contains("$schema")) {
+        reader.string(json["$schema"], "/$schema");  // editors follow it, as a URI
+    }
     if (json.contains("description")) {
         problem.description = reader.string(json["description"], "/description").value_or("");
     }
