@@ -62,6 +62,17 @@ TEST_CASE("a faulty parameter hides only the key checks, without noise about its
     CHECK(contains(errors[2], "/candidates/0/bindings/1: unknown buffer 'yy'"));
 }
 
+TEST_CASE("a faulty parameter does not hide a misspelt field of the keys") {
+    Json json = saxpy_json();
+    json["parameters"]["n"]["type"] = "integr";
+    misspell(json, "/keys", "list", "lst");
+    const auto errors = errors_of(json);
+    CAPTURE(joined(errors));
+    REQUIRE(errors.size() == 2);
+    CHECK(contains(errors[0], "/parameters/n/type: expected \"int\""));
+    CHECK(contains(errors[1], "/keys/lst: unknown field 'lst' (did you mean 'list'?)"));
+}
+
 TEST_CASE("a bucket on a float parameter does not hide the other sections' faults") {
     Json json = saxpy_json();
     json["parameters"]["n"]["type"] = "float";

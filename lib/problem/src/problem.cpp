@@ -122,6 +122,8 @@ Problem parse_problem(std::string_view text, const std::filesystem::path& file,
     // Key values are checked against each parameter's type: a broken parameter has none.
     if (parameters_clean && json.contains("keys")) {
         detail::parse_keys(reader, json["keys"], problem);
+    } else if (json.contains("keys")) {
+        detail::check_keys_shape(reader, json["keys"]);  // its fields need no parameter
     }
     const bool buffers_clean = clean_stage(
         reader, json, "buffers", [&] { detail::parse_buffers(reader, json["buffers"], problem); });

@@ -215,9 +215,13 @@ void parse_parameters(Reader& reader, const Json& json, Problem& problem) {
     }
 }
 
+bool check_keys_shape(Reader& reader, const Json& json) {
+    return reader.object(json, "/keys", {}, {"list", "grid"});
+}
+
 void parse_keys(Reader& reader, const Json& json, Problem& problem) {
     const std::string pointer = "/keys";
-    if (!reader.object(json, pointer, {}, {"list", "grid"})) {
+    if (!check_keys_shape(reader, json)) {
         return;
     }
     if (!json.contains("list") && !json.contains("grid")) {

@@ -26,6 +26,8 @@ struct FamilyDraft {
 
 void parse_parameters(Reader& reader, const Json& json, Problem& problem);
 void parse_keys(Reader& reader, const Json& json, Problem& problem);
+/// What parse_keys checks first, for when the parameters are faulty: an object of list/grid.
+bool check_keys_shape(Reader& reader, const Json& json);
 void parse_buffers(Reader& reader, const Json& json, Problem& problem);
 /// Fills problem.families (without module, spirv path or specialization) and their drafts.
 void parse_candidates(Reader& reader, const Json& json, Problem& problem,
