@@ -67,6 +67,7 @@ const InvalidCase invalid_cases[] = {
      "error while parsing object key - unexpected '}'"},
     {"wrong_type.json", "wrong_type.json: /name: expected a string, found 5 (an integer)"},
     {"unknown_field.json", "/buffers/x/cout: unknown field 'cout' (did you mean 'count'?)"},
+    {"four_typos.json", "/settings/sample: unknown field 'sample' (did you mean 'samples'?)"},
     {"missing_field.json", "/candidates/0: missing required field 'workgroups'"},
     {"unknown_buffer.json", "/candidates/0/bindings/1: unknown buffer 'yy' (did you mean 'y'?)"},
     {"key_unknown_parameter.json", "/keys/list/0/m: unknown parameter 'm'"},
@@ -189,6 +190,19 @@ TEST_CASE("spvtune check reports each invalid problem file and exits 2, leaving 
         CHECK(contains(run.out, std::string(invalid.file) + ": invalid"));
     }
     CHECK(snapshot(fixture.cache.path()) == cache_before);
+}
+
+// problem-format.md: check "reports all structural faults of a file at once".
+TEST_CASE("spvtune check reports typos in four sections of a file in one run") {
+    CheckFixture fixture;
+    const Run run = fixture.check({(invalid_dir / "four_typos.json").string()});
+    CHECK(run.exit_code == 2);
+    for (const char* fault : {"four_typos.json: /settings/sample: unknown field 'sample'",
+                              "four_typos.json: /buffers/x/rol: unknown field 'rol'",
+                              "four_typos.json: /candidates/0/entri: unknown field 'entri'",
+                              "four_typos.json: /reference/candidat: unknown field 'candidat'"}) {
+        CHECK_MESSAGE(contains(run.err, fault), run.err);
+    }
 }
 
 TEST_CASE("spvtune check goes on after an invalid file and reports the valid ones too") {

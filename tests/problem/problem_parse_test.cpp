@@ -251,3 +251,13 @@ TEST_CASE("the reference may be a list of candidates, most trusted first") {
     json["reference"]["candidate"] = Json::array({"saxpy[WG=64]", 3});
     CHECK(contains(error_of(json), "/reference/candidate/1: "));
 }
+
+TEST_CASE("the schema reference is ignored but must be a string, as editors read it as a URI") {
+    Json json = saxpy_json();
+    json["$schema"] = "../configs/schemas/problem.schema.json";
+    CHECK(errors_of(json).empty());
+    json["$schema"] = 5;
+    CHECK(error_of(json) ==
+          "/nonexistent/problem.json: /$schema: expected a string, found 5 (an "
+          "integer)");
+}

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/problem.hpp>
@@ -20,6 +21,19 @@ bool is_problem_name(std::string_view name) {
     return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.';
     });
+}
+
+/// Runs `stage` when `json` has `field`; true when the field is there and the stage found no
+/// fault, so the stages that build on it can run.
+template <class Stage>
+bool clean_stage(detail::Reader& reader, const detail::Json& json, const char* field,
+                 Stage&& stage) {
+    if (!json.contains(field)) {
+        return false;
+    }
+    const std::size_t errors = reader.error_count();
+    std::forward<Stage>(stage)();
+    return reader.error_count() == errors;
 }
 
 }  // namespace
@@ -91,31 +105,42 @@ Problem parse_problem(std::string_view text, const std::filesystem::path& file,
             problem.name = *name;
         }
     }
+    if (json.contains("$schema")) {
+        reader.string(json["$schema"], "/$schema");  // editors follow it, as a URI
+    }
     if (json.contains("description")) {
         problem.description = reader.string(json["description"], "/description").value_or("");
     }
+    // Every stage runs whatever failed before it, so one run shows every independent fault; a
+    // stage is skipped only when a fault it depends on would turn its messages into noise.
     if (json.contains("settings")) {
         detail::parse_settings(reader, json["settings"], problem);
     }
-    if (json.contains("parameters")) {
+    const bool parameters_clean = clean_stage(reader, json, "parameters", [&] {
         detail::parse_parameters(reader, json["parameters"], problem);
-    }
-    // Everything below refers to the parameters: with a broken one, its messages would be noise.
-    throw_if_failed(reader);
-    std::vector<detail::FamilyDraft> drafts;
-    if (json.contains("keys")) {
+    });
+    // Key values are checked against each parameter's type: a broken parameter has none.
+    if (parameters_clean && json.contains("keys")) {
         detail::parse_keys(reader, json["keys"], problem);
+    } else if (json.contains("keys")) {
+        detail::check_keys_shape(reader, json["keys"]);  // its fields need no parameter
     }
-    if (json.contains("buffers")) {
-        detail::parse_buffers(reader, json["buffers"], problem);
-    }
-    if (json.contains("candidates")) {
+    const bool buffers_clean = clean_stage(
+        reader, json, "buffers", [&] { detail::parse_buffers(reader, json["buffers"], problem); });
+    std::vector<detail::FamilyDraft> drafts;
+    bool candidates_clean = clean_stage(reader, json, "candidates", [&] {
         detail::parse_candidates(reader, json["candidates"], problem, drafts);
+    });
+    if (parameters_clean && candidates_clean) {
+        const std::size_t errors = reader.error_count();
+        detail::expand_candidates(reader, problem);
+        candidates_clean = reader.error_count() == errors;
+    } else {
+        candidates_clean = false;
     }
-    throw_if_failed(reader);
-    detail::expand_candidates(reader, problem);
-    if (reader.error_count() == 0 && json.contains("reference")) {
-        detail::parse_reference(reader, json["reference"], problem);
+    if (json.contains("reference")) {
+        detail::parse_reference(reader, json["reference"], problem,
+                                {.candidates = candidates_clean, .buffers = buffers_clean});
     }
     throw_if_failed(reader);
     detail::attach_spirv(reader, problem, drafts, options);

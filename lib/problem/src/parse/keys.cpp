@@ -62,6 +62,27 @@ std::optional<KeyValue> parse_value(Reader& reader, const Parameter& parameter, 
     return std::nullopt;
 }
 
+void parse_parameter_spec(Reader& reader, const Json& spec, const std::string& at,
+                          Parameter& parameter) {
+    const auto type = reader.choice<ParameterType>(
+        spec["type"], child(at, "type"),
+        {ParameterType::integer, ParameterType::floating, ParameterType::string});
+    if (!type) {
+        return;
+    }
+    parameter.type = *type;
+    if (!spec.contains("bucket")) {
+        return;
+    }
+    if (parameter.type != ParameterType::integer) {
+        reader.error(child(at, "bucket"), "only int parameters can be bucketed; '" +
+                                              parameter.name + "' is " +
+                                              std::string(to_string(parameter.type)));
+        return;
+    }
+    parameter.bucket = parse_bucket(reader, spec["bucket"], child(at, "bucket"));
+}
+
 void unknown_parameter(Reader& reader, const Problem& problem, const std::string& name,
                        const std::string& pointer) {
     const auto names = parameter_names(problem);
@@ -181,34 +202,26 @@ void parse_parameters(Reader& reader, const Json& json, Problem& problem) {
     }
     for (const auto& [name, spec] : json.items()) {
         const std::string at = child(pointer, name);
-        if (!reader.variable_name(name, at, "a parameter name") ||
-            !reader.object(spec, at, {"type"}, {"bucket"}) || !spec.contains("type")) {
+        if (!reader.variable_name(name, at, "a parameter name")) {
             continue;
         }
         Parameter parameter{name, ParameterType::integer, std::nullopt};
-        const auto type = reader.choice<ParameterType>(
-            spec["type"], child(at, "type"),
-            {ParameterType::integer, ParameterType::floating, ParameterType::string});
-        if (!type) {
-            continue;
+        if (reader.object(spec, at, {"type"}, {"bucket"}) && spec.contains("type")) {
+            parse_parameter_spec(reader, spec, at, parameter);
         }
-        parameter.type = *type;
-        if (spec.contains("bucket")) {
-            if (parameter.type != ParameterType::integer) {
-                reader.error(child(at, "bucket"), "only int parameters can be bucketed; '" + name +
-                                                      "' is " +
-                                                      std::string(to_string(parameter.type)));
-                continue;
-            }
-            parameter.bucket = parse_bucket(reader, spec["bucket"], child(at, "bucket"));
-        }
+        // Kept even when faulty, so expressions naming it add no "unknown variable" noise (the
+        // keys, which need its type, are then not checked).
         problem.parameters.push_back(std::move(parameter));
     }
 }
 
+bool check_keys_shape(Reader& reader, const Json& json) {
+    return reader.object(json, "/keys", {}, {"list", "grid"});
+}
+
 void parse_keys(Reader& reader, const Json& json, Problem& problem) {
     const std::string pointer = "/keys";
-    if (!reader.object(json, pointer, {}, {"list", "grid"})) {
+    if (!check_keys_shape(reader, json)) {
         return;
     }
     if (!json.contains("list") && !json.contains("grid")) {

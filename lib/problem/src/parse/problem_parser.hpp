@@ -26,6 +26,8 @@ struct FamilyDraft {
 
 void parse_parameters(Reader& reader, const Json& json, Problem& problem);
 void parse_keys(Reader& reader, const Json& json, Problem& problem);
+/// What parse_keys checks first, for when the parameters are faulty: an object of list/grid.
+bool check_keys_shape(Reader& reader, const Json& json);
 void parse_buffers(Reader& reader, const Json& json, Problem& problem);
 /// Fills problem.families (without module, spirv path or specialization) and their drafts.
 void parse_candidates(Reader& reader, const Json& json, Problem& problem,
@@ -36,8 +38,16 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem);
 /// grid parameters; marks the others as per-key.
 void expand_candidates(Reader& reader, Problem& problem);
 
-/// Needs the expanded candidates: resolves the reference candidate and the comparisons.
-void parse_reference(Reader& reader, const Json& json, Problem& problem);
+/// Which earlier stages came through without a fault.
+struct CleanStages {
+    bool candidates = false;  ///< parsed and expanded
+    bool buffers = false;
+};
+
+/// Resolves the reference candidate (needs clean, expanded candidates) and the comparisons
+/// (need clean buffers); a part whose stage had a fault is skipped, so it adds no "unknown
+/// candidate" noise, but the reference's own shape is always checked.
+void parse_reference(Reader& reader, const Json& json, Problem& problem, CleanStages clean);
 
 /// Finds and loads every family's SPIR-V (each file once) and checks the family against the
 /// reflection of its entry point: bindings, descriptor types, strides, push-constant size,

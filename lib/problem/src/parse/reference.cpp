@@ -146,15 +146,15 @@ void parse_compare(Reader& reader, const Json& json, const std::string& pointer,
 
 }  // namespace
 
-void parse_reference(Reader& reader, const Json& json, Problem& problem) {
+void parse_reference(Reader& reader, const Json& json, Problem& problem, CleanStages clean) {
     const std::string pointer = "/reference";
     if (!reader.object(json, pointer, {"candidate", "compare"}, {})) {
         return;
     }
-    if (json.contains("candidate")) {
+    if (clean.candidates && json.contains("candidate")) {
         resolve_candidates(reader, json["candidate"], child(pointer, "candidate"), problem);
     }
-    if (json.contains("compare")) {
+    if (clean.buffers && json.contains("compare")) {
         parse_compare(reader, json["compare"], child(pointer, "compare"), problem);
     }
 }
