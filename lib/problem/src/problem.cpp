@@ -75,7 +75,7 @@ Problem parse_problem(std::string_view text, const std::filesystem::path& file,
     const detail::Json& json = *parsed;
     if (!reader.object(json, "",
                        {"name", "parameters", "keys", "buffers", "candidates", "reference"},
-                       {"$schema", "description", "settings"})) {
+                       {"$schema", "description", "settings", "defaults"})) {
         throw_if_failed(reader);
     }
     Problem problem;
@@ -110,7 +110,9 @@ Problem parse_problem(std::string_view text, const std::filesystem::path& file,
         detail::parse_buffers(reader, json["buffers"], problem);
     }
     if (json.contains("candidates")) {
-        detail::parse_candidates(reader, json["candidates"], problem, drafts);
+        detail::parse_candidates(reader, json["candidates"],
+                                 json.contains("defaults") ? &json["defaults"] : nullptr, problem,
+                                 drafts);
     }
     throw_if_failed(reader);
     detail::expand_candidates(reader, problem);

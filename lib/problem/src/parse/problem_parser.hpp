@@ -4,7 +4,9 @@
 // the Reader and carries on where it can, so one run shows as many faults as possible; a stage
 // that needs an earlier one's results runs only when that one found nothing.
 
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <spvtune/problem/problem.hpp>
@@ -15,6 +17,14 @@ namespace spvtune::problem::detail {
 
 /// What the JSON says of a candidate family that only the SPIR-V can settle.
 struct FamilyDraft {
+    std::string pointer;  ///< the family's: the candidate's, or its variant's
+    /// Where each field was written: the candidate, its variant or the defaults.
+    std::map<std::string, std::string, std::less<>> fields;
+    /// The pointer of `field` where it was written, else where it would go in the family.
+    std::string at(std::string_view field) const {
+        const auto found = fields.find(field);
+        return found != fields.end() ? found->second : pointer + "/" + std::string(field);
+    }
     std::string spirv;  ///< as written
     /// Specialization entries as written: by SpecId ("0") or by name.
     struct Specialization {
@@ -27,8 +37,10 @@ struct FamilyDraft {
 void parse_parameters(Reader& reader, const Json& json, Problem& problem);
 void parse_keys(Reader& reader, const Json& json, Problem& problem);
 void parse_buffers(Reader& reader, const Json& json, Problem& problem);
-/// Fills problem.families (without module, spirv path or specialization) and their drafts.
-void parse_candidates(Reader& reader, const Json& json, Problem& problem,
+/// Fills problem.families (without module, spirv path or specialization) and their drafts:
+/// one family per candidate, or per variant of a candidate; `defaults` (may be null) is the
+/// top-level "defaults" object, under every candidate.
+void parse_candidates(Reader& reader, const Json& json, const Json* defaults, Problem& problem,
                       std::vector<FamilyDraft>& drafts);
 void parse_settings(Reader& reader, const Json& json, Problem& problem);
 

@@ -128,7 +128,10 @@ struct Binding {
 /// A candidate as written: one SPIR-V entry point, possibly a grid of variants.
 struct CandidateFamily {
     std::string name;
-    std::string pointer;          ///< "/candidates/3"
+    /// The name of the candidate's variant this family is, or empty; its candidates are named
+    /// `name[variant]` or `name[variant,P=v]`.
+    std::string variant;
+    std::string pointer;          ///< "/candidates/3", or "/candidates/3/variants/1"
     std::filesystem::path spirv;  ///< resolved path of the file that was loaded
     std::shared_ptr<const vulkan::SpirvModule> module;  ///< shared by families using one file
     std::string entry;
@@ -150,7 +153,8 @@ struct CandidateFamily {
 
 /// One point of a family's grid that its grid-only constraints allow.
 struct Candidate {
-    /// `family[P=v,Q=w]`, or the family's name when it has no grid.
+    /// `family[P=v,Q=w]` (`family[variant,P=v]` for a variant), or the family's name when it
+    /// has neither grid nor variant.
     std::string name;
     std::size_t family = 0;  ///< index into Problem::families
     /// Grid parameter values, in the family's grid order.
