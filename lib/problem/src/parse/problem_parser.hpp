@@ -51,6 +51,12 @@ void expand_candidates(Reader& reader, Problem& problem);
 /// Needs the expanded candidates: resolves the reference candidate and the comparisons.
 void parse_reference(Reader& reader, const Json& json, Problem& problem);
 
+/// Resolves each `spirv` path with grid parameters (`"saxpy_{WG}.spv"`) per point: the points of
+/// one file share a family (copies of the original), a point whose file is missing is left out
+/// into problem.unavailable. Errors: a bad template, no point with a file, a reference left out.
+void expand_spirv_templates(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
+                            const LoadOptions& options);
+
 /// Finds and loads every family's SPIR-V (each file once) and checks the family against the
 /// reflection of its entry point: bindings, descriptor types, strides, push-constant size,
 /// specialization ids and value types.

@@ -195,6 +195,13 @@ struct Settings {
     std::optional<double> time_budget_s;
 };
 
+/// A candidate the file describes that could not be loaded: a grid point whose templated `spirv`
+/// path names a file that does not exist. The other points go on without it.
+struct UnavailableCandidate {
+    std::string name;
+    std::string reason;
+};
+
 struct Problem {
     std::filesystem::path file;
     std::string name;  ///< the tuner's name: the cache namespace
@@ -203,7 +210,8 @@ struct Problem {
     std::vector<KeyEntry> keys;         ///< list then grid, without duplicates
     std::vector<BufferSpec> buffers;    ///< in file order
     std::vector<CandidateFamily> families;
-    std::vector<Candidate> candidates;  ///< every family's points, in file order
+    std::vector<Candidate> candidates;              ///< every family's points, in file order
+    std::vector<UnavailableCandidate> unavailable;  ///< points left out, with why
     Reference reference;
     Settings settings;
 
