@@ -88,6 +88,9 @@ int run_check(const CheckOptions& options) {
                       << problem.candidates[problem.reference.candidates[i]].name;
         }
         std::cout << '\n';
+        for (const problem::UnavailableCandidate& left_out : problem.unavailable) {
+            std::cout << "  left out " << left_out.name << ": " << left_out.reason << '\n';
+        }
         const bool valid = check_keys(problem, *limits, level.value());
         std::cout << file << ": " << (valid ? "valid" : "invalid (some keys cannot be tuned)")
                   << '\n';

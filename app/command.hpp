@@ -22,5 +22,6 @@ CommandAction register_devices_command(CLI::App& parent);
 CommandAction register_cache_command(CLI::App& parent);
 CommandAction register_check_command(CLI::App& parent);
 CommandAction register_tune_command(CLI::App& parent);
+CommandAction register_show_output_command(CLI::App& parent);
 
 }  // namespace spvtune::app

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_location.hpp>
 #include <spvtune/problem/device_bridge.hpp>
+#include <spvtune/problem/output_dump.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
 #include <spvtune/tune/anchor.hpp>
@@ -49,6 +51,7 @@ struct TuneOptions {
     bool retune = false;
     bool compile_only = false;
     std::string json_out;
+    std::string dump_dir;
     bool quiet = false;
     bool verbose = false;
     bool fixed = false;
@@ -124,6 +127,17 @@ int run_tune(TuneOptions& options) {
         return exit_usage;
     }
 
+    // Before any device work: a directory that cannot be made fails the run at once.
+    std::optional<problem::OutputDump> dump;
+    if (!options.dump_dir.empty()) {
+        try {
+            dump.emplace(options.dump_dir);
+        } catch (const std::runtime_error& error) {
+            std::cerr << "spvtune: error: --dump-outputs: " << error.what() << '\n';
+            return exit_usage;
+        }
+    }
+
     SelectedDevice selected(options.device);
     vulkan::Device& device = selected.device();
     const tune::HardwareIdentity hardware = problem::hardware_identity(device.info().identity);
@@ -146,6 +160,7 @@ int run_tune(TuneOptions& options) {
     RunSummary summary{.total_keys = work.size()};
     for (const problem::Problem& problem : *problems) {
         problem::TuningOptions tuning = tuning_options(problem, options, level.value(), store);
+        tuning.dump = dump ? &*dump : nullptr;
         tuning.tuner.reporter = [&reporters](const tune::TuneEvent& event) {
             if (event.kind == tune::TuneEventKind::candidate_started) {
                 reporters.candidate_started(event.candidate);
@@ -207,6 +222,9 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_flag("--compile-only", options->compile_only,
                       "Compile every candidate's pipeline; measure and record nothing");
     command->add_option("--json", options->json_out, "Write the full results as JSON to this file");
+    command->add_option("--dump-outputs", options->dump_dir,
+                        "Write every checked output each candidate (and each key's reference) "
+                        "produces to this directory, for spvtune show-output");
     auto* quiet = command->add_flag("-q,--quiet", options->quiet, "Print only failures");
     command->add_flag("-v,--verbose", options->verbose, "Print the ranking of cached keys too")
         ->excludes(quiet);

@@ -26,9 +26,14 @@ std::set<std::string> schema_fields(const Json& object) {
     return names;
 }
 
-// The fields the parser lists when it meets an unknown one at `at` in the saxpy problem.
-std::set<std::string> parser_fields(const Json::json_pointer& at) {
+// The fields the parser lists when it meets an unknown one at `at` in the saxpy problem, with
+// `base`'s fields also set there.
+std::set<std::string> parser_fields(const Json::json_pointer& at,
+                                    const Json& base = Json::object()) {
     Json json = saxpy_json();
+    for (const auto& [name, value] : base.items()) {
+        json[at][name] = value;
+    }
     json[at]["zzz_unknown"] = 1;
     const std::string error = errors_of(json).at(0);
     const std::string marker = "expected one of: ";
@@ -52,6 +57,18 @@ TEST_CASE("the schema's objects have exactly the fields the parser accepts") {
     CHECK(schema_fields(schema) == parser_fields(Json::json_pointer("")));
     CHECK(schema_fields(defs.at("candidate")) ==
           parser_fields(Json::json_pointer("/candidates/0")));
+    // "defaults" and each variant take a candidate's fields less "name" and "variants", and plus
+    // "name" for a variant; the schema says so with "not" and "required".
+    std::set<std::string> layer_fields = schema_fields(defs.at("candidate"));
+    layer_fields.erase("name");
+    layer_fields.erase("variants");
+    CHECK(parser_fields(Json::json_pointer("/defaults")) == layer_fields);
+    layer_fields.insert("name");
+    CHECK(parser_fields(Json::json_pointer("/candidates/0/variants/0"), {{"name", "v"}}) ==
+          layer_fields);
+    CHECK(schema.at("properties").at("defaults").at("$ref") == "#/$defs/candidate");
+    CHECK(defs.at("candidate").at("properties").at("variants").at("items").at("$ref") ==
+          "#/$defs/candidate");
     CHECK(schema_fields(defs.at("buffer")) == parser_fields(Json::json_pointer("/buffers/x")));
     CHECK(schema_fields(defs.at("parameter")) ==
           parser_fields(Json::json_pointer("/parameters/n")));
@@ -76,8 +93,16 @@ TEST_CASE("the schema requires what the parser requires") {
         json.erase(name);
         CHECK(contains(errors_of(json).at(0), ": missing required field '" + name + "'"));
     }
-    for (const auto& field : schema.at("$defs").at("candidate").at("required")) {
+    // The schema cannot say "spirv and workgroups from some layer"; it requires the name.
+    for (const auto& field : schema.at("properties").at("candidates").at("items").at("required")) {
         const std::string name = field.get<std::string>();
+        CAPTURE(name);
+        Json json = saxpy_json();
+        json["candidates"][0].erase(name);
+        CHECK(contains(errors_of(json).at(0),
+                       "/candidates/0: missing required field '" + name + "'"));
+    }
+    for (const std::string name : {"spirv", "workgroups"}) {
         CAPTURE(name);
         Json json = saxpy_json();
         json["candidates"][0].erase(name);

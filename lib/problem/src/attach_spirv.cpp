@@ -51,7 +51,8 @@ std::shared_ptr<const vulkan::SpirvModule> load_module(Reader& reader, const std
 }
 
 void check_bindings(Reader& reader, const Problem& problem, const CandidateFamily& family,
-                    const vulkan::ComputeEntryPoint& entry, const std::string& shader) {
+                    const FamilyDraft& draft, const vulkan::ComputeEntryPoint& entry,
+                    const std::string& shader) {
     std::string used;
     for (const auto& binding : entry.bindings) {
         used +=
@@ -64,10 +65,10 @@ void check_bindings(Reader& reader, const Problem& problem, const CandidateFamil
             });
         const std::string label = binding_label(wanted.set, wanted.binding, wanted.name);
         if (bound == family.bindings.end()) {
-            reader.error(family.pointer + "/bindings",
-                         label + " (" + std::string(to_string(wanted.type)) + ") that " + shader +
-                             " uses is not bound; expected a buffer for \"" +
-                             binding_key(wanted.set, wanted.binding) + "\"");
+            reader.error(draft.at("bindings"), label + " (" + std::string(to_string(wanted.type)) +
+                                                   ") that " + shader +
+                                                   " uses is not bound; expected a buffer for \"" +
+                                                   binding_key(wanted.set, wanted.binding) + "\"");
             continue;
         }
         if (wanted.type != vulkan::DescriptorType::storage_buffer &&
@@ -115,14 +116,14 @@ void check_bindings(Reader& reader, const Problem& problem, const CandidateFamil
     }
 }
 
-void check_push_constants(Reader& reader, const CandidateFamily& family,
+void check_push_constants(Reader& reader, const CandidateFamily& family, const FamilyDraft& draft,
                           const vulkan::ComputeEntryPoint& entry, const std::string& shader) {
     const std::uint32_t given = family.push_constant_size;
     const std::uint32_t block = entry.push_constants.size;
     if (given == block) {
         return;
     }
-    reader.error(family.pointer + "/push_constants",
+    reader.error(draft.at("push_constants"),
                  std::string("push constants too ") + (given < block ? "small" : "large") + ": " +
                      std::to_string(given) + " bytes given, the block of " + shader + " is " +
                      std::to_string(block) + " bytes");
@@ -251,8 +252,8 @@ void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraf
     for (std::size_t f = 0; f < problem.families.size(); ++f) {
         CandidateFamily& family = problem.families[f];
         const FamilyDraft& draft = drafts[f];
-        family.module = load_module(reader, draft.spirv, family.pointer + "/spirv", options, cache,
-                                    family.spirv);
+        family.module =
+            load_module(reader, draft.spirv, draft.at("spirv"), options, cache, family.spirv);
         if (!family.module) {
             continue;
         }
@@ -260,13 +261,13 @@ void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraf
         try {
             entry = &family.module->entry_point(family.entry);
         } catch (const vulkan::SpirvError& error) {
-            reader.error(family.pointer + "/entry", error.what());
+            reader.error(draft.at("entry"), error.what());
             continue;
         }
         const std::string shader = draft.spirv + ":" + family.entry;
         const std::size_t errors = reader.error_count();
-        check_bindings(reader, problem, family, *entry, shader);
-        check_push_constants(reader, family, *entry, shader);
+        check_bindings(reader, problem, family, draft, *entry, shader);
+        check_push_constants(reader, family, draft, *entry, shader);
         attach_specialization(reader, family, draft, *entry, shader);
         if (reader.error_count() == errors) {
             check_constants(reader, problem, f);

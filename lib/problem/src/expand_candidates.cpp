@@ -76,8 +76,12 @@ void expand_candidates(Reader& reader, Problem& problem) {
             if (allowed(reader, family, point, rejections, reported)) {
                 ++kept;
                 std::string name = family.name;
+                std::string label = family.variant;
                 if (!point.empty()) {
-                    name += "[" + point_text(point) + "]";
+                    label += (label.empty() ? "" : ",") + point_text(point);
+                }
+                if (!label.empty()) {
+                    name += "[" + label + "]";
                 }
                 problem.candidates.push_back({std::move(name), f, std::move(point)});
             }
@@ -97,7 +101,9 @@ void expand_candidates(Reader& reader, Problem& problem) {
                             family.constraints[constraint].condition.expression.text() +
                             "' removed " + std::to_string(count);
             }
-            reader.error(family.pointer + "/constraints",
+            // Where the constraints were written: the candidate, its variant or the defaults.
+            const std::string& first = family.constraints.front().condition.pointer;
+            reader.error(first.substr(0, first.rfind('/')),
                          "the constraints remove every point of the grid (" +
                              std::to_string(points) + " points: " + culprits +
                              "); expected at least one candidate");

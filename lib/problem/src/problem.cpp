@@ -89,7 +89,7 @@ Problem parse_problem(std::string_view text, const std::filesystem::path& file,
     const detail::Json& json = *parsed;
     if (!reader.object(json, "",
                        {"name", "parameters", "keys", "buffers", "candidates", "reference"},
-                       {"$schema", "description", "settings"})) {
+                       {"$schema", "description", "settings", "defaults"})) {
         throw_if_failed(reader);
     }
     Problem problem;
@@ -129,7 +129,9 @@ Problem parse_problem(std::string_view text, const std::filesystem::path& file,
         reader, json, "buffers", [&] { detail::parse_buffers(reader, json["buffers"], problem); });
     std::vector<detail::FamilyDraft> drafts;
     bool candidates_clean = clean_stage(reader, json, "candidates", [&] {
-        detail::parse_candidates(reader, json["candidates"], problem, drafts);
+        detail::parse_candidates(reader, json["candidates"],
+                                 json.contains("defaults") ? &json["defaults"] : nullptr, problem,
+                                 drafts);
     });
     if (parameters_clean && candidates_clean) {
         const std::size_t errors = reader.error_count();
@@ -142,6 +144,8 @@ Problem parse_problem(std::string_view text, const std::filesystem::path& file,
         detail::parse_reference(reader, json["reference"], problem,
                                 {.candidates = candidates_clean, .buffers = buffers_clean});
     }
+    throw_if_failed(reader);
+    detail::expand_spirv_templates(reader, problem, drafts, options);
     throw_if_failed(reader);
     detail::attach_spirv(reader, problem, drafts, options);
     throw_if_failed(reader);

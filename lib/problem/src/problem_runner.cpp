@@ -25,6 +25,7 @@ const ResolvedCandidate* find_runnable(const KeyPlan& plan, std::size_t candidat
 struct ProblemRunner::Impl {
     const Problem& problem;
     CandidateExecutor& executor;
+    OutputDump* dump = nullptr;
 
     mutable std::mutex mutex;
     /// Per tuning key, each candidate's priority (negative: skipped), from the latest plan.
@@ -121,9 +122,20 @@ ProblemTunableSet ProblemRunner::make_set() {
 
 tune::Result<CandidateOutputs> ProblemRunner::run(std::size_t candidate, const KeyPlan& plan) {
     return impl_->runnable(plan, candidate, [&](const ResolvedCandidate& resolved) {
-        return impl_->timed(plan.key, &ExecutorTime::output_runs_s,
-                            [&] { return impl_->executor.run(resolved, plan); });
+        tune::Result<CandidateOutputs> outputs =
+            impl_->timed(plan.key, &ExecutorTime::output_runs_s,
+                         [&] { return impl_->executor.run(resolved, plan); });
+        if (outputs && impl_->dump != nullptr) {
+            const bool reference =
+                plan.reference && plan.runnable[*plan.reference].candidate == candidate;
+            impl_->dump->write(impl_->problem, candidate, plan.key, reference, outputs.value());
+        }
+        return outputs;
     });
+}
+
+void ProblemRunner::dump_outputs(OutputDump* dump) {
+    impl_->dump = dump;
 }
 
 tune::Result<tune::Sample> ProblemRunner::measure(std::size_t candidate, const KeyPlan& plan) {

@@ -76,6 +76,7 @@ struct ProblemTuning::Impl {
           executor(p, d, options.batch),
           runner(p, executor),
           tuner(p.name, checked(options)) {
+        runner.dump_outputs(options.dump);
         set = tuner.init(device.info().index, [this] { return runner.make_set(); });
     }
 

@@ -4,6 +4,7 @@
 
 #include <spvtune/vulkan/capabilities.hpp>
 
+#include "candidate_layers.hpp"
 #include "problem_parser.hpp"
 
 namespace spvtune::problem::detail {
@@ -11,12 +12,6 @@ namespace {
 
 // Enough for any real tuning grid; more is almost certainly a typo in a value list.
 constexpr std::size_t max_grid_points = 65536;
-
-bool is_candidate_name(std::string_view name) {
-    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.';
-    });
-}
 
 bool all_digits(std::string_view text) {
     return !text.empty() && text.size() <= 10 && std::all_of(text.begin(), text.end(), [](char c) {
@@ -252,82 +247,95 @@ void parse_requires(Reader& reader, const Json& json, const std::string& pointer
     }
 }
 
-void parse_candidates(Reader& reader, const Json& json, Problem& problem,
+namespace {
+
+/// One family from its layered fields; each fault is reported where its field was written.
+void parse_family(Reader& reader, const CandidateFields& fields, const std::string& name,
+                  Problem& problem, std::vector<FamilyDraft>& drafts) {
+    CandidateFamily family;
+    FamilyDraft draft;
+    family.name = name;
+    family.variant = fields.variant;
+    family.pointer = fields.pointer;
+    draft.pointer = fields.pointer;
+    draft.fields = fields.pointers;
+    family.entry = "main";
+    if (fields.has("spirv")) {
+        draft.spirv = reader.string(fields["spirv"], fields.at("spirv")).value_or("");
+    }
+    if (fields.has("entry")) {
+        family.entry = reader.string(fields["entry"], fields.at("entry")).value_or("main");
+    }
+    if (fields.has("grid")) {
+        parse_grid(reader, fields["grid"], fields.at("grid"), problem, family);
+    }
+    const auto variables = candidate_variables(problem, family);
+    if (fields.has("constraints")) {
+        parse_constraints(reader, fields["constraints"], fields.at("constraints"), variables,
+                          family);
+    }
+    if (fields.has("specialization")) {
+        parse_specialization(reader, fields["specialization"], fields.at("specialization"),
+                             variables, draft);
+    }
+    if (fields.has("workgroups")) {
+        parse_workgroups(reader, fields["workgroups"], fields.at("workgroups"), variables, family);
+    }
+    if (fields.has("push_constants")) {
+        parse_push_constants(reader, fields["push_constants"], fields.at("push_constants"),
+                             variables, family);
+    }
+    if (fields.has("bindings")) {
+        parse_bindings(reader, fields["bindings"], fields.at("bindings"), problem, family);
+    }
+    family.priority.pointer = child(fields.pointer, "priority");
+    if (fields.has("priority")) {
+        family.priority.pointer = fields.at("priority");
+        if (auto priority = reader.expression(fields["priority"], fields.at("priority"), variables,
+                                              "a priority may use the key and grid parameters")) {
+            family.priority.expression = std::move(*priority);
+        }
+    }
+    if (fields.has("requires")) {
+        parse_requires(reader, fields["requires"], fields.at("requires"), family);
+    }
+    problem.families.push_back(std::move(family));
+    drafts.push_back(std::move(draft));
+}
+
+}  // namespace
+
+void parse_candidates(Reader& reader, const Json& json, const Json* defaults, Problem& problem,
                       std::vector<FamilyDraft>& drafts) {
     const std::string pointer = "/candidates";
     if (!reader.is_type(json, pointer, json.is_array() && !json.empty(),
                         "a non-empty array of candidates")) {
         return;
     }
+    const CandidateFields base = parse_defaults(reader, defaults);
     std::set<std::string> names;
     for (std::size_t i = 0; i < json.size(); ++i) {
         const std::string at = child(pointer, i);
         const Json& spec = json[i];
-        if (!reader.object(spec, at, {"name", "spirv", "workgroups"},
-                           {"entry", "grid", "constraints", "specialization", "push_constants",
-                            "bindings", "priority", "requires"})) {
-            continue;
-        }
-        CandidateFamily family;
-        FamilyDraft draft;
-        family.pointer = at;
-        family.entry = "main";
-        if (spec.contains("name")) {
-            if (auto name = reader.string(spec["name"], child(at, "name"))) {
-                if (!is_candidate_name(*name)) {
+        const std::vector<CandidateFields> layered = layer_candidate(reader, base, spec, at);
+        std::string name;
+        if (spec.is_object() && spec.contains("name")) {
+            if (auto written = reader.string(spec["name"], child(at, "name"))) {
+                if (!is_candidate_name(*written)) {
                     reader.error(child(at, "name"),
                                  "expected a name of letters, digits, '_', '-' "
                                  "and '.', found " +
                                      describe(spec["name"]));
-                } else if (!names.insert(*name).second) {
-                    reader.error(child(at, "name"), "candidate name '" + *name +
+                } else if (!names.insert(*written).second) {
+                    reader.error(child(at, "name"), "candidate name '" + *written +
                                                         "' is used twice; expected unique names");
                 }
-                family.name = *name;
+                name = *written;
             }
         }
-        if (spec.contains("spirv")) {
-            draft.spirv = reader.string(spec["spirv"], child(at, "spirv")).value_or("");
+        for (const CandidateFields& fields : layered) {
+            parse_family(reader, fields, name, problem, drafts);
         }
-        if (spec.contains("entry")) {
-            family.entry = reader.string(spec["entry"], child(at, "entry")).value_or("main");
-        }
-        if (spec.contains("grid")) {
-            parse_grid(reader, spec["grid"], child(at, "grid"), problem, family);
-        }
-        const auto variables = candidate_variables(problem, family);
-        if (spec.contains("constraints")) {
-            parse_constraints(reader, spec["constraints"], child(at, "constraints"), variables,
-                              family);
-        }
-        if (spec.contains("specialization")) {
-            parse_specialization(reader, spec["specialization"], child(at, "specialization"),
-                                 variables, draft);
-        }
-        if (spec.contains("workgroups")) {
-            parse_workgroups(reader, spec["workgroups"], child(at, "workgroups"), variables,
-                             family);
-        }
-        if (spec.contains("push_constants")) {
-            parse_push_constants(reader, spec["push_constants"], child(at, "push_constants"),
-                                 variables, family);
-        }
-        if (spec.contains("bindings")) {
-            parse_bindings(reader, spec["bindings"], child(at, "bindings"), problem, family);
-        }
-        family.priority.pointer = child(at, "priority");
-        if (spec.contains("priority")) {
-            if (auto priority =
-                    reader.expression(spec["priority"], child(at, "priority"), variables,
-                                      "a priority may use the key and grid parameters")) {
-                family.priority.expression = std::move(*priority);
-            }
-        }
-        if (spec.contains("requires")) {
-            parse_requires(reader, spec["requires"], child(at, "requires"), family);
-        }
-        problem.families.push_back(std::move(family));
-        drafts.push_back(std::move(draft));
     }
 }
 

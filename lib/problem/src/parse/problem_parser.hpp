@@ -4,7 +4,9 @@
 // the Reader and carries on where it can, so one run shows as many faults as possible; a stage
 // that needs an earlier one's results runs only when that one found nothing.
 
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <spvtune/problem/problem.hpp>
@@ -15,6 +17,14 @@ namespace spvtune::problem::detail {
 
 /// What the JSON says of a candidate family that only the SPIR-V can settle.
 struct FamilyDraft {
+    std::string pointer;  ///< the family's: the candidate's, or its variant's
+    /// Where each field was written: the candidate, its variant or the defaults.
+    std::map<std::string, std::string, std::less<>> fields;
+    /// The pointer of `field` where it was written, else where it would go in the family.
+    std::string at(std::string_view field) const {
+        const auto found = fields.find(field);
+        return found != fields.end() ? found->second : pointer + "/" + std::string(field);
+    }
     std::string spirv;  ///< as written
     /// Specialization entries as written: by SpecId ("0") or by name.
     struct Specialization {
@@ -29,8 +39,10 @@ void parse_keys(Reader& reader, const Json& json, Problem& problem);
 /// What parse_keys checks first, for when the parameters are faulty: an object of list/grid.
 bool check_keys_shape(Reader& reader, const Json& json);
 void parse_buffers(Reader& reader, const Json& json, Problem& problem);
-/// Fills problem.families (without module, spirv path or specialization) and their drafts.
-void parse_candidates(Reader& reader, const Json& json, Problem& problem,
+/// Fills problem.families (without module, spirv path or specialization) and their drafts:
+/// one family per candidate, or per variant of a candidate; `defaults` (may be null) is the
+/// top-level "defaults" object, under every candidate.
+void parse_candidates(Reader& reader, const Json& json, const Json* defaults, Problem& problem,
                       std::vector<FamilyDraft>& drafts);
 void parse_settings(Reader& reader, const Json& json, Problem& problem);
 
@@ -48,6 +60,12 @@ struct CleanStages {
 /// (need clean buffers); a part whose stage had a fault is skipped, so it adds no "unknown
 /// candidate" noise, but the reference's own shape is always checked.
 void parse_reference(Reader& reader, const Json& json, Problem& problem, CleanStages clean);
+
+/// Resolves each `spirv` path with grid parameters (`"saxpy_{WG}.spv"`) per point: the points of
+/// one file share a family (copies of the original), a point whose file is missing is left out
+/// into problem.unavailable. Errors: a bad template, no point with a file, a reference left out.
+void expand_spirv_templates(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
+                            const LoadOptions& options);
 
 /// Finds and loads every family's SPIR-V (each file once) and checks the family against the
 /// reflection of its entry point: bindings, descriptor types, strides, push-constant size,

@@ -128,7 +128,10 @@ struct Binding {
 /// A candidate as written: one SPIR-V entry point, possibly a grid of variants.
 struct CandidateFamily {
     std::string name;
-    std::string pointer;          ///< "/candidates/3"
+    /// The name of the candidate's variant this family is, or empty; its candidates are named
+    /// `name[variant]` or `name[variant,P=v]`.
+    std::string variant;
+    std::string pointer;          ///< "/candidates/3", or "/candidates/3/variants/1"
     std::filesystem::path spirv;  ///< resolved path of the file that was loaded
     std::shared_ptr<const vulkan::SpirvModule> module;  ///< shared by families using one file
     std::string entry;
@@ -150,7 +153,8 @@ struct CandidateFamily {
 
 /// One point of a family's grid that its grid-only constraints allow.
 struct Candidate {
-    /// `family[P=v,Q=w]`, or the family's name when it has no grid.
+    /// `family[P=v,Q=w]` (`family[variant,P=v]` for a variant), or the family's name when it
+    /// has neither grid nor variant.
     std::string name;
     std::size_t family = 0;  ///< index into Problem::families
     /// Grid parameter values, in the family's grid order.
@@ -192,6 +196,13 @@ struct Settings {
     std::optional<double> candidate_budget_s;
 };
 
+/// A candidate the file describes that could not be loaded: a grid point whose templated `spirv`
+/// path names a file that does not exist. The other points go on without it.
+struct UnavailableCandidate {
+    std::string name;
+    std::string reason;
+};
+
 struct Problem {
     std::filesystem::path file;
     std::string name;  ///< the tuner's name: the cache namespace
@@ -200,7 +211,8 @@ struct Problem {
     std::vector<KeyEntry> keys;         ///< list then grid, without duplicates
     std::vector<BufferSpec> buffers;    ///< in file order
     std::vector<CandidateFamily> families;
-    std::vector<Candidate> candidates;  ///< every family's points, in file order
+    std::vector<Candidate> candidates;              ///< every family's points, in file order
+    std::vector<UnavailableCandidate> unavailable;  ///< points left out, with why
     Reference reference;
     Settings settings;
 

@@ -9,6 +9,7 @@
 #include <spvtune/problem/candidate_executor.hpp>
 #include <spvtune/problem/key_plan.hpp>
 #include <spvtune/problem/output_check.hpp>
+#include <spvtune/problem/output_dump.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/tune/tunable_set.hpp>
@@ -50,6 +51,10 @@ class ProblemRunner {
     /// the reference candidate. A candidate's priority for a key is the one its plan resolved;
     /// one the plan skipped gets a negative priority (never run for that key).
     ProblemTunableSet make_set();
+
+    /// From now on, every output `run` produces is also written to `dump` (null: none); the dump
+    /// must outlive the runner's use.
+    void dump_outputs(OutputDump* dump);
 
     /// One run of `candidate` for the plan's key: its checked buffers' contents afterwards.
     tune::Result<CandidateOutputs> run(std::size_t candidate, const KeyPlan& plan);

@@ -30,6 +30,8 @@ struct TuningOptions {
     vulkan::BatchPolicy batch;
     /// How coarsely bucketed key parameters share cache entries.
     tune::AutotuneLevel level = tune::AutotuneLevel::balanced;
+    /// Where every output a candidate produces is written (`--dump-outputs`); null: nowhere.
+    OutputDump* dump = nullptr;
 };
 
 /// The measurement settings in force: the tool's defaults, then the problem file's settings,

@@ -1,0 +1,106 @@
+#include "candidate_layers.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace spvtune::problem::detail {
+namespace {
+
+/// Copies every field of `layer` over `fields`, recording where each was written.
+void overlay(CandidateFields& fields, const Json& layer, const std::string& pointer,
+             std::initializer_list<std::string_view> skipped) {
+    for (const auto& [name, value] : layer.items()) {
+        if (std::find(skipped.begin(), skipped.end(), name) == skipped.end()) {
+            fields.values[name] = value;
+            fields.pointers[name] = child(pointer, name);
+        }
+    }
+}
+
+// Fields without which a candidate cannot run; any layer may set them.
+void require_run_fields(Reader& reader, const CandidateFields& fields) {
+    for (const std::string_view field : {"spirv", "workgroups"}) {
+        if (!fields.has(field)) {
+            reader.error(fields.pointer, "missing required field '" + std::string(field) + "'");
+        }
+    }
+}
+
+}  // namespace
+
+bool is_candidate_name(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.';
+    });
+}
+
+CandidateFields parse_defaults(Reader& reader, const Json* defaults) {
+    CandidateFields fields;
+    fields.pointer = "/defaults";
+    if (defaults == nullptr ||
+        !reader.object(*defaults, fields.pointer, {},
+                       {"spirv", "workgroups", "entry", "grid", "constraints", "specialization",
+                        "push_constants", "bindings", "priority", "requires"})) {
+        return fields;
+    }
+    // An unknown field is reported above and then never read; these two are the candidate's own.
+    overlay(fields, *defaults, fields.pointer, {"name", "variants"});
+    return fields;
+}
+
+std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFields& defaults,
+                                             const Json& spec, const std::string& pointer) {
+    if (!reader.object(spec, pointer, {"name"},
+                       {"spirv", "workgroups", "entry", "grid", "constraints", "specialization",
+                        "push_constants", "bindings", "priority", "requires", "variants"})) {
+        return {};
+    }
+    CandidateFields candidate = defaults;
+    candidate.pointer = pointer;
+    overlay(candidate, spec, pointer, {"variants"});
+    if (!spec.contains("variants")) {
+        require_run_fields(reader, candidate);
+        return {std::move(candidate)};
+    }
+    const std::string at = child(pointer, "variants");
+    const Json& variants = spec["variants"];
+    if (!reader.is_type(variants, at, variants.is_array() && !variants.empty(),
+                        "a non-empty array of variants ({\"name\": ..., fields to replace})")) {
+        return {};
+    }
+    std::vector<CandidateFields> layered;
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        const std::string variant_at = child(at, i);
+        const Json& variant = variants[i];
+        if (!reader.object(variant, variant_at, {"name"},
+                           {"spirv", "workgroups", "entry", "grid", "constraints", "specialization",
+                            "push_constants", "bindings", "priority", "requires"})) {
+            continue;
+        }
+        CandidateFields fields = candidate;
+        fields.pointer = variant_at;
+        if (variant.contains("name")) {
+            const std::string name_at = child(variant_at, "name");
+            const auto name = reader.string(variant["name"], name_at);
+            if (name && !is_candidate_name(*name)) {
+                reader.error(name_at,
+                             "expected a variant name of letters, digits, '_', '-' and '.', "
+                             "found " +
+                                 describe(variant["name"]));
+            } else if (name && !names.insert(*name).second) {
+                reader.error(name_at, "variant name '" + *name +
+                                          "' is used twice in this candidate; expected unique "
+                                          "names");
+            }
+            fields.variant = name.value_or("");
+        }
+        overlay(fields, variant, variant_at, {"name"});
+        require_run_fields(reader, fields);
+        layered.push_back(std::move(fields));
+    }
+    return layered;
+}
+
+}  // namespace spvtune::problem::detail
