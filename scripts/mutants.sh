@@ -47,14 +47,25 @@ block() { awk -v want="$2" '/^@@@ /{in_block = ($2 == want); next} in_block' "$1
 # Copies the tracked and untracked-but-not-ignored files; a file is only rewritten when its
 # content differs, with a fresh time stamp, so Ninja rebuilds exactly what changed (a copy
 # keeping the repository's older time stamp could leave a mutated object looking up to date).
+# Files the tree no longer has are removed from the copy: a moved file left behind would still
+# be globbed by CMake and by tests that list a directory.
 sync_sources() {
+    local listed="${scratch}/listed"
+    : > "${listed}"
     while IFS= read -r -d '' path; do
         [[ -f "${path}" ]] || continue
+        printf '%s\n' "${path}" >> "${listed}"
         if ! cmp -s "${path}" "${src}/${path}"; then
             mkdir -p "$(dirname "${src}/${path}")"
             cp "${path}" "${src}/${path}"
         fi
     done < <(git ls-files -z --cached --others --exclude-standard)
+    if [[ -d "${src}" ]]; then
+        (cd "${src}" && find . -type f -printf '%P\n') | sort | comm -23 - <(sort "${listed}") |
+            while IFS= read -r gone; do
+                rm -f "${src}/${gone}"
+            done
+    fi
 }
 
 # Writes `in` with the one occurrence of `find` replaced by `replace` to `out`; returns 1 when
