@@ -87,6 +87,20 @@ TEST_CASE("elimination stops measuring a far slower candidate while close ones c
     CHECK(script.calls[2] == 1 + 8);  // one warm-up, then only the samples before elimination
 }
 
+TEST_CASE("a candidate whose interval lies wholly above the leader's is eliminated") {
+    // c is only 1.4x slower, but the intervals do not overlap: the difference is real and
+    // sampling c further could not make it the winner.
+    Script script{{100, 103, 140}, {10, 10, 10}};
+    const auto list = candidates(3);
+    const BenchmarkOutcome outcome =
+        run_benchmark(list, fakes::adaptive_sampling(8, 40), script.source());
+    const RankedCandidate& slower = named(outcome, "c");
+    CHECK(slower.eliminated);
+    CHECK(slower.statistics.samples == 8);
+    CHECK(named(outcome, "a").statistics.samples > 8);
+    CHECK(outcome.ranking.back().name == "c");
+}
+
 TEST_CASE("a candidate cut in the last round got every sample and is not called eliminated") {
     // min_samples == samples (the shipped configs' default): the only decision is in the last
     // round, so nothing can be stopped early.

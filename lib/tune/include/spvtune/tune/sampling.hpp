@@ -48,7 +48,7 @@ struct SamplingSettings {
     std::size_t max_samples = 60;
     /// Adaptive: a candidate whose interval's low end exceeds this multiple of the leader's high
     /// end is eliminated (at least two candidates always stay live).
-    double elimination_ratio = 1.5;
+    double elimination_ratio = 1.0;
     /// Adaptive: intervals narrower than this fraction of their median count as settled.
     double stable_relative_width = 0.05;
     /// Adaptive: a candidate whose first sample is more than this multiple of the fastest first
