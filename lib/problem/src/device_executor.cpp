@@ -20,7 +20,15 @@ std::string specialization_signature(const std::vector<vulkan::Specialization>& 
     std::string text;
     for (const auto& entry : list) {
         text += std::to_string(entry.id) + "=" + std::string(vulkan::type_name(entry.value)) + ":";
-        std::visit([&](auto v) { text += std::to_string(v); }, entry.value);
+        std::visit(
+            [&](auto v) {
+                if constexpr (std::is_same_v<decltype(v), vulkan::Float16>) {
+                    text += std::to_string(v.bits);
+                } else {
+                    text += std::to_string(v);
+                }
+            },
+            entry.value);
         text += ";";
     }
     return text;

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include <spvtune/problem/resolve.hpp>
+#include <spvtune/vulkan/error.hpp>
 
 #include "binding_label.hpp"
 #include "value_conversion.hpp"
@@ -195,20 +196,11 @@ tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const 
         return tune::fail(failure(*at, error));
     }
     const vulkan::ComputeEntryPoint& entry = family.entry_point();
-    for (std::size_t i = 0; i < 3; ++i) {
-        const vulkan::WorkgroupDimension& dimension = entry.workgroup_size[i];
-        resolved.workgroup_size[i] = dimension.size;
-        if (!dimension.spec_id) {
-            continue;
-        }
-        for (const vulkan::Specialization& given : resolved.specializations) {
-            if (given.id == *dimension.spec_id) {
-                // Reflection gives workgroup-size constants as 32-bit integers.
-                std::visit(
-                    [&](auto v) { resolved.workgroup_size[i] = static_cast<std::uint32_t>(v); },
-                    given.value);
-            }
-        }
+    try {
+        resolved.workgroup_size =
+            vulkan::specialized_workgroup_size(entry, resolved.specializations);
+    } catch (const vulkan::SpirvError& error) {
+        return tune::fail(error.what());
     }
     for (const Binding& binding : family.bindings) {
         const auto reflected = std::find_if(

@@ -60,6 +60,16 @@ void put(std::vector<std::byte>& bytes, std::size_t offset, T value) {
     std::memcpy(bytes.data() + offset, &value, sizeof value);
 }
 
+/// A number that float16 holds without overflowing to infinity.
+double half_precision(const Value& value, std::string_view expression) {
+    constexpr double largest_half = 65504;
+    const double number = floating(value, expression, true);
+    if (std::fabs(number) > largest_half) {
+        range_error(value, expression, "a number in the range of float16 (|x| <= 65504)");
+    }
+    return number;
+}
+
 }  // namespace
 
 vulkan::SpecializationValue to_specialization(const Value& value,
@@ -83,8 +93,20 @@ vulkan::SpecializationValue to_specialization(const Value& value,
                 return integer_in_range<std::uint32_t>(value, expression, "uint32");
             } else if constexpr (std::is_same_v<T, std::int64_t>) {
                 return integer_in_range<std::int64_t>(value, expression, "int64");
-            } else {
+            } else if constexpr (std::is_same_v<T, std::uint64_t>) {
                 return integer_in_range<std::uint64_t>(value, expression, "uint64");
+            } else if constexpr (std::is_same_v<T, std::int8_t>) {
+                return integer_in_range<std::int8_t>(value, expression, "int8");
+            } else if constexpr (std::is_same_v<T, std::uint8_t>) {
+                return integer_in_range<std::uint8_t>(value, expression, "uint8");
+            } else if constexpr (std::is_same_v<T, std::int16_t>) {
+                return integer_in_range<std::int16_t>(value, expression, "int16");
+            } else if constexpr (std::is_same_v<T, std::uint16_t>) {
+                return integer_in_range<std::uint16_t>(value, expression, "uint16");
+            } else {
+                static_assert(std::is_same_v<T, vulkan::Float16>);
+                return vulkan::Float16{
+                    vulkan::float_to_half(static_cast<float>(half_precision(value, expression)))};
             }
         },
         declared);

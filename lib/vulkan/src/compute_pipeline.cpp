@@ -5,6 +5,8 @@
 #include <spvtune/vulkan/compute_pipeline.hpp>
 #include <spvtune/vulkan/error.hpp>
 
+#include "spirv/spec_computation.hpp"
+
 namespace spvtune::vulkan {
 namespace {
 
@@ -40,14 +42,44 @@ std::uint32_t as_workgroup_extent(const SpecializationValue& value) {
         [](auto v) -> std::uint32_t {
             if constexpr (std::is_same_v<decltype(v), bool>) {
                 return v ? 1 : 0;
+            } else if constexpr (std::is_same_v<decltype(v), Float16>) {
+                return 0;  // not a size: the limits check rejects it
             } else {
-                return v < 0 ? 0 : static_cast<std::uint32_t>(v);
+                // Out of the 32-bit range it is no size; 0 makes the limits check reject it.
+                return v < 0 || static_cast<std::uint64_t>(v) > UINT32_MAX
+                           ? 0
+                           : static_cast<std::uint32_t>(v);
             }
         },
         value);
 }
 
 }  // namespace
+
+std::array<std::uint32_t, 3> specialized_workgroup_size(
+    const ComputeEntryPoint& entry, std::span<const Specialization> specializations) {
+    std::map<std::uint32_t, SpecializationValue> given;
+    for (const Specialization& specialization : specializations) {
+        given.emplace(specialization.id, specialization.value);
+    }
+    std::array<std::uint32_t, 3> size{};
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+        const WorkgroupDimension& dimension = entry.workgroup_size[axis];
+        size[axis] = dimension.size;
+        if (dimension.spec_id) {
+            if (auto it = given.find(*dimension.spec_id); it != given.end()) {
+                size[axis] = as_workgroup_extent(it->second);
+            }
+        } else if (dimension.computed) {
+            const std::string what = std::string("workgroup size ") +
+                                     static_cast<char>('x' + axis) + " of '" + entry.name + "'";
+            const std::uint64_t value = detail::evaluate(*dimension.computed, given, what);
+            // Beyond 32 bits it is no size; 0 makes the limits check reject it.
+            size[axis] = value > UINT32_MAX ? 0 : static_cast<std::uint32_t>(value);
+        }
+    }
+    return size;
+}
 
 ComputePipeline::ComputePipeline(Device& device, const SpirvModule& module,
                                  std::string_view entry_point,
@@ -84,15 +116,10 @@ ComputePipeline::ComputePipeline(Device& device, const SpirvModule& module,
     }
 
     const VkPhysicalDeviceLimits& limits = device.info().limits;
+    const std::array<std::uint32_t, 3> size = specialized_workgroup_size(entry_, specializations);
     std::uint64_t invocations = 1;
     for (std::size_t axis = 0; axis < 3; ++axis) {
-        const WorkgroupDimension& dimension = entry_.workgroup_size[axis];
-        std::uint32_t extent = dimension.size;
-        if (dimension.spec_id) {
-            if (auto it = chosen.find(*dimension.spec_id); it != chosen.end()) {
-                extent = as_workgroup_extent(it->second);
-            }
-        }
+        const std::uint32_t extent = size[axis];
         const char axis_name = static_cast<char>('x' + axis);
         if (extent == 0 || extent > limits.maxComputeWorkGroupSize[axis]) {
             throw Error(display_name_ + ": workgroup size " + axis_name + " = " +

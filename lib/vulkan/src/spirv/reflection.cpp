@@ -43,8 +43,9 @@ VkDescriptorType to_vk(DescriptorType type) noexcept {
 
 std::string_view type_name(const SpecializationValue& value) noexcept {
     // Indexed like the alternatives of SpecializationValue.
-    static constexpr std::array<std::string_view, 7> names{"bool",  "int32",  "uint32", "float32",
-                                                           "int64", "uint64", "float64"};
+    static constexpr std::array<std::string_view, 12> names{
+        "bool",    "int32", "uint32", "float32", "int64",  "uint64",
+        "float64", "int8",  "uint8",  "int16",   "uint16", "float16"};
     static_assert(names.size() == std::variant_size_v<SpecializationValue>);
     return value.valueless_by_exception() ? "none" : names[value.index()];
 }

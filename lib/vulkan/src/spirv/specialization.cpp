@@ -7,6 +7,8 @@
 
 #include <spvtune/vulkan/error.hpp>
 
+#include "spec_computation.hpp"
+
 namespace spvtune::vulkan::detail {
 namespace {
 
@@ -33,14 +35,34 @@ SpecializationValue default_value(const ModuleDeclarations& declarations,
                          "' is not a scalar OpSpecConstant; expected a bool, integer or float");
     }
     const ScalarTypeDeclaration& scalar = type->second;
-    const std::size_t literal_words = scalar.width / 32;
-    if ((scalar.width != 32 && scalar.width != 64) || constant.operands.size() < literal_words) {
+    const bool known_width =
+        scalar.width == 8 || scalar.width == 16 || scalar.width == 32 || scalar.width == 64;
+    const bool is_float = scalar.opcode == SpvOpTypeFloat;
+    const std::size_t literal_words = scalar.width == 64 ? 2 : 1;
+    if (!known_width || (is_float && scalar.width == 8) ||
+        constant.operands.size() < literal_words) {
         throw SpirvError(what + " in '" + display_name + "' has a " + std::to_string(scalar.width) +
-                         "-bit type; spvtune supports bool and 32- or 64-bit integers and floats");
+                         "-bit " + (is_float ? "float" : "integer") +
+                         " type; spvtune supports bool, 8-, 16-, 32- and 64-bit integers and 16-, "
+                         "32- and 64-bit floats");
     }
     const std::uint32_t low = constant.operands[0];
+    // Literals narrower than a word sit in its low-order bits.
+    if (scalar.width == 8) {
+        const auto byte = static_cast<std::uint8_t>(low & 0xffU);
+        return scalar.is_signed ? SpecializationValue(std::bit_cast<std::int8_t>(byte))
+                                : SpecializationValue(byte);
+    }
+    if (scalar.width == 16) {
+        const auto half = static_cast<std::uint16_t>(low & 0xffffU);
+        if (is_float) {
+            return Float16{half};
+        }
+        return scalar.is_signed ? SpecializationValue(std::bit_cast<std::int16_t>(half))
+                                : SpecializationValue(half);
+    }
     if (scalar.width == 32) {
-        if (scalar.opcode == SpvOpTypeFloat) {
+        if (is_float) {
             return std::bit_cast<float>(low);
         }
         if (scalar.is_signed) {
@@ -71,16 +93,24 @@ WorkgroupDimension dimension_from_constant(const ModuleDeclarations& declaration
     if (constant != declarations.constants.end() && !constant->second.operands.empty()) {
         const ConstantDeclaration& declaration = constant->second;
         if (declaration.opcode == SpvOpConstant) {
-            return {declaration.operands[0], std::nullopt};
+            return {declaration.operands[0], std::nullopt, std::nullopt};
         }
         const auto spec_id = declarations.spec_ids.find(constant_id);
         if (declaration.opcode == SpvOpSpecConstant && spec_id != declarations.spec_ids.end()) {
-            return {declaration.operands[0], spec_id->second};
+            return {declaration.operands[0], spec_id->second, std::nullopt};
+        }
+        if (declaration.opcode == SpvOpSpecConstantOp) {
+            // A size such as `TILE * 2`: kept as a computation, evaluated once the values are
+            // known; its default is the value with every constant at its default.
+            SpecConstantComputation computed =
+                build_computation(declarations, constant_id, what, display_name);
+            const std::uint64_t size = evaluate(computed, {}, what + " in '" + display_name + "'");
+            return {static_cast<std::uint32_t>(size), std::nullopt, std::move(computed)};
         }
     }
     throw SpirvError(what + " in '" + display_name +
-                     "' is neither a literal nor a specialization constant with a SpecId "
-                     "(computed sizes are not supported)");
+                     "' is neither a literal, a specialization constant with a SpecId, nor "
+                     "computed from them with OpSpecConstantOp");
 }
 
 }  // namespace

@@ -20,6 +20,12 @@ struct Specialization {
     SpecializationValue value;
 };
 
+/// The workgroup size of `entry` with `specializations` applied (the defaults for constants
+/// not given), sizes computed with OpSpecConstantOp included. Throws SpirvError when such a
+/// computation fails (a division by zero) or a size does not fit 32 bits.
+std::array<std::uint32_t, 3> specialized_workgroup_size(
+    const ComputeEntryPoint& entry, std::span<const Specialization> specializations);
+
 /// A compute pipeline for one entry point of a module, with its layout built from reflection.
 ///
 /// Construction checks what the driver would otherwise reject or mis-run: every specialization

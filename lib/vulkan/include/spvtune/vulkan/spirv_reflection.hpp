@@ -66,13 +66,21 @@ struct PushConstantBlock {
     std::vector<PushConstantMember> members;
 };
 
-/// A specialization constant's value; the alternative held is the constant's declared type.
-/// Booleans are passed to Vulkan as a 4-byte VkBool32.
-using SpecializationValue =
-    std::variant<bool, std::int32_t, std::uint32_t, float, std::int64_t, std::uint64_t, double>;
+/// A 16-bit float specialization value, as the IEEE half-precision bits Vulkan is given.
+struct Float16 {
+    std::uint16_t bits = 0;
+    friend bool operator==(const Float16&, const Float16&) = default;
+};
 
-/// Name of the type a value holds: "bool", "int32", "uint32", "float32", "int64", "uint64" or
-/// "float64".
+/// A specialization constant's value; the alternative held is the constant's declared type.
+/// Booleans are passed to Vulkan as a 4-byte VkBool32, every other type at its own width (8-
+/// and 16-bit types need the device's shaderInt8 / shaderInt16 / shaderFloat16).
+using SpecializationValue =
+    std::variant<bool, std::int32_t, std::uint32_t, float, std::int64_t, std::uint64_t, double,
+                 std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, Float16>;
+
+/// Name of the type a value holds: "bool", "int32", "uint32", "float32", "int64", "uint64",
+/// "float64", "int8", "uint8", "int16", "uint16" or "float16".
 std::string_view type_name(const SpecializationValue& value) noexcept;
 
 /// A specialization constant (a SpecId) declared in the module.
@@ -82,12 +90,33 @@ struct SpecializationConstant {
     std::string name;  ///< debug name, or empty when the module has none
 };
 
-/// One dimension of the workgroup size: a literal, or a specialization constant's value.
+/// An integer the module computes from specialization constants with OpSpecConstantOp (a
+/// workgroup size such as `TILE * 2`): a tree of nodes, each operand an earlier node, the root
+/// last. Evaluated after specialization by specialized_workgroup_size().
+struct SpecConstantComputation {
+    enum class Kind { literal, spec_constant, operation };
+    struct Node {
+        Kind kind = Kind::literal;
+        /// literal: the value; spec_constant: its default. Integer bits (bools are 0 or 1).
+        std::uint64_t value = 0;
+        std::uint32_t spec_id = 0;  ///< spec_constant only
+        std::uint32_t opcode = 0;   ///< operation only: the SPIR-V opcode (SpvOpIMul, ...)
+        std::uint32_t width = 32;   ///< bits of the result type (1 for bool)
+        bool is_signed = false;
+        std::vector<std::size_t> operands;  ///< indices of earlier nodes
+    };
+    std::vector<Node> nodes;
+};
+
+/// One dimension of the workgroup size: a literal, a specialization constant's value, or a
+/// value computed from specialization constants.
 struct WorkgroupDimension {
-    /// The literal size, or the specialization constant's default when `spec_id` is set.
+    /// The literal size, or the size with every specialization constant at its default.
     std::uint32_t size = 1;
-    /// The SpecId the size comes from (`local_size_x_id`); empty for a literal size.
+    /// The SpecId the size comes from (`local_size_x_id`); empty for a literal or computed size.
     std::optional<std::uint32_t> spec_id;
+    /// How the size is computed (OpSpecConstantOp); empty unless it is.
+    std::optional<SpecConstantComputation> computed;
 };
 
 /// Everything needed to build a compute pipeline for one entry point.
