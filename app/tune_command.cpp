@@ -151,7 +151,10 @@ int run_tune(TuneOptions& options) {
     if (!options.json_out.empty()) {
         reporters.add(std::make_unique<JsonReporter>(options.json_out));
     }
-    reporters.add(std::make_unique<ConsoleReporter>(options.quiet, options.verbose));
+    // With the JSON report on stdout (`--json -`), the tables go to stderr so a pipe gets pure
+    // JSON.
+    reporters.add(std::make_unique<ConsoleReporter>(
+        options.quiet, options.verbose, options.json_out == "-" ? std::cerr : std::cout));
     reporters.run_started(RunInfo{device.info().identity.device_name, hardware,
                                   store->file_for(hardware), *problems, work.size()});
     interrupted = 0;
@@ -221,7 +224,8 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_flag("--retune", options->retune, "Measure again even if the cache has a result");
     command->add_flag("--compile-only", options->compile_only,
                       "Compile every candidate's pipeline; measure and record nothing");
-    command->add_option("--json", options->json_out, "Write the full results as JSON to this file");
+    command->add_option("--json", options->json_out,
+                        "Write the full results as JSON to this file (- for stdout)");
     command->add_option("--dump-outputs", options->dump_dir,
                         "Write every checked output each candidate (and each key's reference) "
                         "produces to this directory, for spvtune show-output");

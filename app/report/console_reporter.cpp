@@ -17,15 +17,16 @@ std::optional<std::filesystem::file_time_type> modified_at(const std::filesystem
 
 }  // namespace
 
-ConsoleReporter::ConsoleReporter(bool quiet, bool verbose) : quiet_(quiet), verbose_(verbose) {}
+ConsoleReporter::ConsoleReporter(bool quiet, bool verbose, std::ostream& out)
+    : out_(out), quiet_(quiet), verbose_(verbose) {}
 
 void ConsoleReporter::run_started(const RunInfo& run) {
     cache_file_ = run.cache_file;
     cache_file_time_ = modified_at(cache_file_);
     progress_.emplace(Progress::style_for(quiet_), run.total_keys);
     if (!quiet_) {
-        std::cout << "device: " << run.device_name << " (" << run.hardware.key << ")\n"
-                  << "cache:  " << cache_file_.string() << "\n\n";
+        out_ << "device: " << run.device_name << " (" << run.hardware.key << ")\n"
+             << "cache:  " << cache_file_.string() << "\n\n";
     }
 }
 
@@ -50,12 +51,12 @@ void ConsoleReporter::key_finished(const KeyRun& key, const problem::KeyReport& 
     if (quiet_ && report.status != problem::KeyStatus::failed) {
         return;
     }
-    print_key_report(quiet_ ? std::cerr : std::cout, key.problem.problem, report, verbose_);
+    print_key_report(quiet_ ? std::cerr : out_, key.problem.problem, report, verbose_);
     if (!quiet_ && report.status != problem::KeyStatus::cached) {
-        std::cout << '\n';
+        out_ << '\n';
     }
     // Each key's report is complete when printed, also through a pipe.
-    std::cout.flush();
+    out_.flush();
 }
 
 void ConsoleReporter::run_finished(const RunSummary& summary) {
@@ -63,16 +64,16 @@ void ConsoleReporter::run_finished(const RunSummary& summary) {
     const auto written_at = modified_at(cache_file_);
     const bool stored = tuned_keys_ == 0 || (written_at && written_at != cache_file_time_);
     if (!quiet_) {
-        std::cout << "\n"
-                  << summary.done << " key" << (summary.done == 1 ? "" : "s") << " done, "
-                  << summary.failed << " failed; ";
+        out_ << "\n"
+             << summary.done << " key" << (summary.done == 1 ? "" : "s") << " done, "
+             << summary.failed << " failed; ";
         if (stored) {
-            std::cout << "results in " << cache_file_.string() << '\n';
+            out_ << "results in " << cache_file_.string() << '\n';
         }
     }
     if (!stored) {
-        (quiet_ ? std::cerr : std::cout) << "results not stored: " << cache_file_.string()
-                                         << " was not written (see the notes above)\n";
+        (quiet_ ? std::cerr : out_) << "results not stored: " << cache_file_.string()
+                                    << " was not written (see the notes above)\n";
     }
     if (summary.interrupted) {
         std::cerr << "interrupted after " << summary.done << " of " << summary.total_keys

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <ostream>
 
 #include "progress.hpp"
 #include "reporter.hpp"
@@ -11,10 +12,11 @@ namespace spvtune::app {
 
 /// The terminal: the device and cache file, a progress line on stderr, each key's ranking table
 /// on stdout as it finishes, and the summary. Quiet prints only failed keys (on stderr) and the
-/// interruption notice; verbose adds the tables of cached keys.
+/// interruption notice; verbose adds the tables of cached keys. `out` is stdout unless stdout
+/// carries something else (`--json -`): then the tables go to stderr.
 class ConsoleReporter final : public TuneReporter {
   public:
-    ConsoleReporter(bool quiet, bool verbose);
+    ConsoleReporter(bool quiet, bool verbose, std::ostream& out);
 
     void run_started(const RunInfo& run) override;
     void key_started(const KeyRun& key) override;
@@ -24,6 +26,7 @@ class ConsoleReporter final : public TuneReporter {
     void run_finished(const RunSummary& summary) override;
 
   private:
+    std::ostream& out_;
     bool quiet_;
     bool verbose_;
     std::filesystem::path cache_file_;

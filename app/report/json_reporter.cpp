@@ -1,31 +1,22 @@
 #include "json_reporter.hpp"
 
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
+
+#include <spvtune/base/output_file.hpp>
 
 #include "key_json.hpp"
 
 namespace spvtune::app {
 namespace {
 
-/// Writes through a temporary file, so a reader never sees half a report.
+/// A report is written whole or not at all (see base::write_output_file).
 void write_json(const std::string& path, const nlohmann::json& json) {
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary);
-        out << json.dump(2) << '\n';
-        if (!out) {
-            throw std::runtime_error("cannot write the JSON report to " + temporary);
-        }
-    }
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-        throw std::runtime_error("cannot write the JSON report to " + path + ": " +
-                                 error.message());
+    try {
+        base::write_output_file(path, json.dump(2) + "\n");
+    } catch (const std::system_error& error) {
+        throw std::runtime_error("cannot write the JSON report: " + std::string(error.what()));
     }
 }
 

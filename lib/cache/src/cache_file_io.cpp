@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <utility>
 
+#include <spvtune/base/output_file.hpp>
+
 namespace spvtune::cache::cache_io {
 namespace {
 
@@ -62,6 +64,22 @@ std::string temporary_prefix(const fs::path& target) {
     return target.filename().string() + ".tmp-";
 }
 
+std::string describe_file_type(mode_t mode) {
+    if (S_ISDIR(mode)) {
+        return "a directory";
+    }
+    if (S_ISFIFO(mode)) {
+        return "a FIFO";
+    }
+    if (S_ISCHR(mode) || S_ISBLK(mode)) {
+        return "a device";
+    }
+    if (S_ISSOCK(mode)) {
+        return "a socket";
+    }
+    return "a special file";
+}
+
 std::string utc_timestamp() {
     const std::time_t now = std::time(nullptr);
     std::tm utc{};
@@ -74,7 +92,8 @@ std::string utc_timestamp() {
 }  // namespace
 
 std::optional<FileContents> read_file(const fs::path& file) {
-    Descriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+    // O_NONBLOCK: opening a FIFO would otherwise wait for a writer before fstat could refuse it.
+    Descriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (fd.get() < 0) {
         if (errno == ENOENT) {
             return std::nullopt;
@@ -86,8 +105,12 @@ std::optional<FileContents> read_file(const fs::path& file) {
         throw_errno(errno, "cannot stat", file);
     }
     if (!S_ISREG(info.st_mode)) {
-        throw_errno(EISDIR, "cannot read", file);
+        throw std::system_error(std::make_error_code(std::errc::invalid_argument),
+                                "cannot read " + file.string() + " (" +
+                                    describe_file_type(info.st_mode) + ", not a regular file)");
     }
+    // Regular files never block; reads below must not see EAGAIN from the flag either.
+    ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
     FileContents contents{std::string(static_cast<std::size_t>(info.st_size), '\0'),
                           stamp_from(info)};
     std::size_t done = 0;
@@ -123,7 +146,10 @@ std::optional<FileStamp> stamp_of(const fs::path& file) {
     return stamp_from(info);
 }
 
-void write_file_atomically(const fs::path& target, std::string_view content) {
+void write_file_atomically(const fs::path& requested, std::string_view content) {
+    // Through a symbolic link (a shared cache directory linked in), the file it points to is
+    // replaced and the link stays.
+    const fs::path target = base::output_target(requested);
     static std::atomic<unsigned> counter{0};
     const fs::path directory = directory_of(target);
     const fs::path temporary = directory / (temporary_prefix(target) + std::to_string(::getpid()) +

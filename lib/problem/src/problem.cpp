@@ -1,6 +1,8 @@
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 #include <utility>
 
 #include <spvtune/problem/diagnostic.hpp>
@@ -161,13 +163,17 @@ Problem load_problem(const std::filesystem::path& file, const LoadOptions& optio
                                  : "cannot read the problem file: no such file",
                              ""}});
     }
+    errno = 0;
     std::ifstream in(file, std::ios::binary);
+    const int open_error = errno;
     std::ostringstream text;
     if (in) {
         text << in.rdbuf();  // an empty file sets failbit here: the JSON parser reports it
     }
     if (!in.is_open() || in.bad()) {
-        throw ProblemError({{file, "", "cannot read the problem file", ""}});
+        const std::string reason =
+            open_error != 0 ? ": " + std::generic_category().message(open_error) : "";
+        throw ProblemError({{file, "", "cannot read the problem file" + reason, ""}});
     }
     return parse_problem(text.str(), file, options);
 }
