@@ -66,9 +66,17 @@ void ConsoleReporter::run_finished(const RunSummary& summary) {
         std::cout << "\n"
                   << summary.done << " key" << (summary.done == 1 ? "" : "s") << " done, "
                   << summary.failed << " failed; ";
+
         if (stored) {
             std::cout << "results in " << cache_file_.string() << '\n';
         }
+    }
+    if (summary.faulted_candidates > 0) {
+        (quiet_ ? std::cerr : std::cout)
+            << summary.faulted_candidates << " candidate"
+            << (summary.faulted_candidates == 1 ? "" : "s")
+            << " timed out, crashed or lost the device in the worker (see above): the run "
+               "fails\n";
     }
     if (!stored) {
         (quiet_ ? std::cerr : std::cout) << "results not stored: " << cache_file_.string()
