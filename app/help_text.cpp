@@ -5,7 +5,8 @@ namespace spvtune::app {
 std::string exit_codes_help() {
     return "Exit codes:\n"
            "  0    success\n"
-           "  1    the run failed: a key could not be tuned, or a device, Vulkan or file error\n"
+           "  1    the run failed: a key could not be tuned, a candidate hung or crashed its\n"
+           "       worker, or a device, Vulkan or file error\n"
            "  2    bad usage or input: an unknown option or bad value, an invalid problem or\n"
            "       cache file, a --key or --tuner that matches nothing\n"
            "  130  tune was interrupted (Ctrl-C); every finished key is in the cache\n";

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     add(register_check_command(app));
     add(register_tune_command(app));
     add(register_show_output_command(app));
+    add(register_worker_command(app));
 
     try {
         app.parse(argc, argv);

@@ -73,6 +73,13 @@ void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool&
                     "candidate_budget_s",
                     number_text(static_cast<double>(sampling.candidate_budget->count()) / 1000)))
         ->check(CLI::PositiveNumber);
+    command
+        .add_option(
+            "--kernel-timeout", overrides.kernel_timeout_s,
+            "Seconds one kernel may run in the worker before its candidate fails as "
+            "timed out and the worker is killed" +
+                default_text("kernel_timeout_s", "max(2, 50x the key's best), 25 before any"))
+        ->check(CLI::PositiveNumber);
 }
 
 std::optional<std::string> sample_count_conflict(const problem::Settings& file_settings,

@@ -10,8 +10,9 @@
 namespace spvtune::app {
 
 /// Adds tune's sampling options (--fixed, --warmup, --samples, --min-samples, --min-sample-ms,
-/// --time-budget), which override a problem file's `settings`. Their help shows the defaults
-/// the tuner uses when neither the file nor the option sets a value.
+/// --time-budget, --candidate-budget, --kernel-timeout), which override a problem file's
+/// `settings`. Their help shows the defaults the tuner uses when neither the file nor the option
+/// sets a value.
 void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool& fixed);
 
 /// The rule a problem file's `settings` follow, applied to the file under the command line:

@@ -16,7 +16,9 @@
 #include <spvtune/problem/output_dump.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
+#include <spvtune/problem/worker_executor.hpp>
 #include <spvtune/tune/anchor.hpp>
+#include <spvtune/vulkan/device_selector.hpp>
 
 #include "command.hpp"
 #include "device_options.hpp"
@@ -26,6 +28,7 @@
 #include "report/fan_out_reporter.hpp"
 #include "report/json_reporter.hpp"
 #include "sampling_options.hpp"
+#include "worker_command.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -55,6 +58,7 @@ struct TuneOptions {
     bool quiet = false;
     bool verbose = false;
     bool fixed = false;
+    bool in_process = false;
     problem::Settings overrides;
 };
 
@@ -90,6 +94,22 @@ problem::TuningOptions tuning_options(const problem::Problem& problem, const Tun
     tuning.batch = problem::batch_policy(problem.settings, options.overrides);
     tuning.level = level;
     return tuning;
+}
+
+/// How this problem's worker processes start and how long their kernels may run.
+problem::WorkerLaunch worker_launch(const problem::Problem& problem, const TuneOptions& options,
+                                    const problem::TuningOptions& tuning,
+                                    tune::AutotuneLevel level) {
+    problem::WorkerLaunch launch;
+    launch.argv = worker_command_line(problem.file.string(), options.kernel_dirs, options.device,
+                                      tuning.batch.min_window, level);
+    launch.batch = tuning.batch;
+    const auto timeout = options.overrides.kernel_timeout_s ? options.overrides.kernel_timeout_s
+                                                            : problem.settings.kernel_timeout_s;
+    if (timeout) {
+        launch.kernel_timeout = std::chrono::duration<double>(*timeout);
+    }
+    return launch;
 }
 
 int run_tune(TuneOptions& options) {
@@ -138,9 +158,19 @@ int run_tune(TuneOptions& options) {
         }
     }
 
-    SelectedDevice selected(options.device);
-    vulkan::Device& device = selected.device();
-    const tune::HardwareIdentity hardware = problem::hardware_identity(device.info().identity);
+    // With workers (the default), this process never creates a logical device: a hung kernel
+    // can only block a worker, which the watchdog kills, never the report and exit code.
+    std::optional<SelectedDevice> in_process;
+    std::optional<vulkan::Instance> instance;
+    std::optional<vulkan::PhysicalDeviceInfo> physical;
+    if (options.in_process) {
+        in_process.emplace(options.device);
+        physical = in_process->device().info();
+    } else {
+        instance.emplace(instance_options());
+        physical = vulkan::select_device(instance->devices(), options.device);
+    }
+    const tune::HardwareIdentity hardware = problem::hardware_identity(physical->identity);
     const auto directory = cache::choose_cache_directory(cache::cache_directory_sources(
         options.cache_dir.empty() ? std::nullopt
                                   : std::optional<std::filesystem::path>(options.cache_dir)));
@@ -155,7 +185,7 @@ int run_tune(TuneOptions& options) {
     // JSON.
     reporters.add(std::make_unique<ConsoleReporter>(
         options.quiet, options.verbose, options.json_out == "-" ? std::cerr : std::cout));
-    reporters.run_started(RunInfo{device.info().identity.device_name, hardware,
+    reporters.run_started(RunInfo{physical->identity.device_name, hardware,
                                   store->file_for(hardware), *problems, work.size()});
     interrupted = 0;
     std::signal(SIGINT, on_interrupt);
@@ -171,7 +201,15 @@ int run_tune(TuneOptions& options) {
                 reporters.tune_event(event);
             }
         };
-        problem::ProblemTuning tuner(problem, device, tuning);
+        std::optional<problem::WorkerExecutor> worker;
+        std::optional<problem::ProblemTuning> tuner_storage;
+        if (in_process) {
+            tuner_storage.emplace(problem, in_process->device(), tuning);
+        } else {
+            worker.emplace(problem, worker_launch(problem, options, tuning, level.value()));
+            tuner_storage.emplace(problem, *physical, *worker, tuning);
+        }
+        problem::ProblemTuning& tuner = *tuner_storage;
         const ProblemRun problem_run{problem, tuning};
         reporters.problem_started(problem_run);
         for (const SelectedKey& selected_key : work) {
@@ -188,6 +226,9 @@ int run_tune(TuneOptions& options) {
             reporters.key_finished(key, key_report);
         }
         reporters.problem_finished(problem_run);
+        if (worker) {
+            summary.faulted_candidates += worker->faults().size();
+        }
     }
     std::signal(SIGINT, SIG_DFL);
     summary.interrupted = interrupted != 0;
@@ -195,7 +236,9 @@ int run_tune(TuneOptions& options) {
     if (summary.interrupted) {
         return exit_interrupted;
     }
-    return summary.failed > 0 ? exit_failure : exit_success;
+    // A candidate that hung or crashed fails the run, even when its key found a winner: a CI
+    // job comparing variants must not pass with a broken one.
+    return summary.failed > 0 || summary.faulted_candidates > 0 ? exit_failure : exit_success;
 }
 
 }  // namespace
@@ -233,6 +276,9 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_flag("-v,--verbose", options->verbose, "Print the ranking of cached keys too")
         ->excludes(quiet);
     add_sampling_options(*command, options->overrides, options->fixed);
+    command->add_flag("--in-process", options->in_process,
+                      "Run the candidates in this process rather than in a worker process under "
+                      "a watchdog (for debugging: a hung kernel then hangs the run)");
     return [options] { return run_tune(*options); };
 }
 

@@ -71,6 +71,13 @@ void ConsoleReporter::run_finished(const RunSummary& summary) {
             out_ << "results in " << cache_file_.string() << '\n';
         }
     }
+    if (summary.faulted_candidates > 0) {
+        (quiet_ ? std::cerr : out_)
+            << summary.faulted_candidates << " candidate"
+            << (summary.faulted_candidates == 1 ? "" : "s")
+            << " timed out, crashed or lost the device in the worker (see above): the run "
+               "fails\n";
+    }
     if (!stored) {
         (quiet_ ? std::cerr : out_) << "results not stored: " << cache_file_.string()
                                     << " was not written (see the notes above)\n";

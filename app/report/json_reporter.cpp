@@ -51,6 +51,7 @@ void JsonReporter::problem_finished(const ProblemRun& /*problem*/) {
 
 void JsonReporter::run_finished(const RunSummary& summary) {
     report_["interrupted"] = summary.interrupted;
+    report_["faulted_candidates"] = summary.faulted_candidates;
     write_json(path_, report_);
 }
 

@@ -21,6 +21,9 @@ struct RunInfo {
     std::span<const problem::Problem> problems;
     /// The keys selected by `--key`, over every problem.
     std::size_t total_keys = 0;
+    /// Candidates that timed out, crashed or lost the device in a worker (each key's report
+    /// names them); any fails the run.
+    std::size_t faulted_candidates = 0;
 };
 
 /// A problem being tuned, with the settings in force after the command-line overrides.
@@ -40,6 +43,9 @@ struct RunSummary {
     std::size_t done = 0;
     std::size_t failed = 0;
     std::size_t total_keys = 0;
+    /// Candidates that timed out, crashed or lost the device in a worker (each key's report
+    /// names them); any fails the run.
+    std::size_t faulted_candidates = 0;
     /// Ctrl-C stopped the run; the keys after it were not tuned.
     bool interrupted = false;
 };

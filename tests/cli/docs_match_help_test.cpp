@@ -130,5 +130,6 @@ TEST_CASE("tune --help shows every default, and docs/problem-format.md the same 
         CAPTURE(field);
         CHECK(contains(text, "the file's " + field + ", else " + value + ")"));
     }
-    CHECK(rows == 7);  // mode, warmup, samples, min_samples, min_sample_ms, both budgets
+    // mode, warmup, samples, min_samples, min_sample_ms, both budgets, kernel_timeout_s
+    CHECK(rows == 8);
 }

@@ -189,13 +189,19 @@ TEST_CASE("settings are optional and checked") {
     CHECK(contains(error_of(json), "/settings/min_samples: expected min_samples <= samples"));
 }
 
-TEST_CASE("a candidate budget in the settings is read, and 0 is refused") {
-    Json json = saxpy_json();
-    json["settings"] = Json::parse(R"({"candidate_budget_s": 2.5})");
-    CHECK(parse(json).settings.candidate_budget_s == 2.5);
-    json["settings"]["candidate_budget_s"] = 0;
-    CHECK(contains(error_of(json),
-                   "/settings/candidate_budget_s: expected a candidate budget > 0, found 0"));
+TEST_CASE("a candidate budget and a kernel timeout in the settings are read, and 0 is refused") {
+    for (const auto& [field, noun] : {std::pair{"candidate_budget_s", "candidate budget"},
+                                      std::pair{"kernel_timeout_s", "kernel timeout"}}) {
+        CAPTURE(field);
+        Json json = saxpy_json();
+        json["settings"] = Json::object({{field, 2.5}});
+        const Settings settings = parse(json).settings;
+        CHECK((field == std::string("candidate_budget_s") ? settings.candidate_budget_s
+                                                          : settings.kernel_timeout_s) == 2.5);
+        json["settings"][field] = 0;
+        CHECK(contains(error_of(json), "/settings/" + std::string(field) + ": expected a " + noun +
+                                           " > 0, found 0"));
+    }
 }
 
 TEST_CASE("a missing or unreadable problem file is an error naming it") {

@@ -34,11 +34,18 @@ std::string specialization_signature(const std::vector<vulkan::Specialization>& 
     return text;
 }
 
-/// Runs `body`, turning an error of the Vulkan engine into the call's error.
+/// Runs `body`, turning an error of the Vulkan engine into the call's error; an error after
+/// which the device cannot run anything more also sets `unusable`.
 template <class Body>
-auto engine_errors_as_results(Body body) -> decltype(body()) {
+auto engine_errors_as_results(bool& unusable, Body body) -> decltype(body()) {
     try {
         return body();
+    } catch (const vulkan::DeviceLostError& error) {
+        unusable = true;
+        return tune::fail(error.what());
+    } catch (const vulkan::TimeoutError& error) {
+        unusable = true;
+        return tune::fail(error.what());
     } catch (const vulkan::Error& error) {
         return tune::fail(error.what());
     }
@@ -64,6 +71,7 @@ struct DeviceExecutor::Impl {
     std::map<std::pair<std::size_t, std::string>, std::unique_ptr<vulkan::ComputePipeline>>
         pipelines;
     std::unique_ptr<KeyState> state;
+    bool device_lost = false;
 
     Impl(const Problem& p, vulkan::Device& d, vulkan::BatchPolicy b)
         : problem(p), device(d), batch(b) {}
@@ -134,7 +142,7 @@ DeviceExecutor::~DeviceExecutor() = default;
 tune::Result<CandidateOutputs> DeviceExecutor::run(const ResolvedCandidate& candidate,
                                                    const KeyPlan& plan) {
     std::lock_guard lock(impl_->mutex);
-    return engine_errors_as_results([&]() -> tune::Result<CandidateOutputs> {
+    return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Result<CandidateOutputs> {
         KeyState& state = impl_->state_for(plan);
         vulkan::ComputeJob& job = impl_->job_for(state, candidate);
         impl_->reset_checked(state, plan);
@@ -150,7 +158,7 @@ tune::Result<CandidateOutputs> DeviceExecutor::run(const ResolvedCandidate& cand
 tune::Result<tune::Sample> DeviceExecutor::measure(const ResolvedCandidate& candidate,
                                                    const KeyPlan& plan) {
     std::lock_guard lock(impl_->mutex);
-    return engine_errors_as_results([&]() -> tune::Result<tune::Sample> {
+    return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Result<tune::Sample> {
         KeyState& state = impl_->state_for(plan);
         vulkan::ComputeJob& job = impl_->job_for(state, candidate);
         // Every sample starts from the same data, so values that drift over repeated runs
@@ -163,10 +171,15 @@ tune::Result<tune::Sample> DeviceExecutor::measure(const ResolvedCandidate& cand
 
 tune::Status DeviceExecutor::prepare(const ResolvedCandidate& candidate) {
     std::lock_guard lock(impl_->mutex);
-    return engine_errors_as_results([&]() -> tune::Status {
+    return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Status {
         impl_->pipeline_for(candidate);
         return tune::ok();
     });
+}
+
+bool DeviceExecutor::device_lost() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->device_lost;
 }
 
 }  // namespace spvtune::problem

@@ -58,26 +58,27 @@ vulkan::BatchPolicy batch_policy(const Settings& file, const Settings& overrides
 
 struct ProblemTuning::Impl {
     const Problem& problem;
-    vulkan::Device& device;
+    const vulkan::PhysicalDeviceInfo& device;
     TuningOptions options;
     DeviceLimits limits;
     DeviceClient client;
-    DeviceExecutor executor;
+    std::unique_ptr<DeviceExecutor> owned_executor;  ///< in process; null with another executor
     ProblemRunner runner;
     tune::LocalTuner<ProblemKey, std::uint32_t> tuner;
     std::shared_ptr<const ProblemTunableSet> set;
 
-    Impl(const Problem& p, vulkan::Device& d, TuningOptions o)
+    Impl(const Problem& p, const vulkan::PhysicalDeviceInfo& d,
+         std::unique_ptr<DeviceExecutor> owned, CandidateExecutor& executor, TuningOptions o)
         : problem(p),
           device(d),
           options(std::move(o)),
-          limits(DeviceLimits::from(d.info())),
-          client(d.info()),
-          executor(p, d, options.batch),
+          limits(DeviceLimits::from(d)),
+          client(d),
+          owned_executor(std::move(owned)),
           runner(p, executor),
           tuner(p.name, checked(options)) {
         runner.dump_outputs(options.dump);
-        set = tuner.init(device.info().index, [this] { return runner.make_set(); });
+        set = tuner.init(device.index, [this] { return runner.make_set(); });
     }
 
     static tune::TunerOptions checked(const TuningOptions& tuning) {
@@ -93,8 +94,17 @@ struct ProblemTuning::Impl {
     }
 };
 
-ProblemTuning::ProblemTuning(const Problem& problem, vulkan::Device& device, TuningOptions options)
-    : impl_(std::make_unique<Impl>(problem, device, std::move(options))) {}
+ProblemTuning::ProblemTuning(const Problem& problem, vulkan::Device& device,
+                             TuningOptions options) {
+    auto executor = std::make_unique<DeviceExecutor>(problem, device, options.batch);
+    CandidateExecutor& used = *executor;
+    impl_ = std::make_unique<Impl>(problem, device.info(), std::move(executor), used,
+                                   std::move(options));
+}
+
+ProblemTuning::ProblemTuning(const Problem& problem, const vulkan::PhysicalDeviceInfo& device,
+                             CandidateExecutor& executor, TuningOptions options)
+    : impl_(std::make_unique<Impl>(problem, device, nullptr, executor, std::move(options))) {}
 
 ProblemTuning::~ProblemTuning() = default;
 
@@ -123,8 +133,8 @@ KeyReport ProblemTuning::tune(const ProblemKey& exact_key) {
     }
 
     tune::ExecutionInfo info;
-    auto result = impl.tuner.execute(impl.device.info().index, impl.client, *impl.set,
-                                     KeyInputs{&plan}, &info);
+    auto result =
+        impl.tuner.execute(impl.device.index, impl.client, *impl.set, KeyInputs{&plan}, &info);
     if (info.entry) {
         report.entry = *info.entry;
     }

@@ -17,7 +17,7 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
     const std::string pointer = "/settings";
     if (!reader.object(json, pointer, {},
                        {"mode", "warmup", "samples", "min_samples", "min_sample_ms",
-                        "time_budget_s", "candidate_budget_s"})) {
+                        "time_budget_s", "candidate_budget_s", "kernel_timeout_s"})) {
         return;
     }
     Settings& settings = problem.settings;
@@ -55,6 +55,13 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
         settings.candidate_budget_s = reader.number(json["candidate_budget_s"], at, 0);
         if (settings.candidate_budget_s && *settings.candidate_budget_s == 0) {
             reader.error(at, "expected a candidate budget > 0, found 0");
+        }
+    }
+    if (json.contains("kernel_timeout_s")) {
+        const std::string at = child(pointer, "kernel_timeout_s");
+        settings.kernel_timeout_s = reader.number(json["kernel_timeout_s"], at, 0);
+        if (settings.kernel_timeout_s && *settings.kernel_timeout_s == 0) {
+            reader.error(at, "expected a kernel timeout > 0, found 0");
         }
     }
 }

@@ -10,8 +10,8 @@ namespace spvtune::problem {
 
 /// Where a problem's candidates run: the seam between the tuning glue (ProblemRunner makes the
 /// tunable set, decides what may run for a key and keeps the samples) and the hardware.
-/// DeviceExecutor runs them in this process on a Vulkan device; an executor that runs them in
-/// a worker process, so a faulty kernel cannot take the tuner down, fits behind the same calls.
+/// DeviceExecutor runs them in this process on a Vulkan device; WorkerExecutor runs them in a
+/// worker process under a watchdog, so a faulty kernel cannot take the tuner down.
 ///
 /// Every call gets a candidate the key's plan made runnable, and reports failures as errors
 /// (never exceptions). Calls may come from several threads; an implementation serialises them.

@@ -27,6 +27,11 @@ class DeviceExecutor final : public CandidateExecutor {
                                        const KeyPlan& plan) override;
     tune::Status prepare(const ResolvedCandidate& candidate) override;
 
+    /// Whether a call failed in a way that leaves the device unable to run anything more: it
+    /// was lost, or a submission did not finish within the fence timeout. A worker process
+    /// reports it and exits, so that the next one starts on a fresh device.
+    bool device_lost() const;
+
   private:
     struct Impl;
     std::unique_ptr<Impl> impl_;

@@ -194,6 +194,8 @@ struct Settings {
     std::optional<double> min_sample_ms;
     std::optional<double> time_budget_s;
     std::optional<double> candidate_budget_s;
+    /// The longest one kernel may run in the worker before its candidate counts as hung.
+    std::optional<double> kernel_timeout_s;
 };
 
 /// A candidate the file describes that could not be loaded: a grid point whose templated `spirv`

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <spvtune/problem/candidate_executor.hpp>
 #include <spvtune/problem/key_plan.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_runner.hpp>
@@ -83,7 +84,12 @@ struct KeyReport {
 /// Tunes the keys of one problem on one device through a LocalTuner: the job of `spvtune tune`.
 class ProblemTuning {
   public:
+    /// Runs the candidates in this process, on `device`.
     ProblemTuning(const Problem& problem, vulkan::Device& device, TuningOptions options);
+    /// Runs the candidates through `executor` (a WorkerExecutor, say) for the physical device
+    /// `device` describes, whose limits plan the keys; the executor must outlive the tuning.
+    ProblemTuning(const Problem& problem, const vulkan::PhysicalDeviceInfo& device,
+                  CandidateExecutor& executor, TuningOptions options);
     ~ProblemTuning();
     ProblemTuning(const ProblemTuning&) = delete;
     ProblemTuning& operator=(const ProblemTuning&) = delete;

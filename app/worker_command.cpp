@@ -1,0 +1,87 @@
+#include "worker_command.hpp"
+
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <spvtune/problem/problem.hpp>
+#include <spvtune/problem/worker_protocol.hpp>
+#include <spvtune/problem/worker_server.hpp>
+#include <spvtune/tune/anchor.hpp>
+
+#include "command.hpp"
+#include "device_options.hpp"
+#include "problem_loading.hpp"
+
+namespace spvtune::app {
+namespace {
+
+struct WorkerOptions {
+    std::string file;
+    std::vector<std::string> kernel_dirs;
+    std::string device;
+    std::int64_t min_window_ns = 0;
+    std::string level;
+};
+
+/// The worker process `tune` starts: loads the same problem on the same device and serves
+/// its requests on worker::worker_fd. Every failure goes back over the socket.
+int run_worker(const WorkerOptions& options) {
+    const int fd = problem::worker::worker_fd;
+    try {
+        problem::WorkerSetup setup;
+        setup.batch.min_window = std::chrono::nanoseconds(options.min_window_ns);
+        auto level = tune::parse_autotune_level(options.level);
+        if (!level) {
+            problem::report_worker_start_failure(fd, level.error());
+            return exit_usage;
+        }
+        setup.level = level.value();
+        const problem::Problem loaded =
+            problem::load_problem(options.file, load_options(options.kernel_dirs));
+        SelectedDevice selected(options.device);
+        return problem::serve_worker(loaded, selected.device(), setup, fd);
+    } catch (const std::exception& error) {
+        problem::report_worker_start_failure(fd, error.what());
+        return exit_failure;
+    }
+}
+
+}  // namespace
+
+CommandAction register_worker_command(CLI::App& parent) {
+    auto options = std::make_shared<WorkerOptions>();
+    auto* command = parent.add_subcommand(std::string(worker_command_name), "");
+    command->group("");  // hidden: only tune starts it
+    command->add_option("--problem", options->file)->required();
+    command->add_option("--kernel-dir", options->kernel_dirs)->allow_extra_args(false);
+    command->add_option("--device", options->device);
+    command->add_option("--min-window-ns", options->min_window_ns)->required();
+    command->add_option("--level", options->level)->required();
+    return [options] { return run_worker(*options); };
+}
+
+std::vector<std::string> worker_command_line(const std::string& problem_file,
+                                             const std::vector<std::string>& kernel_dirs,
+                                             const std::string& device,
+                                             std::chrono::nanoseconds min_window,
+                                             tune::AutotuneLevel level) {
+    // The binary itself, whatever name or path it was started by.
+    std::vector<std::string> argv{"/proc/self/exe",  std::string(worker_command_name),
+                                  "--problem",       problem_file,
+                                  "--min-window-ns", std::to_string(min_window.count()),
+                                  "--level",         std::string(tune::to_string(level))};
+    if (!device.empty()) {
+        argv.push_back("--device");
+        argv.push_back(device);
+    }
+    for (const std::string& dir : kernel_dirs) {
+        argv.push_back("--kernel-dir");
+        argv.push_back(dir);
+    }
+    return argv;
+}
+
+}  // namespace spvtune::app

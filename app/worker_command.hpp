@@ -1,0 +1,23 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <spvtune/tune/anchor.hpp>
+
+namespace spvtune::app {
+
+/// The hidden subcommand a tuner starts its worker processes with; not for users.
+inline constexpr std::string_view worker_command_name = "__worker";
+
+/// The command line of a worker for one problem file: this very binary, the same kernel
+/// directories, device, sample window and autotune level as the tuner's.
+std::vector<std::string> worker_command_line(const std::string& problem_file,
+                                             const std::vector<std::string>& kernel_dirs,
+                                             const std::string& device,
+                                             std::chrono::nanoseconds min_window,
+                                             tune::AutotuneLevel level);
+
+}  // namespace spvtune::app

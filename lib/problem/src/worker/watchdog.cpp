@@ -1,0 +1,92 @@
+#include "worker/watchdog.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace spvtune::problem::worker {
+namespace {
+
+constexpr double transfer_allowance_s = 1;
+constexpr double unmeasured_kernel_s = 25;
+constexpr double least_kernel_s = 2;
+constexpr double slowdown_allowed = 50;
+constexpr double pipeline_build_s = 120;
+
+std::string text(double seconds) {
+    char out[32];
+    if (seconds < 1e-3) {
+        std::snprintf(out, sizeof out, "%.3g us", seconds * 1e6);
+    } else if (seconds < 1) {
+        std::snprintf(out, sizeof out, "%.3g ms", seconds * 1e3);
+    } else {
+        std::snprintf(out, sizeof out, "%.3g s", seconds);
+    }
+    return out;
+}
+
+}  // namespace
+
+Watchdog::Watchdog(std::optional<std::chrono::duration<double>> kernel_timeout,
+                   vulkan::BatchPolicy batch)
+    : batch_(batch) {
+    if (kernel_timeout) {
+        kernel_timeout_s_ = kernel_timeout->count();
+    }
+}
+
+Allowance Watchdog::kernel(const ProblemKey& key) const {
+    if (kernel_timeout_s_) {
+        return {*kernel_timeout_s_, "kernel timeout " + text(*kernel_timeout_s_)};
+    }
+    const auto found = keys_.find(key);
+    if (found == keys_.end() || !found->second.best_s) {
+        return {unmeasured_kernel_s, "kernel timeout " + text(unmeasured_kernel_s) +
+                                         ": nothing measured for the key yet"};
+    }
+    const double best = *found->second.best_s;
+    const double seconds = std::max(least_kernel_s, slowdown_allowed * best);
+    return {seconds, "kernel timeout " + text(seconds) + " = max(2 s, 50x the key's best " +
+                         text(best) + ")"};
+}
+
+Allowance Watchdog::prepare() const {
+    return {pipeline_build_s, "a pipeline build"};
+}
+
+Allowance Watchdog::run(const ProblemKey& key) const {
+    Allowance kernel_time = kernel(key);
+    return {kernel_time.seconds + transfer_allowance_s,
+            kernel_time.why + ", plus 1 s for transfers"};
+}
+
+Allowance Watchdog::measure(const ProblemKey& key, std::size_t candidate) const {
+    const Allowance kernel_time = kernel(key);
+    const auto found = keys_.find(key);
+    if (found != keys_.end()) {
+        if (const auto batch = found->second.batch_s.find(candidate);
+            batch != found->second.batch_s.end()) {
+            return {kernel_time.seconds + batch->second + transfer_allowance_s,
+                    kernel_time.why + ", plus the last batch's " + text(batch->second) +
+                        " and 1 s for transfers"};
+        }
+    }
+    const double window = std::chrono::duration<double>(batch_.min_window).count();
+    return {2 * kernel_time.seconds + window + transfer_allowance_s,
+            kernel_time.why + ", twice for a first sample's calibration, plus the " + text(window) +
+                " window and 1 s for transfers"};
+}
+
+void Watchdog::ran(const ProblemKey& key, std::chrono::steady_clock::duration took) {
+    const double seconds = std::chrono::duration<double>(took).count();
+    auto& best = keys_[key].best_s;
+    best = best ? std::min(*best, seconds) : seconds;
+}
+
+void Watchdog::measured(const ProblemKey& key, std::size_t candidate, const tune::Sample& sample) {
+    KeyTimes& times = keys_[key];
+    const double one = sample.ns_per_run * 1e-9;
+    times.best_s = times.best_s ? std::min(*times.best_s, one) : one;
+    times.batch_s[candidate] = one * static_cast<double>(sample.runs);
+}
+
+}  // namespace spvtune::problem::worker

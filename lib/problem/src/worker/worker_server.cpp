@@ -1,0 +1,161 @@
+#include <optional>
+#include <string>
+
+#include <spvtune/base/digest.hpp>
+#include <spvtune/problem/device_executor.hpp>
+#include <spvtune/problem/device_limits.hpp>
+#include <spvtune/problem/key_plan.hpp>
+#include <spvtune/problem/problem_runner.hpp>
+#include <spvtune/problem/worker_protocol.hpp>
+#include <spvtune/problem/worker_server.hpp>
+#include <spvtune/vulkan/error.hpp>
+
+#include "worker/test_fault.hpp"
+
+namespace spvtune::problem {
+namespace {
+
+using worker::Message;
+
+Message failure(const std::string& error) {
+    Message reply;
+    reply.header = {{"ok", false}, {"error", error}};
+    return reply;
+}
+
+/// Serves one worker's requests; one per process.
+class Server {
+  public:
+    Server(const Problem& problem, vulkan::Device& device, const WorkerSetup& setup)
+        : problem_(problem),
+          setup_(setup),
+          limits_(DeviceLimits::from(device.info())),
+          executor_(problem, device, setup.batch) {}
+
+    Message handle(const Message& request) {
+        const nlohmann::json& header = request.header;
+        const std::string op = header.value("op", "");
+        const std::size_t candidate = header.value("candidate", std::size_t{0});
+        if (candidate >= problem_.candidates.size()) {
+            return failure("no candidate #" + std::to_string(candidate));
+        }
+        worker::inject_test_fault(op, problem_.candidates[candidate].name);
+        if (op == "prepare") {
+            return prepare(candidate, header.at("specializations"));
+        }
+        const ResolvedCandidate* resolved = find(candidate, header.at("key").get<ProblemKey>());
+        if (resolved == nullptr) {
+            return failure("the worker's plan does not run " + problem_.candidates[candidate].name);
+        }
+        Message reply;
+        if (op == "run") {
+            auto outputs = executor_.run(*resolved, *plan_);
+            if (!outputs) {
+                return failure(outputs.error());
+            }
+            reply.blobs = std::move(outputs.value().buffers);
+        } else if (op == "measure") {
+            auto sample = executor_.measure(*resolved, *plan_);
+            if (!sample) {
+                return failure(sample.error());
+            }
+            reply.header["sample"] = worker::sample_to_json(sample.value());
+        } else {
+            return failure("unknown request '" + op + "'");
+        }
+        reply.header["ok"] = true;
+        return reply;
+    }
+
+    bool device_lost() const { return executor_.device_lost(); }
+
+  private:
+    Message prepare(std::size_t candidate, const nlohmann::json& specializations) {
+        auto list = worker::specializations_from_json(specializations);
+        if (!list) {
+            return failure(list.error());
+        }
+        const CandidateFamily& family = problem_.families[problem_.candidates[candidate].family];
+        ResolvedCandidate resolved;
+        resolved.name = problem_.candidates[candidate].name;
+        resolved.candidate = candidate;
+        resolved.module = family.module;
+        resolved.entry = family.entry;
+        resolved.specializations = std::move(list.value());
+        if (auto prepared = executor_.prepare(resolved); !prepared) {
+            return failure(prepared.error());
+        }
+        Message reply;
+        reply.header["ok"] = true;
+        return reply;
+    }
+
+    /// The candidate in this key's plan, planned as the tuner planned it (same file, device
+    /// and level); the last key's plan is kept, since a key's requests come together.
+    const ResolvedCandidate* find(std::size_t candidate, const ProblemKey& key) {
+        if (!plan_ || plan_->key != key) {
+            plan_ = plan_key(problem_, key, &limits_, setup_.level);
+        }
+        for (const ResolvedCandidate& resolved : plan_->runnable) {
+            if (resolved.candidate == candidate) {
+                return &resolved;
+            }
+        }
+        return nullptr;
+    }
+
+    const Problem& problem_;
+    WorkerSetup setup_;
+    DeviceLimits limits_;
+    DeviceExecutor executor_;
+    std::optional<KeyPlan> plan_;
+};
+
+}  // namespace
+
+std::string candidates_digest(const Problem& problem) {
+    base::Fnv1a digest;
+    for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
+        digest.add_field(problem.candidates[i].name).add_field(candidate_digest(problem, i));
+    }
+    return base::to_hex(digest.value());
+}
+
+int serve_worker(const Problem& problem, vulkan::Device& device, const WorkerSetup& setup, int fd) {
+    Server server(problem, device, setup);
+    Message ready;
+    ready.header = {{"ready", true}, {"candidates", candidates_digest(problem)}};
+    if (!worker::write_message(fd, ready)) {
+        return 1;
+    }
+    while (true) {
+        auto request = worker::read_message(fd, std::nullopt);
+        if (!request) {
+            return request.error().failure == worker::ReadFailure::closed ? 0 : 3;
+        }
+        Message reply;
+        bool lost = false;
+        try {
+            reply = server.handle(request.value());
+            lost = server.device_lost();
+        } catch (const vulkan::DeviceLostError& error) {
+            reply = failure(error.what());
+            lost = true;
+        } catch (const std::exception& error) {
+            reply = failure(std::string("the worker failed: ") + error.what());
+        }
+        if (lost) {
+            // Nothing more can run on this device: say so, and let the tuner start afresh.
+            reply.header["device_lost"] = true;
+        }
+        if (!worker::write_message(fd, reply) || lost) {
+            return lost ? 4 : 1;
+        }
+    }
+}
+
+void report_worker_start_failure(int fd, const std::string& message) {
+    [[maybe_unused]] const auto written = worker::write_message(fd, failure(message));
+}
+
+}  // namespace spvtune::problem

@@ -1,0 +1,141 @@
+// `spvtune tune` runs candidates in a worker process under a watchdog: each fault the worker
+// can fake (SPVTUNE_TEST_WORKER_FAULT, see lib/problem/src/worker/test_fault.hpp) costs the
+// faulty candidate only. The healthy ones still rank, the winner is stored, the run exits 1,
+// and a second run answers every key from the cache.
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "tune_fixture.hpp"
+
+using namespace spvtune::test;
+using spvtune::tune::testing::read_bytes;
+using spvtune::tune::testing::write_bytes;
+
+namespace {
+
+/// Sets SPVTUNE_TEST_WORKER_FAULT for the runs of one test.
+struct FaultSwitch {
+    explicit FaultSwitch(const std::string& fault) {
+        ::setenv("SPVTUNE_TEST_WORKER_FAULT", fault.c_str(), 1);
+    }
+    ~FaultSwitch() { ::unsetenv("SPVTUNE_TEST_WORKER_FAULT"); }
+    FaultSwitch(const FaultSwitch&) = delete;
+    FaultSwitch& operator=(const FaultSwitch&) = delete;
+};
+
+/// Tunes scale.json with `fast` faulting as `fault` says, and checks what every fault must
+/// leave: exit 1, the fault named, `slow` the winner in the report and the cache, and a
+/// second run of cache hits that exits 0.
+void check_fault_costs_one_candidate(const std::string& fault, const std::string& reason) {
+    TuneFixture fixture;
+    const FaultSwitch fault_switch(fault + ":fast");
+    const auto start = std::chrono::steady_clock::now();
+    const SpvtuneRun run = fixture.tune("scale.json", {"--kernel-timeout", "0.5"});
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
+    CHECK(took < 60);  // nothing waited for a fence timeout or a hung process
+    CHECK_MESSAGE(contains(run.out, reason), run.out);
+    CHECK(contains(run.out, "fast"));
+    CHECK(contains(run.out, "timed out, crashed or lost the device"));
+    const auto report = fixture.report_json();
+    CHECK(report.at("faulted_candidates") == 1);  // the second key does not run it again
+    for (const auto& key : fixture.keys()) {
+        CHECK(key.at("status") == "tuned");
+        CHECK(key.at("winner") == "slow");
+        const auto& fast = candidate(key, "fast");
+        CHECK(fast.at("status") == "error");
+        CHECK_MESSAGE(contains(fast.at("reason").get<std::string>(), reason), fast.dump());
+        CHECK(candidate(key, "slow").at("samples_ns").size() >= 3);
+    }
+    REQUIRE(fixture.cache_files().size() == 1);
+    const auto cache = nlohmann::json::parse(read_bytes(fixture.cache_files().front()));
+    const auto& entries = cache.at("tuners").at("scale-test").begin()->at("entries");
+    CHECK(entries.size() == 2);
+    for (const auto& entry : entries) {
+        CHECK(entry.at("winner").at("name") == "slow");
+        CHECK(contains(entry.at("failures").dump(), "\"fast\""));
+    }
+
+    const SpvtuneRun second = fixture.tune("scale.json", {"--kernel-timeout", "0.5"});
+    CHECK_MESSAGE(second.exit_code == 0, second.out << second.err);
+    for (const auto& key : fixture.keys()) {
+        CHECK(key.at("status") == "cached");
+        CHECK(key.at("winner") == "slow");
+        CHECK_FALSE(measured_anything(key));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("tune: a hanging kernel times out, its worker is killed, the key goes on") {
+    check_fault_costs_one_candidate("hang", "timed out: run did not finish within 1.5 s");
+}
+
+TEST_CASE("tune: a worker that aborts mid-key crashes one candidate, the key goes on") {
+    check_fault_costs_one_candidate("abort", "crashed: the worker died during measure");
+}
+
+TEST_CASE("tune: a worker that crashes while building a pipeline crashes one candidate") {
+    check_fault_costs_one_candidate("crash-in-pipeline", "crashed: the worker died during prepare");
+}
+
+TEST_CASE("tune: a lost device costs the candidate that lost it, a fresh worker goes on") {
+    check_fault_costs_one_candidate("device-lost", "device lost: ");
+}
+
+TEST_CASE("tune --in-process runs the candidates in the tuner, and the worker switch is ignored") {
+    TuneFixture fixture;
+    const FaultSwitch fault_switch("abort");
+    const SpvtuneRun run = fixture.tune("scale.json", {"--in-process"});
+    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK(fixture.report_json().at("faulted_candidates") == 0);
+    for (const auto& key : fixture.keys()) {
+        CHECK(key.at("winner") == "fast");
+    }
+}
+
+TEST_CASE("tune: a problem file's kernel_timeout_s sets the watchdog, --kernel-timeout overrides") {
+    TuneFixture fixture;
+    const FaultSwitch fault_switch("hang:fast");
+    auto json = nlohmann::json::parse(read_bytes(problems + "/scale.json"));
+    json["settings"]["kernel_timeout_s"] = 0.2;
+    const auto file = fixture.scratch.path() / "scale.json";
+    write_bytes(file, json.dump());
+    const std::vector<std::string> args{"tune",         file.string(),
+                                        "--cache-dir",  fixture.cache.string(),
+                                        "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR};
+    const SpvtuneRun from_file = run_spvtune(fixture.scratch, args);
+    CHECK(from_file.exit_code == 1);
+    // The reason names the deadline: the kernel timeout plus the allowance for transfers.
+    CHECK_MESSAGE(contains(from_file.out, "within 1.2 s (kernel timeout 200 ms"), from_file.out);
+
+    auto overridden = args;
+    overridden.insert(overridden.end(), {"--retune", "--kernel-timeout", "0.3"});
+    const SpvtuneRun from_option = run_spvtune(fixture.scratch, overridden);
+    CHECK(from_option.exit_code == 1);
+    CHECK_MESSAGE(contains(from_option.out, "within 1.3 s (kernel timeout 300 ms"),
+                  from_option.out);
+}
+
+TEST_CASE("tune: a GLSL kernel that really never ends times out, the others rank and are cached") {
+    TuneFixture fixture;
+    const SpvtuneRun run = fixture.tune("hang.json", {"--kernel-timeout", "0.5"});
+    CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
+    const auto keys = fixture.keys();
+    REQUIRE(keys.size() == 1);
+    CHECK(keys[0].at("winner") == "fast");
+    const std::string reason = candidate(keys[0], "spin").at("reason");
+    CHECK_MESSAGE(contains(reason, "timed out: run did not finish within 1.5 s"), reason);
+    CHECK(fixture.report_json().at("faulted_candidates") == 1);
+
+    const SpvtuneRun second = fixture.tune("hang.json", {"--kernel-timeout", "0.5"});
+    CHECK_MESSAGE(second.exit_code == 0, second.out << second.err);
+    CHECK(fixture.keys().at(0).at("status") == "cached");
+}
