@@ -93,7 +93,7 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
             }
             for (const tune::CandidateFailure& failure : entry->failures) {
                 if (failure.name == name) {
-                    status = std::string(tune::failure_kind_name(failure.kind));
+                    status = problem::failure_status(report, failure);
                     candidate["reason"] = failure.reason;
                 }
             }

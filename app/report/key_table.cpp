@@ -168,7 +168,7 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
                 continue;
             }
             row("-", failure.name, "-", "-", "-",
-                tune::failure_kind_name(failure.kind) + ": " + failure.reason);
+                problem::failure_status(report, failure) + ": " + failure.reason);
         }
     }
     if (table || verbose || report.status == KeyStatus::tuned) {

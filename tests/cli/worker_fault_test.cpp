@@ -32,7 +32,8 @@ struct FaultSwitch {
 /// Tunes scale.json with `fast` faulting as `fault` says, and checks what every fault must
 /// leave: exit 1, the fault named, `slow` the winner in the report and the cache, and a
 /// second run of cache hits that exits 0.
-void check_fault_costs_one_candidate(const std::string& fault, const std::string& reason) {
+void check_fault_costs_one_candidate(const std::string& fault, const std::string& reason,
+                                     const std::string& status) {
     TuneFixture fixture;
     const FaultSwitch fault_switch(fault + ":fast");
     const auto start = std::chrono::steady_clock::now();
@@ -46,14 +47,20 @@ void check_fault_costs_one_candidate(const std::string& fault, const std::string
     CHECK(contains(run.out, "timed out, crashed or lost the device"));
     const auto report = fixture.report_json();
     CHECK(report.at("faulted_candidates") == 1);  // the second key does not run it again
-    for (const auto& key : fixture.keys()) {
+    const auto keys = fixture.keys();
+    REQUIRE(keys.size() == 2);
+    for (const auto& key : keys) {
         CHECK(key.at("status") == "tuned");
         CHECK(key.at("winner") == "slow");
-        const auto& fast = candidate(key, "fast");
-        CHECK(fast.at("status") == "error");
-        CHECK_MESSAGE(contains(fast.at("reason").get<std::string>(), reason), fast.dump());
+        CHECK_MESSAGE(contains(candidate(key, "fast").at("reason").get<std::string>(), reason),
+                      key.dump());
         CHECK(candidate(key, "slow").at("samples_ns").size() >= 3);
     }
+    // The fault's own name where it happened; the next key did not run the candidate again.
+    CHECK(candidate(keys[0], "fast").at("status") == status);
+    CHECK(candidate(keys[1], "fast").at("status") == "error");
+    CHECK(contains(candidate(keys[1], "fast").at("reason").get<std::string>(),
+                   "not run again after a fault earlier in this run"));
     REQUIRE(fixture.cache_files().size() == 1);
     const auto cache = nlohmann::json::parse(read_bytes(fixture.cache_files().front()));
     const auto& entries = cache.at("tuners").at("scale-test").begin()->at("entries");
@@ -75,19 +82,21 @@ void check_fault_costs_one_candidate(const std::string& fault, const std::string
 }  // namespace
 
 TEST_CASE("tune: a hanging kernel times out, its worker is killed, the key goes on") {
-    check_fault_costs_one_candidate("hang", "timed out: run did not finish within 1.5 s");
+    check_fault_costs_one_candidate("hang", "timed out: run did not finish within 1.5 s",
+                                    "timed out");
 }
 
 TEST_CASE("tune: a worker that aborts mid-key crashes one candidate, the key goes on") {
-    check_fault_costs_one_candidate("abort", "crashed: the worker died during measure");
+    check_fault_costs_one_candidate("abort", "crashed: the worker died during measure", "crashed");
 }
 
 TEST_CASE("tune: a worker that crashes while building a pipeline crashes one candidate") {
-    check_fault_costs_one_candidate("crash-in-pipeline", "crashed: the worker died during prepare");
+    check_fault_costs_one_candidate("crash-in-pipeline", "crashed: the worker died during prepare",
+                                    "crashed");
 }
 
 TEST_CASE("tune: a lost device costs the candidate that lost it, a fresh worker goes on") {
-    check_fault_costs_one_candidate("device-lost", "device lost: ");
+    check_fault_costs_one_candidate("device-lost", "device lost: ", "device lost");
 }
 
 TEST_CASE("tune --in-process runs the candidates in the tuner, and the worker switch is ignored") {
@@ -131,6 +140,7 @@ TEST_CASE("tune: a GLSL kernel that really never ends times out, the others rank
     const auto keys = fixture.keys();
     REQUIRE(keys.size() == 1);
     CHECK(keys[0].at("winner") == "fast");
+    CHECK(candidate(keys[0], "spin").at("status") == "timed out");
     const std::string reason = candidate(keys[0], "spin").at("reason");
     CHECK_MESSAGE(contains(reason, "timed out: run did not finish within 1.5 s"), reason);
     CHECK(fixture.report_json().at("faulted_candidates") == 1);

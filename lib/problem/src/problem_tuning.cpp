@@ -63,6 +63,7 @@ struct ProblemTuning::Impl {
     DeviceLimits limits;
     DeviceClient client;
     std::unique_ptr<DeviceExecutor> owned_executor;  ///< in process; null with another executor
+    CandidateExecutor& executor;
     ProblemRunner runner;
     tune::LocalTuner<ProblemKey, std::uint32_t> tuner;
     std::shared_ptr<const ProblemTunableSet> set;
@@ -75,6 +76,7 @@ struct ProblemTuning::Impl {
           limits(DeviceLimits::from(d)),
           client(d),
           owned_executor(std::move(owned)),
+          executor(executor),
           runner(p, executor),
           tuner(p.name, checked(options)) {
         runner.dump_outputs(options.dump);
@@ -120,7 +122,11 @@ KeyReport ProblemTuning::tune(const ProblemKey& exact_key) {
     if (plan.reference) {
         report.reference = plan.runnable[*plan.reference].candidate;
     }
+    const std::size_t earlier_faults = impl.executor.faults().size();
     auto finish = [&]() -> KeyReport {
+        std::vector<CandidateFault> faults = impl.executor.faults();
+        report.faults.assign(faults.begin() + static_cast<std::ptrdiff_t>(earlier_faults),
+                             faults.end());
         report.samples = impl.runner.samples(exact_key);
         report.executor_time = impl.runner.time_spent(exact_key);
         report.elapsed_s =
@@ -158,6 +164,15 @@ KeyReport ProblemTuning::tune(const ProblemKey& exact_key) {
             break;
     }
     return finish();
+}
+
+std::string failure_status(const KeyReport& report, const tune::CandidateFailure& failure) {
+    for (const CandidateFault& fault : report.faults) {
+        if (fault.name == failure.name) {
+            return std::string(fault_kind_name(fault.kind));
+        }
+    }
+    return std::string(tune::failure_kind_name(failure.kind));
 }
 
 }  // namespace spvtune::problem

@@ -40,7 +40,7 @@ struct WorkerExecutor::Impl {
     std::set<std::pair<std::size_t, std::string>> prepared;
     /// Candidates that faulted, with the reason; never sent to a worker again.
     std::map<std::size_t, std::string> faulted;
-    std::vector<WorkerFault> faults;
+    std::vector<CandidateFault> faults;
     worker::Watchdog watchdog;
 
     Impl(const Problem& p, WorkerLaunch l)
@@ -70,11 +70,13 @@ struct WorkerExecutor::Impl {
         return tune::ok();
     }
 
-    /// Ends the worker after a fault of `candidate`, which is never sent to a worker again.
-    std::string fault(std::size_t candidate, std::string reason) {
+    /// Ends the worker after a fault of `candidate`, which is never sent to a worker again; the
+    /// reason starts with the fault's name ("timed out: ...").
+    std::string fault(std::size_t candidate, FaultKind kind, const std::string& detail) {
         child.reset();
+        std::string reason = std::string(fault_kind_name(kind)) + ": " + detail;
         faulted.emplace(candidate, reason);
-        faults.push_back({problem.candidates[candidate].name, reason});
+        faults.push_back({candidate, problem.candidates[candidate].name, kind, reason});
         return reason;
     }
 
@@ -93,8 +95,9 @@ struct WorkerExecutor::Impl {
         const std::string op = request.header.value("op", "");
         request.header["candidate"] = candidate;
         if (!worker::write_message(child->fd(), request)) {
-            return tune::fail(fault(candidate, "crashed: the worker was gone before " + op + " (" +
-                                                   child->reap(std::chrono::seconds(1)) + ")"));
+            return tune::fail(fault(candidate, FaultKind::crashed,
+                                    "the worker was gone before " + op + " (" +
+                                        child->reap(std::chrono::seconds(1)) + ")"));
         }
         const auto deadline = std::chrono::steady_clock::now() +
                               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -103,19 +106,21 @@ struct WorkerExecutor::Impl {
         if (!reply) {
             if (reply.error().failure == worker::ReadFailure::timed_out) {
                 child->stop(stop_grace);
-                return tune::fail(fault(candidate, "timed out: " + op + " did not finish within " +
-                                                       seconds_text(allowance.seconds) + " (" +
-                                                       allowance.why + "); the worker was killed"));
+                return tune::fail(fault(candidate, FaultKind::timed_out,
+                                        op + " did not finish within " +
+                                            seconds_text(allowance.seconds) + " (" + allowance.why +
+                                            "); the worker was killed"));
             }
             const std::string ended = child->reap(std::chrono::seconds(1));
-            return tune::fail(fault(candidate, "crashed: the worker died during " + op + " (" +
-                                                   ended + "; " + reply.error().message + ")"));
+            return tune::fail(fault(candidate, FaultKind::crashed,
+                                    "the worker died during " + op + " (" + ended + "; " +
+                                        reply.error().message + ")"));
         }
         const nlohmann::json& header = reply.value().header;
         if (header.value("device_lost", false)) {
             child->reap(std::chrono::seconds(1));
             return tune::fail(
-                fault(candidate, "device lost: " + header.value("error", std::string())));
+                fault(candidate, FaultKind::device_lost, header.value("error", std::string())));
         }
         if (!header.value("ok", false)) {
             return tune::fail(header.value("error", "the worker failed without a reason"));
@@ -193,7 +198,7 @@ tune::Status WorkerExecutor::prepare(const ResolvedCandidate& candidate) {
     return impl_->ensure_prepared(candidate);
 }
 
-std::vector<WorkerFault> WorkerExecutor::faults() const {
+std::vector<CandidateFault> WorkerExecutor::faults() const {
     std::lock_guard lock(impl_->mutex);
     return impl_->faults;
 }

@@ -1,5 +1,10 @@
 #pragma once
 
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include <spvtune/problem/key_plan.hpp>
 #include <spvtune/problem/output_check.hpp>
 #include <spvtune/problem/resolve.hpp>
@@ -7,6 +12,24 @@
 #include <spvtune/tune/sampling.hpp>
 
 namespace spvtune::problem {
+
+/// How a candidate took down the process that ran it.
+enum class FaultKind {
+    timed_out,    ///< a request outlived its deadline (a hang, or pathologically slow)
+    crashed,      ///< the process died: a signal, an abort, an exit
+    device_lost,  ///< the device was lost (VK_ERROR_DEVICE_LOST, a fence that never signals)
+};
+
+/// "timed out", "crashed" or "device lost", as reports show a faulted candidate's status.
+std::string_view fault_kind_name(FaultKind kind) noexcept;
+
+/// A candidate that faulted, with what it was doing and what happened.
+struct CandidateFault {
+    std::size_t candidate = 0;  ///< index into Problem::candidates
+    std::string name;
+    FaultKind kind = FaultKind::crashed;
+    std::string reason;  ///< "timed out: ...", "crashed: ...", "device lost: ..."
+};
 
 /// Where a problem's candidates run: the seam between the tuning glue (ProblemRunner makes the
 /// tunable set, decides what may run for a key and keeps the samples) and the hardware.
@@ -30,6 +53,10 @@ class CandidateExecutor {
 
     /// Builds what running the candidate needs (its pipeline), without running it.
     virtual tune::Status prepare(const ResolvedCandidate& candidate) = 0;
+
+    /// Every fault so far, in order: candidates whose call hung, crashed or lost the device and
+    /// that the executor survived. Empty for an executor that cannot survive one (in process).
+    virtual std::vector<CandidateFault> faults() const { return {}; }
 };
 
 }  // namespace spvtune::problem

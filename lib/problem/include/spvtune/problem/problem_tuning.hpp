@@ -78,8 +78,15 @@ struct KeyReport {
     /// Wall time of the key's measuring calls and output runs; the rest of elapsed_s is
     /// planning, the tuner's bookkeeping and the cache file.
     ExecutorTime executor_time;
+    /// Candidates that hung, crashed or lost the device while this key was tuned (a worker
+    /// executor survives them); each also has its failure in `entry`.
+    std::vector<CandidateFault> faults;
     double elapsed_s = 0;
 };
+
+/// The status reports show for a candidate that failed for `report`'s key: the fault's name
+/// ("timed out") when the failure was one, else the failure kind's ("error", "wrong output").
+std::string failure_status(const KeyReport& report, const tune::CandidateFailure& failure);
 
 /// Tunes the keys of one problem on one device through a LocalTuner: the job of `spvtune tune`.
 class ProblemTuning {

@@ -24,12 +24,6 @@ struct WorkerLaunch {
     vulkan::BatchPolicy batch;
 };
 
-/// A candidate that faulted in the worker: what it was doing and what happened.
-struct WorkerFault {
-    std::string candidate;
-    std::string reason;  ///< "timed out: ...", "crashed: ...", "device lost: ..."
-};
-
 /// Runs a problem's candidates in a worker process under a watchdog, so a kernel that hangs,
 /// crashes or loses the device costs its candidate, never the tuner.
 ///
@@ -51,8 +45,7 @@ class WorkerExecutor final : public CandidateExecutor {
                                        const KeyPlan& plan) override;
     tune::Status prepare(const ResolvedCandidate& candidate) override;
 
-    /// Every fault so far, in order.
-    std::vector<WorkerFault> faults() const;
+    std::vector<CandidateFault> faults() const override;
 
   private:
     struct Impl;
