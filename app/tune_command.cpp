@@ -101,7 +101,8 @@ int run_tune(TuneOptions& options) {
         std::cerr << "spvtune: error: " << *conflict << '\n';
         return exit_usage;
     }
-    auto problems = load_problem_files(options.files, options.kernel_dirs);
+    auto problems =
+        load_problem_files(options.files, load_options(options.kernel_dirs, options.cache_dir));
     if (!problems) {
         return exit_usage;
     }
