@@ -29,9 +29,9 @@ namespace {
 const fs::path config_dir{SPVTUNE_CONFIG_DIR};
 
 // The configs this suite tunes, one test case each; the last test case keeps the list complete.
-const std::vector<std::string> shipped = {"demo.json",      "elementwise.json", "matmul.json",
-                                          "reduction.json", "saxpy.json",       "stencil.json",
-                                          "transpose.json"};
+const std::vector<std::string> shipped = {"demo.json",    "elementwise.json", "glsl_variants.json",
+                                          "matmul.json",  "reduction.json",   "saxpy.json",
+                                          "stencil.json", "transpose.json"};
 
 /// The listed key with the fewest elements (product of its integer values), as a --key filter.
 std::string smallest_key(const nlohmann::json& problem) {
@@ -57,8 +57,9 @@ std::string smallest_key(const nlohmann::json& problem) {
 /// How many candidates each config's grids and constraints expand to (the same for every key:
 /// no shipped constraint names a key parameter).
 const std::map<std::string, std::size_t> expected_candidates = {
-    {"demo.json", 5},  {"elementwise.json", 10}, {"matmul.json", 8},    {"reduction.json", 25},
-    {"saxpy.json", 4}, {"stencil.json", 10},     {"transpose.json", 10}};
+    {"demo.json", 5},     {"elementwise.json", 10}, {"glsl_variants.json", 9},
+    {"matmul.json", 8},   {"reduction.json", 25},   {"saxpy.json", 4},
+    {"stencil.json", 10}, {"transpose.json", 10}};
 
 /// The capabilities each candidate family requires (`requires`), by family name.
 std::map<std::string, std::vector<std::string>> family_requirements(const nlohmann::json& problem) {
@@ -95,16 +96,19 @@ void check_and_tune_smallest_key(const std::string& name) {
     const ValidationOn validation;
     TempDirectory scratch;
 
-    const SpvtuneRun check = spvtune::test::run_spvtune(scratch, {"check", config.string()});
+    // The scratch cache directory: check keeps compiled GLSL candidates there, as tune does.
+    const std::string cache_dir = (scratch.path() / "cache").string();
+    const SpvtuneRun check =
+        spvtune::test::run_spvtune(scratch, {"check", config.string(), "--cache-dir", cache_dir});
     CHECK_MESSAGE(check.exit_code == 0, check.out << check.err);
 
     const std::string key = smallest_key(nlohmann::json::parse(read_bytes(config)));
     REQUIRE_FALSE(key.empty());
     const fs::path report = scratch.path() / "r.json";
     const SpvtuneRun run = spvtune::test::run_spvtune(
-        scratch, {"tune", config.string(), "--key", key, "--cache-dir",
-                  (scratch.path() / "cache").string(), "--json", report.string(), "--samples", "2",
-                  "--min-samples", "2", "--warmup", "0", "--min-sample-ms", "0.05"});
+        scratch,
+        {"tune", config.string(), "--key", key, "--cache-dir", cache_dir, "--json", report.string(),
+         "--samples", "2", "--min-samples", "2", "--warmup", "0", "--min-sample-ms", "0.05"});
     CAPTURE(key);
     REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
     CHECK_MESSAGE(!contains(run.err, "validation"), run.err);
@@ -157,6 +161,10 @@ TEST_CASE("configs/demo.json passes check and every candidate matches the refere
 
 TEST_CASE("configs/elementwise.json passes check and every candidate matches the reference") {
     check_and_tune_smallest_key("elementwise.json");
+}
+
+TEST_CASE("configs/glsl_variants.json passes check and every candidate matches the reference") {
+    check_and_tune_smallest_key("glsl_variants.json");
 }
 
 TEST_CASE("configs/matmul.json passes check and every candidate matches the reference") {
