@@ -88,6 +88,31 @@ TEST_CASE("a GLSL candidate is compiled per point with its defines") {
     CHECK(problem.candidates[problem.reference.candidates.at(0)].name == "saxpy[WG=64]");
 }
 
+TEST_CASE("define values reach the source: numbers as written, booleans as 1 or 0, strings bare") {
+    GlslProblem glsl;
+    write_bytes(glsl.dir.path() / "typed.comp", R"glsl(#version 450
+#include "pc.glsl"
+layout(local_size_x = WG_SIZE) in;
+#if !FLAG
+#error FLAG must be 1
+#endif
+layout(std430, binding = 0) readonly buffer X { ELEM x[]; };
+layout(std430, binding = 1) buffer Y { float y[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < p.n) { y[i] += SCALE * p.a * x[i]; }
+}
+)glsl");
+    glsl.json["candidates"][0]["glsl"] = "typed.comp";
+    glsl.json["candidates"][0]["defines"] = {
+        {"WG_SIZE", "WG"}, {"FLAG", true}, {"SCALE", "WG / 2.0"}, {"ELEM", "\"float\""}};
+    const Problem problem = glsl.load();
+    CHECK(problem.unavailable.empty());
+    REQUIRE(problem.candidates.size() == 3);
+    CHECK(problem.families[problem.candidates[0].family].module->display_name() ==
+          "typed.comp[ELEM=float,FLAG=1,SCALE=16.0,WG_SIZE=32]");
+}
+
 TEST_CASE("a point whose GLSL does not compile is left out with the file, line and defines") {
     const GlslProblem glsl;
     const Problem problem = glsl.load();
