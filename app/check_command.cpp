@@ -114,7 +114,7 @@ CommandAction register_check_command(CLI::App& parent) {
                         "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)");
     command
         ->add_option("--kernel-dir", options->kernel_dirs,
-                     "Directory to look for SPIR-V files in (repeatable)")
+                     "Directory to look for SPIR-V and GLSL files in (repeatable)")
         ->allow_extra_args(false);
     return [options] { return run_check(*options); };
 }

@@ -212,7 +212,7 @@ CommandAction register_tune_command(CLI::App& parent) {
     // One value per occurrence, so that files after the option stay files.
     command
         ->add_option("--kernel-dir", options->kernel_dirs,
-                     "Extra directory to look for SPIR-V files in (repeatable)")
+                     "Extra directory to look for SPIR-V and GLSL files in (repeatable)")
         ->allow_extra_args(false);
     command
         ->add_option("--key", options->key_filters,
