@@ -1,6 +1,9 @@
 // glslang in process: a GLSL compute shader with defines and includes becomes SPIR-V that
 // SpirvModule accepts; an error names the file and line.
 
+#include <thread>
+#include <vector>
+
 #include <doctest/doctest.h>
 
 #include <spvtune/problem/glsl_compiler.hpp>
@@ -98,6 +101,25 @@ TEST_CASE("the target environment sets the SPIR-V version") {
         const GlslOutput output = compile_glsl(request);
         REQUIRE_MESSAGE(output.ok, output.errors);
         CHECK(output.words.at(1) == version);
+    }
+}
+
+TEST_CASE("compiles from several threads at once all succeed") {
+    std::vector<GlslOutput> outputs(4);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        threads.emplace_back([&outputs, i] {
+            outputs[i] = compile_glsl(request_for("sized.comp", sized_kernel,
+                                                  {{"WG_SIZE", std::to_string(32 * (i + 1))}}));
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        REQUIRE_MESSAGE(outputs[i].ok, outputs[i].errors);
+        const auto module = spvtune::vulkan::SpirvModule::from_words(outputs[i].words, "sized");
+        CHECK(module.entry_point("main").workgroup_size[0].size == 32 * (i + 1));
     }
 }
 
