@@ -21,6 +21,7 @@ struct CheckOptions {
     std::vector<std::string> files;
     std::string device;
     std::vector<std::string> kernel_dirs;
+    std::string cache_dir;
 };
 
 /// Prints a summary of the keys of `problem` on the device; false when a key cannot be tuned.
@@ -60,7 +61,7 @@ int run_check(const CheckOptions& options) {
         std::cerr << "spvtune: error: " << level.error() << '\n';
         return exit_usage;
     }
-    const problem::LoadOptions load = load_options(options.kernel_dirs);
+    const problem::LoadOptions load = load_options(options.kernel_dirs, options.cache_dir);
     // Created at the first problem that loads, so an invalid file is reported without a device.
     std::unique_ptr<vulkan::Instance> instance;
     std::optional<problem::DeviceLimits> limits;
@@ -107,9 +108,13 @@ CommandAction register_check_command(CLI::App& parent) {
     auto options = std::make_shared<CheckOptions>();
     command->add_option("problems", options->files, "Problem description files (JSON)")->required();
     add_device_option(*command, options->device);
+    // Only compiled GLSL candidates are kept there: check writes no cache file.
+    command->add_option("--cache-dir", options->cache_dir,
+                        "Cache directory, for compiled GLSL (default: $SPVTUNE_CACHE_DIR, else "
+                        "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)");
     command
         ->add_option("--kernel-dir", options->kernel_dirs,
-                     "Directory to look for SPIR-V files in (repeatable)")
+                     "Directory to look for SPIR-V and GLSL files in (repeatable)")
         ->allow_extra_args(false);
     return [options] { return run_check(*options); };
 }

@@ -2,12 +2,24 @@
 
 #include <iostream>
 
+#include <spvtune/cache/cache_location.hpp>
+
 namespace spvtune::app {
 
-problem::LoadOptions load_options(const std::vector<std::string>& kernel_dirs) {
+problem::LoadOptions load_options(const std::vector<std::string>& kernel_dirs,
+                                  const std::string& cache_dir) {
     problem::LoadOptions options;
     for (const std::string& dir : kernel_dirs) {
         options.kernel_dirs.emplace_back(dir);
+    }
+    try {
+        options.glsl_cache_dir =
+            cache::choose_cache_directory(cache::cache_directory_sources(
+                cache_dir.empty() ? std::nullopt
+                                  : std::optional<std::filesystem::path>(cache_dir))) /
+            "glsl";
+    } catch (const std::runtime_error&) {
+        // No directory at all (no HOME): GLSL is compiled on every run, which is still correct.
     }
     return options;
 }
@@ -28,8 +40,7 @@ LoadedFile load_problem_file(const std::string& file, const problem::LoadOptions
 }
 
 std::optional<std::vector<problem::Problem>> load_problem_files(
-    const std::vector<std::string>& files, const std::vector<std::string>& kernel_dirs) {
-    const problem::LoadOptions options = load_options(kernel_dirs);
+    const std::vector<std::string>& files, const problem::LoadOptions& options) {
     std::vector<problem::Problem> problems;
     bool valid = true;
     for (const std::string& file : files) {

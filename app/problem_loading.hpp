@@ -10,8 +10,10 @@
 
 namespace spvtune::app {
 
-/// `--kernel-dir` values as the loader takes them.
-problem::LoadOptions load_options(const std::vector<std::string>& kernel_dirs);
+/// `--kernel-dir` values as the loader takes them, with compiled GLSL kept in the `glsl` folder
+/// of the cache directory (`cache_dir`, else the environment's; none when neither names one).
+problem::LoadOptions load_options(const std::vector<std::string>& kernel_dirs,
+                                  const std::string& cache_dir = {});
 
 /// Prints one diagnostic (file, JSON pointer, message) on stderr, where every command's
 /// diagnostics go so that stdout stays the command's report.
@@ -28,6 +30,6 @@ LoadedFile load_problem_file(const std::string& file, const problem::LoadOptions
 /// Every file's problem, or nothing when one is invalid; every file is read, so all the
 /// mistakes are reported in one run.
 std::optional<std::vector<problem::Problem>> load_problem_files(
-    const std::vector<std::string>& files, const std::vector<std::string>& kernel_dirs);
+    const std::vector<std::string>& files, const problem::LoadOptions& options);
 
 }  // namespace spvtune::app

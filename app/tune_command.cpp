@@ -121,7 +121,8 @@ int run_tune(TuneOptions& options) {
         std::cerr << "spvtune: error: " << *conflict << '\n';
         return exit_usage;
     }
-    auto problems = load_problem_files(options.files, options.kernel_dirs);
+    auto problems =
+        load_problem_files(options.files, load_options(options.kernel_dirs, options.cache_dir));
     if (!problems) {
         return exit_usage;
     }
@@ -257,7 +258,7 @@ CommandAction register_tune_command(CLI::App& parent) {
     // One value per occurrence, so that files after the option stay files.
     command
         ->add_option("--kernel-dir", options->kernel_dirs,
-                     "Extra directory to look for SPIR-V files in (repeatable)")
+                     "Extra directory to look for SPIR-V and GLSL files in (repeatable)")
         ->allow_extra_args(false);
     command
         ->add_option("--key", options->key_filters,

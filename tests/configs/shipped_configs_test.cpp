@@ -30,9 +30,9 @@ namespace {
 const fs::path config_dir{SPVTUNE_CONFIG_DIR};
 
 // The configs this suite tunes, one test case each; the last test case keeps the list complete.
-const std::vector<std::string> shipped = {"demo.json",      "elementwise.json", "matmul.json",
-                                          "reduction.json", "saxpy.json",       "stencil.json",
-                                          "transpose.json"};
+const std::vector<std::string> shipped = {"demo.json",    "elementwise.json", "glsl_variants.json",
+                                          "matmul.json",  "reduction.json",   "saxpy.json",
+                                          "stencil.json", "transpose.json"};
 
 /// The listed keys as --key filters, fewest elements (product of the integer values) first.
 std::vector<std::string> keys_smallest_first(const nlohmann::json& problem) {
@@ -60,8 +60,9 @@ std::vector<std::string> keys_smallest_first(const nlohmann::json& problem) {
 /// How many candidates each config's grids and grid-only constraints expand to (every key lists
 /// them all; a constraint on a key parameter skips a candidate for some keys).
 const std::map<std::string, std::size_t> expected_candidates = {
-    {"demo.json", 5},  {"elementwise.json", 10}, {"matmul.json", 10},   {"reduction.json", 25},
-    {"saxpy.json", 4}, {"stencil.json", 10},     {"transpose.json", 10}};
+    {"demo.json", 5},     {"elementwise.json", 10}, {"glsl_variants.json", 9},
+    {"matmul.json", 10},  {"reduction.json", 25},   {"saxpy.json", 4},
+    {"stencil.json", 10}, {"transpose.json", 10}};
 
 /// The capabilities each candidate family requires (`requires`), by family name.
 std::map<std::string, std::vector<std::string>> family_requirements(const nlohmann::json& problem) {
@@ -119,7 +120,10 @@ void check_and_tune_until_all_compared(const std::string& name) {
     const ValidationOn validation;
     TempDirectory scratch;
 
-    const SpvtuneRun check = spvtune::test::run_spvtune(scratch, {"check", config.string()});
+    // The scratch cache directory also holds compiled GLSL candidates, so nothing goes to $HOME.
+    const std::string cache_dir = (scratch.path() / "cache").string();
+    const SpvtuneRun check =
+        spvtune::test::run_spvtune(scratch, {"check", config.string(), "--cache-dir", cache_dir});
     CHECK_MESSAGE(check.exit_code == 0, check.out << check.err);
 
     const nlohmann::json problem = nlohmann::json::parse(read_bytes(config));
@@ -181,6 +185,10 @@ TEST_CASE("configs/demo.json passes check and every candidate matches the refere
 
 TEST_CASE("configs/elementwise.json passes check and every candidate matches the reference") {
     check_and_tune_until_all_compared("elementwise.json");
+}
+
+TEST_CASE("configs/glsl_variants.json passes check and every candidate matches the reference") {
+    check_and_tune_until_all_compared("glsl_variants.json");
 }
 
 TEST_CASE("configs/matmul.json passes check and every candidate matches the reference") {

@@ -129,7 +129,7 @@ TEST_CASE("a variant may set a field the candidate leaves out") {
     json["reference"]["candidate"] = "saxpy[a,WG=64]";
     CHECK(error_of(json) ==
           "/nonexistent/problem.json: /candidates/0/variants/1: missing "
-          "required field 'spirv'");
+          "required field 'spirv' (or 'glsl')");
 }
 
 TEST_CASE("a SPIR-V fault of a default field is reported under /defaults") {

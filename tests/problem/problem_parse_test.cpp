@@ -105,7 +105,8 @@ TEST_CASE("unknown fields are errors with a suggestion and the list of known fie
           "/nonexistent/problem.json: /candidates/0/bindngs: unknown field "
           "'bindngs' (did you mean 'bindings'?); expected one of: name, spirv, "
           "workgroups, entry, grid, constraints, specialization, push_constants, "
-          "bindings, priority, requires, variants");
+          "bindings, priority, requires, glsl, defines, include_dirs, glsl_target, "
+          "variants");
 }
 
 TEST_CASE("every structural error of a file is reported in one pass") {

@@ -45,14 +45,23 @@ inline Json saxpy_json() {
     })json");
 }
 
+/// The test kernels' directory to search; no GLSL cache, so every GLSL candidate compiles.
+inline LoadOptions test_options() {
+    LoadOptions options;
+    options.kernel_dirs = {test_kernel_dir};
+    return options;
+}
+
 inline Problem parse(const Json& json) {
-    return parse_problem(json.dump(), problem_file, {{test_kernel_dir}});
+    return parse_problem(json.dump(), problem_file, test_options());
 }
 
 /// Every diagnostic, formatted; empty when the problem is valid.
-inline std::vector<std::string> errors_of(const std::string& text) {
+inline std::vector<std::string> errors_of(const std::string& text,
+                                          const std::filesystem::path& file = problem_file,
+                                          const LoadOptions& options = test_options()) {
     try {
-        parse_problem(text, problem_file, {{test_kernel_dir}});
+        parse_problem(text, file, options);
         return {};
     } catch (const ProblemError& error) {
         std::vector<std::string> messages;

@@ -12,9 +12,11 @@ A document's name starts with its verdict:
 
 import argparse
 import json
+import os
 import pathlib
 import subprocess
 import sys
+import tempfile
 
 try:
     import jsonschema
@@ -30,8 +32,11 @@ def schema_accepts(validator, path):
     return validator.is_valid(json.loads(path.read_text()))
 
 
-def parser_accepts(command, path):
-    run = subprocess.run(command + [str(path)], capture_output=True, text=True, timeout=60)
+def parser_accepts(command, path, cache_dir):
+    # check keeps compiled GLSL candidates in the cache directory: a scratch one, not $HOME's.
+    environment = dict(os.environ, SPVTUNE_CACHE_DIR=cache_dir)
+    run = subprocess.run(command + [str(path)], capture_output=True, text=True, timeout=60,
+                         env=environment)
     if run.returncode not in (0, 2):
         raise RuntimeError(f"{' '.join(command)} {path} exited {run.returncode}:\n{run.stderr}")
     return run.returncode == 0, run.stderr.strip()
@@ -52,7 +57,8 @@ def check_corpus(directory, schema_file, command, minimum):
             failures.append(f"{path.name}: the name must start with one of {VERDICTS}")
             continue
         by_schema = schema_accepts(validator, path)
-        by_parser, message = parser_accepts(command, path)
+        with tempfile.TemporaryDirectory() as cache_dir:
+            by_parser, message = parser_accepts(command, path, cache_dir)
         want_schema = verdict != "invalid"
         want_parser = verdict == "valid"
         if by_schema != want_schema or by_parser != want_parser:

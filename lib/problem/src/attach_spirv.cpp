@@ -27,11 +27,8 @@ std::shared_ptr<const vulkan::SpirvModule> load_module(Reader& reader, const std
                                                        std::filesystem::path& resolved) {
     const auto found = find_kernel(spirv, reader.file(), options.kernel_dirs);
     if (!found) {
-        std::string places;
-        for (const auto& place : kernel_candidates(spirv, reader.file(), options.kernel_dirs)) {
-            places += "\n    " + place.string();
-        }
-        reader.error(pointer, "cannot find SPIR-V file '" + spirv + "'; looked in:" + places);
+        reader.error(pointer, "cannot find SPIR-V file '" + spirv + "'; looked in:" +
+                                  kernel_places(spirv, reader.file(), options.kernel_dirs));
         return nullptr;
     }
     resolved = *found;
@@ -252,8 +249,10 @@ void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraf
     for (std::size_t f = 0; f < problem.families.size(); ++f) {
         CandidateFamily& family = problem.families[f];
         const FamilyDraft& draft = drafts[f];
-        family.module =
-            load_module(reader, draft.spirv, draft.at("spirv"), options, cache, family.spirv);
+        if (!draft.glsl) {  // a GLSL family's module was compiled by compile_glsl_candidates
+            family.module =
+                load_module(reader, draft.spirv, draft.at("spirv"), options, cache, family.spirv);
+        }
         if (!family.module) {
             continue;
         }

@@ -39,6 +39,15 @@ std::vector<std::filesystem::path> kernel_candidates(
     return places;
 }
 
+std::string kernel_places(std::string_view spirv, const std::filesystem::path& problem_file,
+                          const std::vector<std::filesystem::path>& kernel_dirs) {
+    std::string places;
+    for (const auto& place : kernel_candidates(spirv, problem_file, kernel_dirs)) {
+        places += "\n    " + place.string();
+    }
+    return places;
+}
+
 std::optional<std::filesystem::path> find_kernel(
     std::string_view spirv, const std::filesystem::path& problem_file,
     const std::vector<std::filesystem::path>& kernel_dirs) {

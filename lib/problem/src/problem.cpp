@@ -149,6 +149,8 @@ Problem parse_problem(std::string_view text, const std::filesystem::path& file,
     throw_if_failed(reader);
     detail::expand_spirv_templates(reader, problem, drafts, options);
     throw_if_failed(reader);
+    detail::compile_glsl_candidates(reader, problem, drafts, options);
+    throw_if_failed(reader);
     detail::attach_spirv(reader, problem, drafts, options);
     throw_if_failed(reader);
     return problem;

@@ -101,39 +101,15 @@ void expand_spirv_templates(Reader& reader, Problem& problem, std::vector<Family
             candidate.family = slot->second;
         }
         if (found == 0) {
-            std::string places;
-            for (const auto& place :
-                 kernel_candidates(first_missing, reader.file(), options.kernel_dirs)) {
-                places += "\n    " + place.string();
-            }
-            reader.error(pointer, "no point of '" + drafts[f].spirv +
-                                      "' has its SPIR-V file; e.g. '" + first_missing +
-                                      "' is not in:" + places);
+            reader.error(pointer,
+                         "no point of '" + drafts[f].spirv + "' has its SPIR-V file; e.g. '" +
+                             first_missing + "' is not in:" +
+                             kernel_places(first_missing, reader.file(), options.kernel_dirs));
             continue;
         }
         drafts[f].spirv = own_path;
     }
-    // Drop the points without a file; the reference keeps pointing at the same candidates.
-    std::vector<std::size_t> new_index(problem.candidates.size());
-    std::vector<Candidate> kept;
-    for (std::size_t c = 0; c < problem.candidates.size(); ++c) {
-        new_index[c] = kept.size();
-        if (!dropped[c]) {
-            kept.push_back(std::move(problem.candidates[c]));
-        }
-    }
-    for (std::size_t& reference : problem.reference.candidates) {
-        if (dropped[reference]) {
-            const auto& gone = problem.unavailable;
-            const auto why = std::find_if(gone.begin(), gone.end(), [&](const auto& u) {
-                return u.name == problem.candidates[reference].name;
-            });
-            reader.error("/reference/candidate", "the reference candidate '" + why->name +
-                                                     "' cannot be loaded: " + why->reason);
-        }
-        reference = new_index[reference];
-    }
-    problem.candidates = std::move(kept);
+    leave_out(reader, problem, dropped);
 }
 
 }  // namespace spvtune::problem::detail

@@ -7,9 +7,34 @@
 namespace spvtune::problem::detail {
 namespace {
 
+// The fields that only mean something with one kind of module source.
+constexpr std::string_view glsl_only[] = {"glsl", "defines", "include_dirs", "glsl_target"};
+
+/// A layer that names a module source replaces the other kind from earlier layers, with the
+/// fields that only belong to it: `defaults` may say "glsl" and one candidate "spirv".
+void replace_source(Reader& reader, CandidateFields& fields, const Json& layer,
+                    const std::string& pointer) {
+    const bool spirv = layer.contains("spirv");
+    const bool glsl = layer.contains("glsl");
+    if (spirv && glsl) {
+        reader.error(child(pointer, "glsl"),
+                     "a candidate is either \"spirv\" or \"glsl\"; this one gives both");
+    }
+    if (spirv) {
+        for (const std::string_view field : glsl_only) {
+            fields.values.erase(std::string(field));
+            fields.pointers.erase(std::string(field));
+        }
+    } else if (glsl) {
+        fields.values.erase("spirv");
+        fields.pointers.erase("spirv");
+    }
+}
+
 /// Copies every field of `layer` over `fields`, recording where each was written.
-void overlay(CandidateFields& fields, const Json& layer, const std::string& pointer,
+void overlay(Reader& reader, CandidateFields& fields, const Json& layer, const std::string& pointer,
              std::initializer_list<std::string_view> skipped) {
+    replace_source(reader, fields, layer, pointer);
     for (const auto& [name, value] : layer.items()) {
         if (std::find(skipped.begin(), skipped.end(), name) == skipped.end()) {
             fields.values[name] = value;
@@ -20,9 +45,20 @@ void overlay(CandidateFields& fields, const Json& layer, const std::string& poin
 
 // Fields without which a candidate cannot run; any layer may set them.
 void require_run_fields(Reader& reader, const CandidateFields& fields) {
-    for (const std::string_view field : {"spirv", "workgroups"}) {
-        if (!fields.has(field)) {
-            reader.error(fields.pointer, "missing required field '" + std::string(field) + "'");
+    if (!fields.has("spirv") && !fields.has("glsl")) {
+        reader.error(fields.pointer, "missing required field 'spirv' (or 'glsl')");
+    }
+    if (!fields.has("workgroups")) {
+        reader.error(fields.pointer, "missing required field 'workgroups'");
+    }
+    if (fields.has("glsl")) {
+        return;
+    }
+    for (const std::string_view field : glsl_only) {
+        if (fields.has(field)) {
+            reader.error(fields.at(field), "'" + std::string(field) +
+                                               "' belongs to a \"glsl\" candidate; this one "
+                                               "gives \"spirv\"");
         }
     }
 }
@@ -41,11 +77,12 @@ CandidateFields parse_defaults(Reader& reader, const Json* defaults) {
     if (defaults == nullptr ||
         !reader.object(*defaults, fields.pointer, {},
                        {"spirv", "workgroups", "entry", "grid", "constraints", "specialization",
-                        "push_constants", "bindings", "priority", "requires"})) {
+                        "push_constants", "bindings", "priority", "requires", "glsl", "defines",
+                        "include_dirs", "glsl_target"})) {
         return fields;
     }
     // An unknown field is reported above and then never read; these two are the candidate's own.
-    overlay(fields, *defaults, fields.pointer, {"name", "variants"});
+    overlay(reader, fields, *defaults, fields.pointer, {"name", "variants"});
     return fields;
 }
 
@@ -53,12 +90,13 @@ std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFiel
                                              const Json& spec, const std::string& pointer) {
     if (!reader.object(spec, pointer, {"name"},
                        {"spirv", "workgroups", "entry", "grid", "constraints", "specialization",
-                        "push_constants", "bindings", "priority", "requires", "variants"})) {
+                        "push_constants", "bindings", "priority", "requires", "glsl", "defines",
+                        "include_dirs", "glsl_target", "variants"})) {
         return {};
     }
     CandidateFields candidate = defaults;
     candidate.pointer = pointer;
-    overlay(candidate, spec, pointer, {"variants"});
+    overlay(reader, candidate, spec, pointer, {"variants"});
     if (!spec.contains("variants")) {
         require_run_fields(reader, candidate);
         return {std::move(candidate)};
@@ -76,7 +114,8 @@ std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFiel
         const Json& variant = variants[i];
         if (!reader.object(variant, variant_at, {"name"},
                            {"spirv", "workgroups", "entry", "grid", "constraints", "specialization",
-                            "push_constants", "bindings", "priority", "requires"})) {
+                            "push_constants", "bindings", "priority", "requires", "glsl", "defines",
+                            "include_dirs", "glsl_target"})) {
             continue;
         }
         CandidateFields fields = candidate;
@@ -96,7 +135,7 @@ std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFiel
             }
             fields.variant = name.value_or("");
         }
-        overlay(fields, variant, variant_at, {"name"});
+        overlay(reader, fields, variant, variant_at, {"name"});
         require_run_fields(reader, fields);
         layered.push_back(std::move(fields));
     }

@@ -31,7 +31,8 @@ CandidateFields parse_defaults(Reader& reader, const Json* defaults);
 
 /// The layered fields of the candidate `spec` at `pointer`: one set, or one per variant. Checks
 /// the candidate's and each variant's own fields (unknown ones get a "did you mean") and that
-/// "spirv" and "workgroups" are set by some layer.
+/// "spirv" or "glsl", and "workgroups", are set by some layer. A layer's "spirv" replaces an
+/// earlier "glsl" with its GLSL-only fields, and a "glsl" an earlier "spirv".
 std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFields& defaults,
                                              const Json& spec, const std::string& pointer);
 

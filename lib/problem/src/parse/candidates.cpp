@@ -299,6 +299,7 @@ void parse_family(Reader& reader, const CandidateFields& fields, const std::stri
     if (fields.has("requires")) {
         parse_requires(reader, fields["requires"], fields.at("requires"), family);
     }
+    parse_glsl_fields(reader, fields.values, fields.pointers, family, draft);
     problem.families.push_back(std::move(family));
     drafts.push_back(std::move(draft));
 }

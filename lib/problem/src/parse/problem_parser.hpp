@@ -5,10 +5,12 @@
 // that needs an earlier one's results runs only when that one found nothing.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <spvtune/problem/glsl_compiler.hpp>
 #include <spvtune/problem/problem.hpp>
 
 #include "json_reader.hpp"
@@ -32,6 +34,18 @@ struct FamilyDraft {
         LocatedExpression value;
     };
     std::vector<Specialization> specialization;
+    /// A GLSL source instead of `spirv`: compiled per grid point by compile_glsl_candidates.
+    struct Glsl {
+        std::string file;  ///< as written
+        struct Define {
+            std::string name;
+            LocatedExpression value;  ///< of the grid parameters
+        };
+        std::vector<Define> defines;
+        std::vector<std::filesystem::path> include_dirs;  ///< resolved against the problem file
+        GlslTarget target = GlslTarget::vulkan1_1;
+    };
+    std::optional<Glsl> glsl;
 };
 
 void parse_parameters(Reader& reader, const Json& json, Problem& problem);
@@ -67,9 +81,26 @@ void parse_reference(Reader& reader, const Json& json, Problem& problem, CleanSt
 void expand_spirv_templates(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
                             const LoadOptions& options);
 
-/// Finds and loads every family's SPIR-V (each file once) and checks the family against the
-/// reflection of its entry point: bindings, descriptor types, strides, push-constant size,
-/// specialization ids and value types.
+/// Reads the "glsl", "defines", "include_dirs" and "glsl_target" fields of a family.
+void parse_glsl_fields(Reader& reader, const Json& values,
+                       const std::map<std::string, std::string, std::less<>>& pointers,
+                       const CandidateFamily& family, FamilyDraft& draft);
+
+/// Compiles each GLSL family per distinct set of defines its points give (through the disk
+/// cache of options.glsl_cache_dir): the points of one set share a family (copies of the
+/// original) whose module is the compiled SPIR-V; a point that does not compile is left out
+/// into problem.unavailable with glslang's errors. Errors: a missing source, a define that does
+/// not evaluate, no point that compiles, a reference left out.
+void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
+                             const LoadOptions& options);
+
+/// Removes the candidates marked in `dropped` (recorded in problem.unavailable beforehand) and
+/// renumbers the reference; a reference left out is an error.
+void leave_out(Reader& reader, Problem& problem, const std::vector<bool>& dropped);
+
+/// Finds and loads every family's SPIR-V (each file once; a GLSL family's is already there) and
+/// checks the family against the reflection of its entry point: bindings, descriptor types,
+/// strides, push-constant size, specialization ids and value types.
 void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraft>& drafts,
                   const LoadOptions& options);
 

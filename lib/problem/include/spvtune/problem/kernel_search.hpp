@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,10 @@ std::filesystem::path builtin_kernel_dir();
 std::vector<std::filesystem::path> kernel_candidates(
     std::string_view spirv, const std::filesystem::path& problem_file,
     const std::vector<std::filesystem::path>& kernel_dirs);
+
+/// kernel_candidates() for a "looked in:" message: each on its own indented line.
+std::string kernel_places(std::string_view spirv, const std::filesystem::path& problem_file,
+                          const std::vector<std::filesystem::path>& kernel_dirs);
 
 /// The first of kernel_candidates() that is a regular file, or nothing.
 std::optional<std::filesystem::path> find_kernel(

@@ -199,7 +199,8 @@ struct Settings {
 };
 
 /// A candidate the file describes that could not be loaded: a grid point whose templated `spirv`
-/// path names a file that does not exist. The other points go on without it.
+/// path names a file that does not exist, or whose GLSL does not compile with its defines. The
+/// other points go on without it.
 struct UnavailableCandidate {
     std::string name;
     std::string reason;
@@ -233,6 +234,8 @@ struct LoadOptions {
     /// Searched for a candidate's `spirv` when it is not next to the problem file, before
     /// SPVTUNE_KERNEL_PATH and the kernels built with spvtune (see kernel_search.hpp).
     std::vector<std::filesystem::path> kernel_dirs;
+    /// Where compiled GLSL candidates are kept between runs (GlslCache); none: compile each time.
+    std::optional<std::filesystem::path> glsl_cache_dir;
 };
 
 /// Reads, parses and validates the problem description in `file`, loading and reflecting every

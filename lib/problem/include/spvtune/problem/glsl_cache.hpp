@@ -1,0 +1,34 @@
+#pragma once
+
+// Compiled GLSL kept on disk, so a second run with the same sources and defines does not run
+// glslang again. One file per entry under the spvtune cache directory's `glsl/` folder.
+
+#include <filesystem>
+#include <optional>
+
+#include <spvtune/problem/glsl_compiler.hpp>
+
+namespace spvtune::problem {
+
+/// An entry is named by a digest of what the SPIR-V is made from: the source text, the
+/// defines (sorted), the target, the source's directory and the include directories (which
+/// decide what an `#include` finds) and glslang's version. It also records each included
+/// file's path and digest, and is used only while every one of them still reads the same (the
+/// included files are known only after a compile). An entry that cannot be read or does not
+/// hold together is ignored and written anew; compile errors are not stored.
+class GlslCache {
+  public:
+    /// No directory: nothing is stored and every request compiles.
+    explicit GlslCache(std::optional<std::filesystem::path> directory);
+
+    /// The request's SPIR-V from its entry, else compiled (and stored when it compiles).
+    GlslOutput compile(const GlslRequest& request) const;
+
+    /// Where the request's entry is (or would be); needs a directory.
+    std::filesystem::path entry_path(const GlslRequest& request) const;
+
+  private:
+    std::optional<std::filesystem::path> directory_;
+};
+
+}  // namespace spvtune::problem

@@ -1,0 +1,165 @@
+// Turns GLSL families into families with a compiled module, one per distinct set of defines
+// its grid points give, as expand_spirv_templates does for one file per templated path.
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <spvtune/problem/glsl_cache.hpp>
+#include <spvtune/problem/kernel_search.hpp>
+
+#include "parse/problem_parser.hpp"
+
+namespace spvtune::problem::detail {
+namespace {
+
+/// A define's value as source text: numbers as the expression language writes them, a boolean
+/// as 1 or 0 (so `#if USE_VEC4` works), a string as its bare text (`"vec4"` -> vec4).
+std::string define_text(const Value& value) {
+    if (const auto* flag = std::get_if<bool>(&value)) {
+        return *flag ? "1" : "0";
+    }
+    if (const auto* text = std::get_if<std::string>(&value)) {
+        return *text;
+    }
+    return to_string(value);
+}
+
+/// The point's defines, sorted by name; nothing when one does not evaluate (reported).
+std::optional<std::vector<GlslDefine>> point_defines(Reader& reader, const FamilyDraft::Glsl& glsl,
+                                                     const Candidate& candidate) {
+    Scope scope;
+    for (const auto& [name, value] : candidate.point) {
+        scope.set(name, Value(value));
+    }
+    std::vector<GlslDefine> defines;
+    for (const auto& define : glsl.defines) {
+        try {
+            defines.push_back({define.name, define_text(define.value.expression.evaluate(scope))});
+        } catch (const ExpressionError& error) {
+            reader.error(define.value.pointer,
+                         "define " + define.name + " of " + candidate.name + ": " + error.message(),
+                         error.render("    "));
+            return std::nullopt;
+        }
+    }
+    std::sort(defines.begin(), defines.end(),
+              [](const GlslDefine& a, const GlslDefine& b) { return a.name < b.name; });
+    return defines;
+}
+
+/// "reduce.comp[BLOCK=64,VEC=4]": the module's name in messages, one per set of defines.
+std::string display_name(const std::string& file, const std::vector<GlslDefine>& defines) {
+    std::string name = file;
+    for (std::size_t i = 0; i < defines.size(); ++i) {
+        name += (i == 0 ? "[" : ",") + defines[i].name + "=" + defines[i].value;
+    }
+    return defines.empty() ? name : name + "]";
+}
+
+/// The compiled, validated module, or why there is none (glslang's errors one per line become
+/// "; "-separated, so a skip reason stays on one line).
+std::shared_ptr<const vulkan::SpirvModule> build(const GlslCache& cache, const GlslRequest& request,
+                                                 const std::string& file, std::string& failure) {
+    const GlslOutput output = cache.compile(request);
+    const std::string defines = "with defines " + describe_defines(request.defines);
+    if (!output.ok) {
+        std::string errors = output.errors;
+        for (auto at = errors.find('\n'); at != std::string::npos; at = errors.find('\n', at)) {
+            errors.replace(at, 1, "; ");
+        }
+        failure = "GLSL '" + file + "' does not compile " + defines + ": " + errors;
+        return nullptr;
+    }
+    try {
+        return std::make_shared<const vulkan::SpirvModule>(
+            vulkan::SpirvModule::from_words(output.words, display_name(file, request.defines)));
+    } catch (const std::exception& error) {
+        failure =
+            "GLSL '" + file + "' compiled " + defines + " is not valid SPIR-V: " + error.what();
+        return nullptr;
+    }
+}
+
+std::optional<std::string> read_source(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return in.bad() || !in.is_open() ? std::nullopt : std::optional(text.str());
+}
+
+}  // namespace
+
+void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
+                             const LoadOptions& options) {
+    const GlslCache cache(options.glsl_cache_dir);
+    std::vector<bool> dropped(problem.candidates.size(), false);
+    const std::size_t family_count = problem.families.size();
+    for (std::size_t f = 0; f < family_count; ++f) {
+        if (!drafts[f].glsl) {
+            continue;
+        }
+        const FamilyDraft::Glsl glsl = *drafts[f].glsl;  // drafts grows below
+        const std::string pointer = drafts[f].at("glsl");
+        const auto found = find_kernel(glsl.file, reader.file(), options.kernel_dirs);
+        if (!found) {
+            reader.error(pointer, "cannot find GLSL file '" + glsl.file + "'; looked in:" +
+                                      kernel_places(glsl.file, reader.file(), options.kernel_dirs));
+            continue;
+        }
+        const auto source = read_source(*found);
+        if (!source) {
+            reader.error(pointer, "cannot read GLSL file '" + found->string() + "'");
+            continue;
+        }
+        // Each distinct set of defines: its family, or why it does not compile.
+        std::map<std::string, std::size_t> family_of;
+        std::map<std::string, std::string> failure_of;
+        std::string first_failure;
+        for (std::size_t c = 0; c < problem.candidates.size(); ++c) {
+            Candidate& candidate = problem.candidates[c];
+            if (candidate.family != f) {
+                continue;
+            }
+            const auto defines = point_defines(reader, glsl, candidate);
+            if (!defines) {
+                break;  // once per family: the other points likely fail alike
+            }
+            const std::string key = describe_defines(*defines);
+            if (!family_of.contains(key) && !failure_of.contains(key)) {
+                std::string failure;
+                auto module =
+                    build(cache, {*found, *source, *defines, glsl.include_dirs, glsl.target},
+                          glsl.file, failure);
+                if (!module) {
+                    failure_of[key] = failure;
+                    first_failure = first_failure.empty() ? failure : first_failure;
+                } else {
+                    // The first set that compiles keeps family f; each other set gets a copy.
+                    const std::size_t index = family_of.empty() ? f : problem.families.size();
+                    if (index != f) {
+                        problem.families.push_back(problem.families[f]);
+                        drafts.push_back(drafts[f]);
+                    }
+                    problem.families[index].module = std::move(module);
+                    problem.families[index].spirv = *found;
+                    drafts[index].spirv = display_name(glsl.file, *defines);
+                    family_of[key] = index;
+                }
+            }
+            if (const auto failed = failure_of.find(key); failed != failure_of.end()) {
+                dropped[c] = true;
+                problem.unavailable.push_back({candidate.name, failed->second});
+            } else {
+                candidate.family = family_of[key];
+            }
+        }
+        if (family_of.empty() && !first_failure.empty()) {
+            reader.error(pointer, "no point of this candidate compiles; e.g. " + first_failure);
+        }
+    }
+    leave_out(reader, problem, dropped);
+}
+
+}  // namespace spvtune::problem::detail

@@ -1,0 +1,121 @@
+// The disk cache of compiled GLSL: a second request with the same inputs does not run glslang
+// (glsl_compile_count, not timing), any change to the inputs does, and a corrupt entry is
+// compiled again and replaced.
+
+#include <doctest/doctest.h>
+
+#include <spvtune/problem/glsl_cache.hpp>
+
+#include "cache/temp_directory.hpp"
+
+using namespace spvtune::problem;
+using spvtune::tune::testing::read_bytes;
+using spvtune::tune::testing::TempDirectory;
+using spvtune::tune::testing::write_bytes;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Sources {
+    TempDirectory dir;
+    fs::path file = dir.path() / "double.comp";
+    fs::path include = dir.path() / "factor.glsl";
+    Sources() { write_bytes(include, "#define FACTOR 2.0\n"); }
+
+    GlslRequest request(std::string wg = "64") const {
+        return {file,
+                "#version 450\n#include \"factor.glsl\"\nlayout(local_size_x = WG_SIZE) in;\n"
+                "layout(std430, binding = 0) buffer Data { float data[]; };\n"
+                "void main() { data[gl_GlobalInvocationID.x] *= FACTOR; }\n",
+                {{"WG_SIZE", std::move(wg)}},
+                {},
+                GlslTarget::vulkan1_1};
+    }
+};
+
+/// Runs `cache.compile(request)`: whether it ran glslang, and the output.
+std::pair<bool, GlslOutput> compile_counted(const GlslCache& cache, const GlslRequest& request) {
+    const auto before = glsl_compile_count();
+    GlslOutput output = cache.compile(request);
+    return {glsl_compile_count() != before, std::move(output)};
+}
+
+}  // namespace
+
+TEST_CASE("a cached GLSL compile is not run again, and gives the same SPIR-V") {
+    const Sources sources;
+    TempDirectory cache_dir;
+    const GlslCache cache(cache_dir.path() / "glsl");
+    const auto [compiled, first] = compile_counted(cache, sources.request());
+    REQUIRE_MESSAGE(first.ok, first.errors);
+    CHECK(compiled);
+    CHECK(fs::exists(cache.entry_path(sources.request())));
+    CHECK(cache.entry_path(sources.request()).parent_path() == cache_dir.path() / "glsl");
+
+    const auto [again, second] = compile_counted(cache, sources.request());
+    CHECK_FALSE(again);
+    CHECK(second.ok);
+    CHECK(second.words == first.words);
+    // Another process reads the same entry.
+    CHECK_FALSE(compile_counted(GlslCache(cache_dir.path() / "glsl"), sources.request()).first);
+}
+
+TEST_CASE("another define, source or included text misses the cache") {
+    const Sources sources;
+    TempDirectory cache_dir;
+    const GlslCache cache(cache_dir.path());
+    REQUIRE(compile_counted(cache, sources.request()).second.ok);
+
+    CHECK(compile_counted(cache, sources.request("128")).first);
+    GlslRequest edited = sources.request();
+    edited.source += "// an edit\n";
+    CHECK(compile_counted(cache, edited).first);
+    GlslRequest target = sources.request();
+    target.target = GlslTarget::vulkan1_2;
+    CHECK(compile_counted(cache, target).first);
+
+    write_bytes(sources.include, "#define FACTOR 3.0\n");
+    const auto [recompiled, output] = compile_counted(cache, sources.request());
+    CHECK(recompiled);
+    CHECK(output.ok);
+    CHECK_FALSE(compile_counted(cache, sources.request()).first);  // the new entry is kept
+}
+
+TEST_CASE("a corrupt cache entry is compiled again and replaced") {
+    const Sources sources;
+    TempDirectory cache_dir;
+    const GlslCache cache(cache_dir.path());
+    const GlslOutput good = cache.compile(sources.request());
+    REQUIRE(good.ok);
+    const fs::path entry = cache.entry_path(sources.request());
+    const std::string whole = read_bytes(entry);
+    for (const std::string& bad :
+         {whole.substr(0, whole.size() / 2), std::string("not json"), std::string("{}")}) {
+        write_bytes(entry, bad);
+        const auto [recompiled, output] = compile_counted(cache, sources.request());
+        CHECK(recompiled);
+        CHECK(output.words == good.words);
+        CHECK(read_bytes(entry) == whole);
+    }
+    // A changed word no longer matches the recorded digest.
+    std::string flipped = whole;
+    const auto words = flipped.find("\"words\":[") + 9;
+    flipped[words] = flipped[words] == '1' ? '2' : '1';
+    write_bytes(entry, flipped);
+    CHECK(compile_counted(cache, sources.request()).first);
+}
+
+TEST_CASE("a compile error is not cached, and no directory means no cache") {
+    const Sources sources;
+    TempDirectory cache_dir;
+    const GlslCache cache(cache_dir.path());
+    GlslRequest broken = sources.request();
+    broken.defines.clear();
+    CHECK_FALSE(cache.compile(broken).ok);
+    CHECK_FALSE(fs::exists(cache.entry_path(broken)));
+    CHECK(compile_counted(cache, broken).first);
+
+    const GlslCache none(std::nullopt);
+    REQUIRE(none.compile(sources.request()).ok);
+    CHECK(compile_counted(none, sources.request()).first);
+}
