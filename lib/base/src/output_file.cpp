@@ -1,55 +1,18 @@
-#include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <fcntl.h>
 #include <iostream>
 #include <string>
 #include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
-#include <utility>
 
 #include <spvtune/base/output_file.hpp>
+#include <spvtune/base/posix_file.hpp>
 
 namespace spvtune::base {
 namespace {
 
 namespace fs = std::filesystem;
-
-[[noreturn]] void throw_errno(int error, const std::string& what, const fs::path& path) {
-    throw std::system_error(error, std::generic_category(), what + " " + path.string());
-}
-
-/// Closes on every path out, so an error never leaks the descriptor.
-class Descriptor {
-  public:
-    explicit Descriptor(int fd) : fd_(fd) {}
-    ~Descriptor() {
-        if (fd_ >= 0) {
-            ::close(fd_);
-        }
-    }
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    int get() const { return fd_; }
-    int release() { return std::exchange(fd_, -1); }
-
-  private:
-    int fd_;
-};
-
-void write_all(int fd, std::string_view content, const fs::path& path) {
-    while (!content.empty()) {
-        const ssize_t written = ::write(fd, content.data(), content.size());
-        if (written < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            throw_errno(errno, "cannot write", path);
-        }
-        content.remove_prefix(static_cast<std::size_t>(written));
-    }
-}
 
 void write_directly(const fs::path& path, std::string_view content) {
     Descriptor fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
@@ -59,34 +22,6 @@ void write_directly(const fs::path& path, std::string_view content) {
     write_all(fd.get(), content, path);
     if (::close(fd.release()) != 0) {
         throw_errno(errno, "cannot close", path);
-    }
-}
-
-void replace_atomically(const fs::path& target, std::string_view content, mode_t mode) {
-    static std::atomic<unsigned> counter{0};
-    const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    const fs::path temporary =
-        directory / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
-                     std::to_string(counter.fetch_add(1)));
-    Descriptor fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode));
-    if (fd.get() < 0) {
-        throw_errno(errno, "cannot create", temporary);
-    }
-    try {
-        // The umask applied to the mode at creation; an existing file's mode is kept exactly.
-        if (::fchmod(fd.get(), mode) != 0) {
-            throw_errno(errno, "cannot set the mode of", temporary);
-        }
-        write_all(fd.get(), content, temporary);
-        if (::close(fd.release()) != 0) {
-            throw_errno(errno, "cannot close", temporary);
-        }
-        if (::rename(temporary.c_str(), target.c_str()) != 0) {
-            throw_errno(errno, "cannot replace", target);
-        }
-    } catch (...) {
-        ::unlink(temporary.c_str());
-        throw;
     }
 }
 
@@ -127,7 +62,7 @@ void write_output_file(const fs::path& path, std::string_view content) {
         if (errno != ENOENT) {
             throw_errno(errno, "cannot inspect", target);
         }
-        replace_atomically(target, content, 0644);
+        replace_file_atomically(target, content, std::nullopt, false);
         return;
     }
     if (S_ISDIR(info.st_mode)) {
@@ -137,7 +72,7 @@ void write_output_file(const fs::path& path, std::string_view content) {
         write_directly(target, content);
         return;
     }
-    replace_atomically(target, content, info.st_mode & 07777);
+    replace_file_atomically(target, content, info.st_mode & 07777, false);
 }
 
 }  // namespace spvtune::base

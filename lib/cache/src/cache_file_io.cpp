@@ -1,6 +1,5 @@
 #include "cache_file_io.hpp"
 
-#include <atomic>
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -10,58 +9,22 @@
 #include <utility>
 
 #include <spvtune/base/output_file.hpp>
+#include <spvtune/base/posix_file.hpp>
 
 namespace spvtune::cache::cache_io {
 namespace {
 
 namespace fs = std::filesystem;
-
-[[noreturn]] void throw_errno(int error, std::string_view action, const fs::path& path) {
-    throw std::system_error(error, std::generic_category(),
-                            std::string(action) + " " + path.string());
-}
-
-// Closes on scope exit, so every error path below releases its descriptor.
-class Descriptor {
-  public:
-    explicit Descriptor(int fd) : fd_(fd) {}
-    ~Descriptor() {
-        if (fd_ >= 0) {
-            ::close(fd_);
-        }
-    }
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    int get() const { return fd_; }
-    int release() { return std::exchange(fd_, -1); }
-
-  private:
-    int fd_;
-};
+using base::Descriptor;
+using base::temporary_prefix;
+using base::throw_errno;
 
 FileStamp stamp_from(const struct stat& info) {
     return FileStamp{info.st_dev, info.st_ino, info.st_size, info.st_mtim};
 }
 
-void write_all(int fd, std::string_view content, const fs::path& path) {
-    while (!content.empty()) {
-        const ssize_t written = ::write(fd, content.data(), content.size());
-        if (written < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            throw_errno(errno, "cannot write", path);
-        }
-        content.remove_prefix(static_cast<std::size_t>(written));
-    }
-}
-
 fs::path directory_of(const fs::path& file) {
     return file.has_parent_path() ? file.parent_path() : fs::path(".");
-}
-
-std::string temporary_prefix(const fs::path& target) {
-    return target.filename().string() + ".tmp-";
 }
 
 std::string describe_file_type(mode_t mode) {
@@ -149,36 +112,7 @@ std::optional<FileStamp> stamp_of(const fs::path& file) {
 void write_file_atomically(const fs::path& requested, std::string_view content) {
     // Through a symbolic link (a shared cache directory linked in), the file it points to is
     // replaced and the link stays.
-    const fs::path target = base::output_target(requested);
-    static std::atomic<unsigned> counter{0};
-    const fs::path directory = directory_of(target);
-    const fs::path temporary = directory / (temporary_prefix(target) + std::to_string(::getpid()) +
-                                            "-" + std::to_string(counter.fetch_add(1)));
-    Descriptor fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
-    if (fd.get() < 0) {
-        throw_errno(errno, "cannot create", temporary);
-    }
-    try {
-        write_all(fd.get(), content, temporary);
-        if (::fsync(fd.get()) != 0) {
-            throw_errno(errno, "cannot flush", temporary);
-        }
-        if (::close(fd.release()) != 0) {
-            throw_errno(errno, "cannot close", temporary);
-        }
-        if (::rename(temporary.c_str(), target.c_str()) != 0) {
-            throw_errno(errno, "cannot replace", target);
-        }
-    } catch (...) {
-        ::unlink(temporary.c_str());
-        throw;
-    }
-    // The rename is only durable once the directory entry is; a failure here leaves a complete
-    // file either way, so it is not worth failing the save over.
-    Descriptor dir(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (dir.get() >= 0) {
-        ::fsync(dir.get());
-    }
+    base::replace_file_atomically(base::output_target(requested), content, std::nullopt, true);
 }
 
 void remove_stale_temporaries(const fs::path& target) {
