@@ -105,3 +105,36 @@ TEST_CASE("leaders practically equivalent within the indifference threshold stop
     CHECK(outcome.ranking[0].statistics.samples < 60);
     CHECK(outcome.ranking[1].tied_with_winner);
 }
+
+TEST_CASE(
+    "a noisy runner-up that cannot beat the leader by more than the threshold stops the race") {
+    // The leader is steady at 1000 ns; the runner-up is 2% slower with ±6% noise, so its wide
+    // interval overlaps the leader's and never narrows to the leader's width. At its best it is
+    // under 2% faster than the leader: how much slower it may be does not matter to the winner.
+    Timeline timeline{{[](int call) { return 1000.0 + 2 * fakes::noise(std::size_t(call)); },
+                       [](int call) { return 1020.0 + 60 * fakes::noise(std::size_t(call)); }}};
+    SamplingSettings settings = fakes::adaptive_sampling(10, 60);
+    settings.stable_relative_width = 0.001;  // only the threshold rule may stop this race
+    const auto candidates = fakes::benchmark_candidates({"steady", "noisy"});
+    const BenchmarkOutcome outcome = run_benchmark(candidates, settings, timeline.source());
+    REQUIRE(outcome.ranking.size() == 2);
+    CHECK(outcome.ranking[0].name == "steady");
+    CHECK(outcome.ranking[0].statistics.samples < 60);
+    CHECK(intervals_overlap(outcome.ranking[0].statistics, outcome.ranking[1].statistics));
+    CHECK(outcome.ranking[1].statistics.ci_high_ns - outcome.ranking[0].statistics.ci_low_ns >
+          settings.indifference * outcome.ranking[0].statistics.median_ns);
+}
+
+TEST_CASE("a runner-up that may still be meaningfully faster keeps the race going") {
+    // The same leader against a runner-up centred on it with ±10% noise: its interval reaches
+    // well over 2% below the leader, so neither may be crowned yet and both are sampled on.
+    Timeline timeline{{[](int call) { return 1000.0 + 2 * fakes::noise(std::size_t(call)); },
+                       [](int call) { return 1000.0 + 100 * fakes::noise(std::size_t(call)); }}};
+    SamplingSettings settings = fakes::adaptive_sampling(10, 60);
+    settings.stable_relative_width = 0.001;
+    const auto candidates = fakes::benchmark_candidates({"steady", "noisy"});
+    const BenchmarkOutcome outcome = run_benchmark(candidates, settings, timeline.source());
+    REQUIRE(outcome.ranking.size() == 2);
+    CHECK(outcome.ranking[0].statistics.samples == 60);
+    CHECK(outcome.ranking[1].statistics.samples == 60);
+}

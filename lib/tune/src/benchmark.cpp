@@ -172,13 +172,13 @@ class Scheduler {
         }
     }
 
-    /// The leaders' medians differ by less than the indifference threshold, even at the far
-    /// ends of their intervals: more samples could only separate what does not matter.
-    bool practically_equivalent(const SampleStatistics& leader,
-                                const SampleStatistics& other) const {
-        const double widest_difference =
-            std::max(other.ci_high_ns - leader.ci_low_ns, leader.ci_high_ns - other.ci_low_ns);
-        return widest_difference <= settings_.indifference * leader.median_ns;
+    /// Even at the far ends of their intervals, `other` is not faster than the leader by more
+    /// than the indifference threshold: more samples could at best find a candidate faster by
+    /// an amount that does not matter. One-sided on purpose: how much slower `other` may be is
+    /// irrelevant to whether the leader is a sound winner.
+    bool cannot_beat_leader_meaningfully(const SampleStatistics& leader,
+                                         const SampleStatistics& other) const {
+        return leader.ci_high_ns - other.ci_low_ns <= settings_.indifference * leader.median_ns;
     }
 
     std::vector<Track*> live_by_rank() {
@@ -209,8 +209,9 @@ class Scheduler {
         }
     }
 
-    /// The leader is settled when every other live candidate is either clearly separated from
-    /// it or, like it, measured precisely enough that more samples would not change the answer.
+    /// The leader is settled when no other live candidate can confidently beat it by more than
+    /// the indifference threshold (clearly slower ones included), or when both are measured
+    /// precisely enough that more samples would not change the answer.
     bool settled() {
         const std::vector<Track*> live = live_by_rank();
         if (live.empty()) {
@@ -220,8 +221,7 @@ class Scheduler {
         const double tolerance = settings_.stable_relative_width;
         const bool leader_precise = relative_interval_width(leader) <= tolerance;
         return std::all_of(live.begin() + 1, live.end(), [&](const Track* other) {
-            return !intervals_overlap(leader, other->statistics) ||
-                   practically_equivalent(leader, other->statistics) ||
+            return cannot_beat_leader_meaningfully(leader, other->statistics) ||
                    (leader_precise && relative_interval_width(other->statistics) <= tolerance);
         });
     }
