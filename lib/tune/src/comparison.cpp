@@ -1,0 +1,174 @@
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <spvtune/tune/comparison.hpp>
+#include <spvtune/tune/statistics.hpp>
+
+namespace spvtune::tune {
+
+std::string_view verdict_name(Verdict verdict) noexcept {
+    switch (verdict) {
+        case Verdict::faster:
+            return "faster";
+        case Verdict::slower:
+            return "slower";
+        case Verdict::equivalent:
+            return "equivalent";
+        case Verdict::inconclusive:
+            break;
+    }
+    return "inconclusive";
+}
+
+Verdict judge(const RatioInterval& interval, double threshold) {
+    if (interval.low > 1 + threshold) {
+        return Verdict::slower;
+    }
+    if (interval.high < 1 - threshold) {
+        return Verdict::faster;
+    }
+    if (interval.low >= 1 - threshold && interval.high <= 1 + threshold) {
+        return Verdict::equivalent;
+    }
+    return Verdict::inconclusive;
+}
+
+std::optional<std::size_t> samples_to_settle(const RatioInterval& interval, std::size_t samples,
+                                             double threshold) {
+    const double half_width =
+        std::max(interval.ratio - interval.low, interval.high - interval.ratio);
+    // The interval settles once it no longer reaches the nearest edge of the threshold band.
+    const double gap = std::min(std::abs(interval.ratio - (1 - threshold)),
+                                std::abs(interval.ratio - (1 + threshold)));
+    if (gap <= 1e-9 * std::max(interval.ratio, 1.0) || samples == 0) {
+        return std::nullopt;
+    }
+    const double needed =
+        std::ceil(static_cast<double>(samples) * (half_width / gap) * (half_width / gap));
+    if (!std::isfinite(needed) || needed > 1e9) {
+        return std::nullopt;
+    }
+    return std::max(static_cast<std::size_t>(needed), samples + 1);
+}
+
+namespace {
+
+class Comparison {
+  public:
+    Comparison(std::size_t arms, const ComparisonSettings& settings, const SampleSource& measure)
+        : settings_(settings), measure_(measure) {
+        outcome_.samples.resize(arms);
+        outcome_.errors.resize(arms);
+    }
+
+    ComparisonOutcome run() {
+        const auto start = std::chrono::steady_clock::now();
+        warm_up();
+        // Below the samples a 95% interval of a median needs, the bootstrap interval is too
+        // narrow for its coverage: no verdict may end sampling before that.
+        const std::size_t decisions_from =
+            std::max(settings_.min_samples, samples_for_coverage(0.95));
+        for (std::size_t round = 0; round < std::max<std::size_t>(settings_.max_samples, 1);
+             ++round) {
+            if (!live(0)) {
+                break;
+            }
+            sample_round(round);
+            outcome_.rounds = round + 1;
+            if (outcome_.rounds >= decisions_from && all_settled()) {
+                break;
+            }
+            if (settings_.time_budget &&
+                std::chrono::steady_clock::now() - start >= *settings_.time_budget) {
+                break;
+            }
+        }
+        judge_all();
+        return std::move(outcome_);
+    }
+
+  private:
+    std::size_t arms() const { return outcome_.samples.size(); }
+    bool live(std::size_t arm) const { return !outcome_.errors[arm].has_value(); }
+
+    void fail(std::size_t arm, const std::string& stage, const std::string& error) {
+        outcome_.errors[arm] = stage + ": " + error;
+    }
+
+    void warm_up() {
+        for (std::size_t arm = 0; arm < arms(); ++arm) {
+            for (std::size_t run = 0; run < settings_.warmup_runs && live(arm); ++run) {
+                Result<Sample> sample = measure_(arm);
+                if (!sample) {
+                    fail(arm, "warm-up", sample.error());
+                }
+            }
+        }
+    }
+
+    void sample_round(std::size_t round) {
+        for (std::size_t i = 0; i < arms(); ++i) {
+            const std::size_t arm = round % 2 == 0 ? i : arms() - 1 - i;
+            if (!live(arm)) {
+                continue;
+            }
+            Result<Sample> sample = measure_(arm);
+            if (!sample) {
+                fail(arm, "sample " + std::to_string(round + 1), sample.error());
+                continue;
+            }
+            outcome_.samples[arm].push_back(sample.value().ns_per_run);
+        }
+    }
+
+    bool measured(std::size_t arm) const { return live(arm) && !outcome_.samples[arm].empty(); }
+
+    bool all_settled() const {
+        for (std::size_t arm = 1; arm < arms(); ++arm) {
+            if (measured(arm) &&
+                judge(ratio_interval(outcome_.samples[0], outcome_.samples[arm], settings_),
+                      settings_.threshold) == Verdict::inconclusive) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void judge_all() {
+        if (!measured(0)) {
+            return;
+        }
+        outcome_.baseline_cv = coefficient_of_variation(outcome_.samples[0]);
+        for (std::size_t arm = 1; arm < arms(); ++arm) {
+            if (!measured(arm)) {
+                continue;
+            }
+            ContenderComparison contender;
+            contender.arm = arm;
+            contender.interval =
+                ratio_interval(outcome_.samples[0], outcome_.samples[arm], settings_);
+            contender.verdict = judge(contender.interval, settings_.threshold);
+            if (contender.verdict == Verdict::inconclusive) {
+                contender.samples_to_settle = samples_to_settle(
+                    contender.interval,
+                    std::min(outcome_.samples[0].size(), outcome_.samples[arm].size()),
+                    settings_.threshold);
+            }
+            outcome_.contenders.push_back(contender);
+        }
+    }
+
+    const ComparisonSettings& settings_;
+    const SampleSource& measure_;
+    ComparisonOutcome outcome_;
+};
+
+}  // namespace
+
+ComparisonOutcome run_comparison(std::size_t arms, const ComparisonSettings& settings,
+                                 const SampleSource& measure) {
+    return Comparison(arms, settings, measure).run();
+}
+
+}  // namespace spvtune::tune

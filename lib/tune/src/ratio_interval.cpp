@@ -1,0 +1,91 @@
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <spvtune/tune/comparison.hpp>
+#include <spvtune/tune/statistics.hpp>
+
+namespace spvtune::tune {
+namespace {
+
+/// The median of `values`, reordering them.
+double median_in_place(std::vector<double>& values) {
+    const std::size_t n = values.size();
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(n / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    if (n % 2 == 1) {
+        return *middle;
+    }
+    return (*middle + *std::max_element(values.begin(), middle)) / 2.0;
+}
+
+/// The median of a resample (with replacement) of `samples`, drawn with `random`.
+/// The index is taken modulo n rather than through std::uniform_int_distribution, whose
+/// algorithm differs between standard libraries: the same seed gives the same interval anywhere.
+double resampled_median(std::span<const double> samples, std::mt19937_64& random,
+                        std::vector<double>& scratch) {
+    scratch.resize(samples.size());
+    for (double& value : scratch) {
+        value = samples[random() % samples.size()];
+    }
+    return median_in_place(scratch);
+}
+
+/// The value below which `fraction` of the sorted values lie (linear interpolation).
+double percentile(const std::vector<double>& sorted, double fraction) {
+    const double position = fraction * static_cast<double>(sorted.size() - 1);
+    const auto below = static_cast<std::size_t>(std::floor(position));
+    const std::size_t above = std::min(below + 1, sorted.size() - 1);
+    const double weight = position - static_cast<double>(below);
+    return sorted[below] * (1 - weight) + sorted[above] * weight;
+}
+
+}  // namespace
+
+RatioInterval ratio_interval(std::span<const double> baseline, std::span<const double> contender,
+                             const ComparisonSettings& settings) {
+    std::vector<double> scratch(baseline.begin(), baseline.end());
+    const double baseline_median = median_in_place(scratch);
+    scratch.assign(contender.begin(), contender.end());
+    const double contender_median = median_in_place(scratch);
+
+    std::mt19937_64 random(settings.seed);
+    std::vector<double> ratios;
+    ratios.reserve(settings.resamples);
+    for (std::size_t i = 0; i < settings.resamples; ++i) {
+        const double base = resampled_median(baseline, random, scratch);
+        const double other = resampled_median(contender, random, scratch);
+        if (base > 0) {
+            ratios.push_back(other / base);
+        }
+    }
+    RatioInterval interval;
+    interval.ratio = baseline_median > 0 ? contender_median / baseline_median : 0;
+    if (ratios.empty()) {
+        interval.low = interval.high = interval.ratio;
+        return interval;
+    }
+    std::sort(ratios.begin(), ratios.end());
+    interval.low = percentile(ratios, 0.025);
+    interval.high = percentile(ratios, 0.975);
+    return interval;
+}
+
+double coefficient_of_variation(std::span<const double> samples) {
+    const SampleStatistics statistics = summarize(samples);
+    if (statistics.samples < 2 || statistics.mean_ns <= 0) {
+        return 0;
+    }
+    return statistics.stddev_ns / statistics.mean_ns;
+}
+
+bool too_noisy_for(double cv, double threshold, std::size_t max_samples) {
+    // The median's standard error is about 1.2533 sigma / sqrt(n) for roughly normal samples;
+    // the ratio of two medians has about sqrt(2) times that relative error.
+    const double half_width =
+        1.96 * 1.2533 * std::sqrt(2.0) * cv / std::sqrt(static_cast<double>(max_samples));
+    return half_width > threshold / 2;
+}
+
+}  // namespace spvtune::tune
