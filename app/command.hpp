@@ -21,6 +21,7 @@ using CommandAction = std::function<int()>;
 CommandAction register_devices_command(CLI::App& parent);
 CommandAction register_cache_command(CLI::App& parent);
 CommandAction register_check_command(CLI::App& parent);
+CommandAction register_compare_command(CLI::App& parent);
 CommandAction register_tune_command(CLI::App& parent);
 CommandAction register_show_output_command(CLI::App& parent);
 CommandAction register_worker_command(CLI::App& parent);

@@ -28,16 +28,12 @@ std::string source(const std::optional<std::uint32_t>& override_value, const cha
 
 }  // namespace
 
-void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool& fixed) {
+void add_measurement_options(CLI::App& command, problem::Settings& overrides) {
     // The tool's defaults, read from the libraries so that the help cannot drift from them.
     const tune::SamplingSettings sampling;
     const vulkan::BatchPolicy batch;
     const double window_ms = static_cast<double>(batch.min_window.count()) / 1e6;
 
-    command.add_flag("--fixed", fixed,
-                     "Fixed sampling: every candidate gets --warmup warm-ups and --samples "
-                     "samples, no early elimination" +
-                         default_text("mode", "adaptive"));
     command
         .add_option("--warmup", overrides.warmup,
                     "Warm-up runs per candidate" +
@@ -50,7 +46,8 @@ void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool&
         ->check(CLI::PositiveNumber);
     command
         .add_option("--min-samples", overrides.min_samples,
-                    "Adaptive: samples before a candidate may be eliminated, at most --samples" +
+                    "Adaptive: samples before any candidate may be eliminated or sampling end, "
+                    "at most --samples" +
                         default_text("min_samples", std::to_string(sampling.min_samples)))
         ->check(CLI::PositiveNumber);
     command
@@ -66,19 +63,28 @@ void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool&
         ->check(CLI::PositiveNumber);
     command
         .add_option(
+            "--kernel-timeout", overrides.kernel_timeout_s,
+            "Seconds one kernel may run in the worker before its candidate fails as "
+            "timed out and the worker is killed" +
+                default_text("kernel_timeout_s", "max(2, 50x the key's best), 25 before any"))
+        ->check(CLI::PositiveNumber);
+}
+
+void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool& fixed) {
+    const tune::SamplingSettings sampling;
+    command.add_flag("--fixed", fixed,
+                     "Fixed sampling: every candidate gets --warmup warm-ups and --samples "
+                     "samples, no early elimination" +
+                         default_text("mode", "adaptive"));
+    add_measurement_options(command, overrides);
+    command
+        .add_option(
             "--candidate-budget", overrides.candidate_budget_s,
             "Seconds of measured kernel time per candidate at most; it keeps the samples "
             "it has" +
                 default_text(
                     "candidate_budget_s",
                     number_text(static_cast<double>(sampling.candidate_budget->count()) / 1000)))
-        ->check(CLI::PositiveNumber);
-    command
-        .add_option(
-            "--kernel-timeout", overrides.kernel_timeout_s,
-            "Seconds one kernel may run in the worker before its candidate fails as "
-            "timed out and the worker is killed" +
-                default_text("kernel_timeout_s", "max(2, 50x the key's best), 25 before any"))
         ->check(CLI::PositiveNumber);
 }
 

@@ -9,6 +9,10 @@
 
 namespace spvtune::app {
 
+/// Adds the options of how candidates are measured, which `tune` and `compare` share:
+/// --warmup, --samples, --min-samples, --min-sample-ms, --time-budget, --kernel-timeout.
+void add_measurement_options(CLI::App& command, problem::Settings& overrides);
+
 /// Adds tune's sampling options (--fixed, --warmup, --samples, --min-samples, --min-sample-ms,
 /// --time-budget, --candidate-budget, --kernel-timeout), which override a problem file's
 /// `settings`. Their help shows the defaults the tuner uses when neither the file nor the option

@@ -146,3 +146,24 @@ TEST_CASE("noise is too high for a threshold when the expected interval is wider
     CHECK(too_noisy_for(0.10, 0.02, 60));
     CHECK_FALSE(too_noisy_for(0.01, 0.05, 60));
 }
+
+TEST_CASE("saved samples are judged as measured ones, and a baseline without samples gives none") {
+    const ComparisonOutcome outcome = compare_samples(
+        {noisy(1000, 30, 0.01), noisy(1300, 30, 0.01, 2), {}, noisy(1000, 30, 0.01, 5)},
+        ComparisonSettings{});
+    REQUIRE(outcome.contenders.size() == 2);
+    CHECK(outcome.contenders[0].arm == 1);
+    CHECK(outcome.contenders[0].verdict == Verdict::slower);
+    CHECK(outcome.contenders[1].arm == 3);
+    CHECK(outcome.contenders[1].verdict == Verdict::equivalent);
+    CHECK(compare_samples({{}, noisy(1000, 30, 0.01)}, ComparisonSettings{}).contenders.empty());
+}
+
+TEST_CASE("one outlier inflates the coefficient of variation but not its robust counterpart") {
+    std::vector<double> samples = noisy(1000, 30, 0.01);
+    const double steady = robust_coefficient_of_variation(samples);
+    samples.push_back(50'000);
+    CHECK(coefficient_of_variation(samples) > 1.0);
+    CHECK(robust_coefficient_of_variation(samples) < 2 * steady);
+    CHECK(robust_coefficient_of_variation(samples) < 0.02);
+}

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include <spvtune/tune/comparison.hpp>
 #include <spvtune/tune/statistics.hpp>
@@ -53,6 +54,20 @@ std::optional<std::size_t> samples_to_settle(const RatioInterval& interval, std:
 }
 
 namespace {
+
+ContenderComparison judge_arm(const std::vector<std::vector<double>>& samples, std::size_t arm,
+                              const ComparisonSettings& settings) {
+    ContenderComparison contender;
+    contender.arm = arm;
+    contender.interval = ratio_interval(samples[0], samples[arm], settings);
+    contender.verdict = judge(contender.interval, settings.threshold);
+    if (contender.verdict == Verdict::inconclusive) {
+        contender.samples_to_settle =
+            samples_to_settle(contender.interval, std::min(samples[0].size(), samples[arm].size()),
+                              settings.threshold);
+    }
+    return contender;
+}
 
 class Comparison {
   public:
@@ -141,21 +156,9 @@ class Comparison {
         }
         outcome_.baseline_cv = coefficient_of_variation(outcome_.samples[0]);
         for (std::size_t arm = 1; arm < arms(); ++arm) {
-            if (!measured(arm)) {
-                continue;
+            if (measured(arm)) {
+                outcome_.contenders.push_back(judge_arm(outcome_.samples, arm, settings_));
             }
-            ContenderComparison contender;
-            contender.arm = arm;
-            contender.interval =
-                ratio_interval(outcome_.samples[0], outcome_.samples[arm], settings_);
-            contender.verdict = judge(contender.interval, settings_.threshold);
-            if (contender.verdict == Verdict::inconclusive) {
-                contender.samples_to_settle = samples_to_settle(
-                    contender.interval,
-                    std::min(outcome_.samples[0].size(), outcome_.samples[arm].size()),
-                    settings_.threshold);
-            }
-            outcome_.contenders.push_back(contender);
         }
     }
 
@@ -165,6 +168,24 @@ class Comparison {
 };
 
 }  // namespace
+
+ComparisonOutcome compare_samples(std::vector<std::vector<double>> samples,
+                                  const ComparisonSettings& settings) {
+    ComparisonOutcome outcome;
+    outcome.samples = std::move(samples);
+    outcome.errors.resize(outcome.samples.size());
+    if (outcome.samples.empty() || outcome.samples[0].empty()) {
+        return outcome;
+    }
+    outcome.baseline_cv = coefficient_of_variation(outcome.samples[0]);
+    for (std::size_t arm = 1; arm < outcome.samples.size(); ++arm) {
+        outcome.rounds = std::max(outcome.rounds, outcome.samples[arm].size());
+        if (!outcome.samples[arm].empty()) {
+            outcome.contenders.push_back(judge_arm(outcome.samples, arm, settings));
+        }
+    }
+    return outcome;
+}
 
 ComparisonOutcome run_comparison(std::size_t arms, const ComparisonSettings& settings,
                                  const SampleSource& measure) {

@@ -80,6 +80,22 @@ double coefficient_of_variation(std::span<const double> samples) {
     return statistics.stddev_ns / statistics.mean_ns;
 }
 
+double robust_coefficient_of_variation(std::span<const double> samples) {
+    if (samples.size() < 2) {
+        return 0;
+    }
+    std::vector<double> values(samples.begin(), samples.end());
+    const double median = median_in_place(values);
+    if (median <= 0) {
+        return 0;
+    }
+    for (double& value : values) {
+        value = std::abs(value - median);
+    }
+    // 1.4826 MAD estimates the standard deviation of normal samples.
+    return 1.4826 * median_in_place(values) / median;
+}
+
 bool too_noisy_for(double cv, double threshold, std::size_t max_samples) {
     // The median's standard error is about 1.2533 sigma / sqrt(n) for roughly normal samples;
     // the ratio of two medians has about sqrt(2) times that relative error.

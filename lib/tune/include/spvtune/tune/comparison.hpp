@@ -67,6 +67,10 @@ std::optional<std::size_t> samples_to_settle(const RatioInterval& interval, std:
 /// than two samples.
 double coefficient_of_variation(std::span<const double> samples);
 
+/// A coefficient of variation that a few outliers cannot inflate: 1.4826 times the median absolute
+/// deviation, over the median (the two agree for normal samples); 0 for fewer than two samples.
+double robust_coefficient_of_variation(std::span<const double> samples);
+
 /// Whether the baseline's noise `cv` is too high to settle a verdict at `threshold` within
 /// `max_samples`: the expected half-width of the median's interval is over half the threshold.
 bool too_noisy_for(double cv, double threshold, std::size_t max_samples);
@@ -89,6 +93,11 @@ struct ComparisonOutcome {
     double baseline_cv = 0;
     std::size_t rounds = 0;
 };
+
+/// The verdicts of samples measured elsewhere (saved results): arm 0 is the baseline; an arm
+/// without samples gets no verdict, and no arm gets one when the baseline has none.
+ComparisonOutcome compare_samples(std::vector<std::vector<double>> samples,
+                                  const ComparisonSettings& settings);
 
 /// Measures arm 0 (the baseline) and arms 1..arms-1 (the contenders) through `measure`,
 /// interleaved: warm-ups, then rounds of one sample per arm, in alternating order (A B C, then

@@ -1,0 +1,96 @@
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+
+#include <spvtune/problem/problem_key.hpp>
+#include <spvtune/tune/statistics.hpp>
+
+#include "../report/key_table.hpp"
+#include "compare_reports.hpp"
+
+namespace spvtune::app {
+namespace {
+
+std::string percent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", fraction * 100);
+    return text;
+}
+
+void print_key(std::ostream& out, const CompareRun& run, const problem::KeyComparison& key) {
+    out << "  " << problem::to_string(key.key);
+    if (key.error) {
+        out << ": not compared: " << *key.error << '\n';
+        return;
+    }
+    const problem::ArmReport& baseline = key.arms.front();
+    out << ": baseline " << baseline.name << ' '
+        << format_duration_ns(tune::summarize(baseline.samples_ns).median_ns) << " (cv "
+        << percent(key.outcome.baseline_cv) << ", " << baseline.samples_ns.size() << " samples)\n";
+    std::size_t width = 0;
+    for (std::size_t arm = 1; arm < key.arms.size(); ++arm) {
+        width = std::max(width, key.arms[arm].name.size());
+    }
+    for (std::size_t arm = 1; arm < key.arms.size(); ++arm) {
+        const problem::ArmReport& contender = key.arms[arm];
+        out << "    " << std::left << std::setw(static_cast<int>(width)) << contender.name
+            << std::right << "  ";
+        const tune::ContenderComparison* verdict = find_verdict(key, arm);
+        if (verdict != nullptr) {
+            out << ratio_text(verdict->interval) << "  " << outcome_word(key, arm);
+            if (verdict->samples_to_settle) {
+                out << " (about " << *verdict->samples_to_settle
+                    << " samples each would probably settle it)";
+            } else if (verdict->verdict == tune::Verdict::inconclusive) {
+                out << " (its ratio sits on the threshold)";
+            }
+        } else {
+            out << outcome_word(key, arm) << ": " << contender.message;
+        }
+        if (regression(run, key, arm)) {
+            out << (run.fail_if_slower ? "  REGRESSION" : "");
+        }
+        out << '\n';
+    }
+}
+
+}  // namespace
+
+void print_compare_report(std::ostream& out, const CompareRun& run, const CompareSummary& summary) {
+    out << "compare on " << (run.device.empty() ? "an unknown device" : run.device)
+        << ": threshold ±" << run.settings.threshold * 100 << "%";
+    if (run.fail_if_slower) {
+        out << ", gate: slower by more than " << *run.fail_if_slower * 100 << "%";
+    }
+    out << "\nratios are contender / baseline median times, with " << interval_method(run.settings)
+        << '\n';
+    for (const std::string& warning : run.warnings) {
+        out << "warning: " << warning << '\n';
+    }
+    for (const std::string& name : run.added) {
+        out << "added (no baseline to compare with): " << name << '\n';
+    }
+    for (const std::string& name : run.removed) {
+        out << "removed (no contender to compare with): " << name << '\n';
+    }
+    for (const ComparisonGroup& group : run.groups) {
+        out << "problem " << group.problem;
+        if (group.baseline_source != group.contender_source) {
+            out << " (" << group.baseline_source << " -> " << group.contender_source << ')';
+        }
+        out << '\n';
+        for (const problem::KeyComparison& key : group.keys) {
+            print_key(out, run, key);
+        }
+    }
+    out << "summary: " << summary.faster << " faster, " << summary.slower << " slower, "
+        << summary.equivalent << " equivalent, " << summary.inconclusive << " inconclusive, "
+        << summary.wrong_output << " wrong output, " << summary.skipped << " skipped, "
+        << summary.failed << " failed";
+    if (run.fail_if_slower) {
+        out << "; gate " << (compare_exit_code(run, summary) == 0 ? "passed" : "FAILED");
+    }
+    out << '\n';
+}
+
+}  // namespace spvtune::app

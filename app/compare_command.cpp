@@ -1,0 +1,483 @@
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <spvtune/base/output_file.hpp>
+#include <spvtune/problem/device_bridge.hpp>
+#include <spvtune/problem/device_executor.hpp>
+#include <spvtune/problem/problem.hpp>
+#include <spvtune/problem/problem_comparison.hpp>
+#include <spvtune/problem/problem_tuning.hpp>
+#include <spvtune/problem/suggest.hpp>
+#include <spvtune/problem/worker_executor.hpp>
+#include <spvtune/tune/anchor.hpp>
+#include <spvtune/vulkan/device_selector.hpp>
+
+#include "command.hpp"
+#include "compare/compare_reports.hpp"
+#include "compare/saved_results.hpp"
+#include "device_options.hpp"
+#include "key_filter.hpp"
+#include "problem_loading.hpp"
+#include "sampling_options.hpp"
+#include "worker_command.hpp"
+
+namespace spvtune::app {
+namespace {
+
+struct CompareOptions {
+    std::vector<std::string> files;
+    std::string baseline;
+    std::vector<std::string> contenders;
+    std::string base_kernel_dir;
+    std::string new_kernel_dir;
+    bool results = false;
+    std::string device;
+    std::string cache_dir;
+    std::vector<std::string> kernel_dirs;
+    std::vector<std::string> key_filters;
+    double threshold_percent = 5;
+    std::optional<double> fail_if_slower_percent;
+    std::string json_out;
+    std::string markdown_out;
+    std::string junit_out;
+    bool in_process = false;
+    problem::Settings overrides;
+};
+
+/// A usage mistake: reported with exit code 2 before anything runs.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// One side of the comparison: a loaded problem and what runs its candidates.
+struct Side {
+    problem::Problem problem;
+    std::string source;  ///< the file, or the file and kernel directory, for reports
+    std::vector<std::string> kernel_dirs;
+    std::unique_ptr<problem::CandidateExecutor> executor;
+    std::unique_ptr<problem::ProblemRunner> runner;
+};
+
+std::vector<std::string> candidate_names(const problem::Problem& problem) {
+    std::vector<std::string> names;
+    for (const problem::Candidate& candidate : problem.candidates) {
+        names.push_back(candidate.name);
+    }
+    return names;
+}
+
+/// The candidates a name selects: the candidate of that name, or every point of the family.
+std::vector<std::size_t> select_candidates(const problem::Problem& problem, const std::string& name,
+                                           const char* option) {
+    std::vector<std::size_t> selected;
+    for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
+        const problem::Candidate& candidate = problem.candidates[i];
+        if (candidate.name == name) {
+            return {i};
+        }
+        if (problem.families[candidate.family].name == name) {
+            selected.push_back(i);
+        }
+    }
+    if (selected.empty()) {
+        std::vector<std::string> names = candidate_names(problem);
+        for (const problem::CandidateFamily& family : problem.families) {
+            names.push_back(family.name);
+        }
+        std::string message = problem.file.string() + ": " + option + " " + name +
+                              ": no candidate or family of that name";
+        if (const auto hint = problem::did_you_mean(name, names)) {
+            message += "; did you mean '" + *hint + "'?";
+        }
+        throw UsageError(message);
+    }
+    return selected;
+}
+
+Side& load_side(std::deque<Side>& sides, const std::string& file, const std::string& extra_dir,
+                const CompareOptions& options) {
+    std::vector<std::string> dirs;
+    if (!extra_dir.empty()) {
+        dirs.push_back(extra_dir);
+    }
+    dirs.insert(dirs.end(), options.kernel_dirs.begin(), options.kernel_dirs.end());
+    const LoadedFile loaded = load_problem_file(file, load_options(dirs, options.cache_dir));
+    if (!loaded.problem) {
+        throw UsageError(file + ": invalid problem file (" + std::to_string(loaded.errors) +
+                         " errors above)");
+    }
+    sides.push_back(Side{
+        *loaded.problem, extra_dir.empty() ? file : file + " with " + extra_dir, dirs, {}, {}});
+    return sides.back();
+}
+
+tune::ComparisonSettings comparison_settings(const problem::Problem& problem,
+                                             const CompareOptions& options) {
+    const tune::SamplingSettings sampling =
+        problem::sampling_settings(problem.settings, options.overrides);
+    tune::ComparisonSettings settings;
+    settings.threshold = options.threshold_percent / 100;
+    settings.warmup_runs = sampling.warmup_runs;
+    settings.min_samples = sampling.min_samples;
+    settings.max_samples = sampling.max_samples;
+    settings.time_budget = sampling.time_budget;
+    return settings;
+}
+
+void start_executor(Side& side, const CompareOptions& options, tune::AutotuneLevel level,
+                    SelectedDevice* in_process) {
+    const vulkan::BatchPolicy batch =
+        problem::batch_policy(side.problem.settings, options.overrides);
+    if (in_process != nullptr) {
+        side.executor =
+            std::make_unique<problem::DeviceExecutor>(side.problem, in_process->device(), batch);
+    } else {
+        problem::WorkerLaunch launch;
+        launch.argv = worker_command_line(side.problem.file.string(), side.kernel_dirs,
+                                          options.device, batch.min_window, level);
+        launch.batch = batch;
+        const auto timeout = options.overrides.kernel_timeout_s
+                                 ? options.overrides.kernel_timeout_s
+                                 : side.problem.settings.kernel_timeout_s;
+        if (timeout) {
+            launch.kernel_timeout = std::chrono::duration<double>(*timeout);
+        }
+        side.executor = std::make_unique<problem::WorkerExecutor>(side.problem, std::move(launch));
+    }
+    side.runner = std::make_unique<problem::ProblemRunner>(side.problem, *side.executor);
+}
+
+/// The arms of one comparison: a baseline and its contenders, each a side and a candidate.
+struct Lineup {
+    std::vector<std::pair<Side*, std::size_t>> arms;  ///< the baseline first
+};
+
+/// Warns when the baseline's noise is too high to settle a verdict at the run's threshold. The
+/// robust measure, so that one outlier (which the medians shrug off) raises no alarm.
+void warn_if_noisy(CompareRun& run, const problem::KeyComparison& key) {
+    const double cv = tune::robust_coefficient_of_variation(key.arms.front().samples_ns);
+    if (!tune::too_noisy_for(cv, run.settings.threshold, run.settings.max_samples)) {
+        return;
+    }
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "%s: the baseline's samples vary by %.1f%% (robust coefficient of variation), "
+                  "too much to settle a ±%g%% threshold within %zu samples: raise --samples or "
+                  "--min-sample-ms, widen --threshold, or quiet the machine",
+                  problem::to_string(key.key).c_str(), cv * 100, run.settings.threshold * 100,
+                  run.settings.max_samples);
+    run.warnings.emplace_back(text);
+}
+
+/// Measures every lineup on every selected key and collects what was found.
+CompareRun measure(std::deque<Side>& sides, const std::vector<Lineup>& lineups,
+                   const CompareOptions& options, const KeyFilter& filter, CompareRun run) {
+    const auto level = tune::autotune_level_from_env();
+    if (!level) {
+        throw UsageError(level.error());
+    }
+    std::optional<SelectedDevice> in_process;
+    std::optional<vulkan::Instance> instance;
+    std::optional<vulkan::PhysicalDeviceInfo> physical;
+    if (options.in_process) {
+        in_process.emplace(options.device);
+        physical = in_process->device().info();
+    } else {
+        instance.emplace(instance_options());
+        physical = vulkan::select_device(instance->devices(), options.device);
+    }
+    run.device = physical->identity.device_name;
+    run.hardware = problem::hardware_identity(physical->identity).record;
+    const problem::DeviceLimits limits = problem::DeviceLimits::from(*physical);
+    for (Side& side : sides) {
+        start_executor(side, options, level.value(), in_process ? &*in_process : nullptr);
+    }
+
+    const problem::Problem& base = sides.front().problem;
+    ComparisonGroup group{base.name, sides.front().source, sides.back().source, {}};
+    std::size_t selected_keys = 0;
+    for (const problem::KeyEntry& entry : base.keys) {
+        if (!filter.matches(entry.key)) {
+            continue;
+        }
+        ++selected_keys;
+        const bool on_every_side = std::all_of(sides.begin(), sides.end(), [&](const Side& side) {
+            return std::any_of(
+                side.problem.keys.begin(), side.problem.keys.end(),
+                [&](const problem::KeyEntry& other) { return other.key == entry.key; });
+        });
+        if (!on_every_side) {
+            run.warnings.push_back(problem::to_string(entry.key) + " is only in " +
+                                   sides.front().source + ": not compared");
+            continue;
+        }
+        for (const Lineup& lineup : lineups) {
+            std::vector<problem::ComparisonArm> arms;
+            for (const auto& [side, candidate] : lineup.arms) {
+                arms.push_back({&side->problem, side->runner.get(), candidate});
+            }
+            std::cerr << "spvtune: comparing " << problem::to_string(entry.key) << ": "
+                      << sides.front().problem.candidates[lineup.arms.front().second].name
+                      << " against " << arms.size() - 1 << " contender(s)\n";
+            problem::KeyComparison key =
+                problem::compare_key(arms, entry.key, limits, level.value(), run.settings);
+            if (!key.error) {
+                warn_if_noisy(run, key);
+            }
+            group.keys.push_back(std::move(key));
+        }
+    }
+    if (selected_keys == 0) {
+        throw UsageError("no key matches --key " + filter.describe());
+    }
+    run.groups.push_back(std::move(group));
+    return run;
+}
+
+/// `compare PROBLEM --baseline A --contender B...`: arms within one problem file.
+CompareRun compare_candidates(const CompareOptions& options, const KeyFilter& filter,
+                              CompareRun run) {
+    std::deque<Side> sides;
+    Side& side = load_side(sides, options.files.front(), "", options);
+    const std::vector<std::size_t> baseline =
+        select_candidates(side.problem, options.baseline, "--baseline");
+    if (baseline.size() != 1) {
+        throw UsageError("--baseline " + options.baseline + " selects " +
+                         std::to_string(baseline.size()) + " candidates; name one of them, e.g. " +
+                         side.problem.candidates[baseline.front()].name);
+    }
+    Lineup lineup{{{&side, baseline.front()}}};
+    std::set<std::size_t> chosen{baseline.front()};
+    for (const std::string& name : options.contenders) {
+        for (const std::size_t candidate : select_candidates(side.problem, name, "--contender")) {
+            if (chosen.insert(candidate).second) {
+                lineup.arms.emplace_back(&side, candidate);
+            }
+        }
+    }
+    if (lineup.arms.size() < 2) {
+        throw UsageError("--contender selects only the baseline itself: nothing to compare");
+    }
+    run.mode = "candidates";
+    return measure(sides, {lineup}, options, filter, std::move(run));
+}
+
+/// `compare BASE NEW` or `compare PROBLEM --base-kernel-dir A --new-kernel-dir B`: every
+/// candidate found on both sides, the base side's as the baseline.
+CompareRun compare_files(const CompareOptions& options, const KeyFilter& filter, CompareRun run) {
+    std::deque<Side> sides;
+    const std::string& new_file = options.files.back();
+    load_side(sides, options.files.front(), options.base_kernel_dir, options);
+    load_side(sides, new_file, options.new_kernel_dir, options);
+    Side& base = sides.front();
+    Side& contender = sides.back();
+    std::vector<Lineup> lineups;
+    for (std::size_t i = 0; i < base.problem.candidates.size(); ++i) {
+        const problem::Candidate* match =
+            contender.problem.find_candidate(base.problem.candidates[i].name);
+        if (match == nullptr) {
+            run.removed.push_back(base.problem.candidates[i].name);
+            continue;
+        }
+        const auto index = static_cast<std::size_t>(match - contender.problem.candidates.data());
+        lineups.push_back(Lineup{{{&base, i}, {&contender, index}}});
+    }
+    for (const problem::Candidate& candidate : contender.problem.candidates) {
+        if (base.problem.find_candidate(candidate.name) == nullptr) {
+            run.added.push_back(candidate.name);
+        }
+    }
+    if (lineups.empty()) {
+        throw UsageError(base.source + " and " + contender.source +
+                         " have no candidate name in common: nothing to compare");
+    }
+    run.mode = "files";
+    return measure(sides, lineups, options, filter, std::move(run));
+}
+
+void check_usage(const CompareOptions& options) {
+    const bool kernel_dirs = !options.base_kernel_dir.empty() || !options.new_kernel_dir.empty();
+    const bool named = !options.baseline.empty() || !options.contenders.empty();
+    if (!(options.threshold_percent > 0 && options.threshold_percent < 100)) {
+        throw UsageError("--threshold: expected a percentage above 0 and below 100");
+    }
+    if (options.fail_if_slower_percent &&
+        !(std::isfinite(*options.fail_if_slower_percent) && *options.fail_if_slower_percent >= 0)) {
+        throw UsageError("--fail-if-slower: expected a percentage of 0 or more");
+    }
+    if (options.results) {
+        if (options.files.size() != 2 || named || kernel_dirs) {
+            throw UsageError(
+                "--results compares two saved `tune --json` reports: spvtune "
+                "compare --results OLD.json NEW.json");
+        }
+        return;
+    }
+    if (options.files.size() == 2) {
+        if (named) {
+            throw UsageError(
+                "with two problem files every candidate found in both is compared; "
+                "--baseline and --contender select candidates within one file");
+        }
+        return;
+    }
+    if (kernel_dirs) {
+        if (options.base_kernel_dir.empty() || options.new_kernel_dir.empty() || named) {
+            throw UsageError(
+                "one problem file with two kernel directories needs both "
+                "--base-kernel-dir and --new-kernel-dir, and no --baseline or "
+                "--contender");
+        }
+        return;
+    }
+    if (options.baseline.empty() || options.contenders.empty()) {
+        throw UsageError(
+            "name what to compare: spvtune compare PROBLEM.json --baseline A "
+            "--contender B, or two problem files, or --base-kernel-dir and "
+            "--new-kernel-dir, or --results OLD.json NEW.json");
+    }
+}
+
+void write_report(const std::string& path, const std::string& content, const char* what) {
+    if (path.empty()) {
+        return;
+    }
+    try {
+        base::write_output_file(path, content);
+    } catch (const std::system_error& error) {
+        throw std::runtime_error(std::string("cannot write the ") + what +
+                                 " report: " + error.what());
+    }
+}
+
+int run_compare(CompareOptions& options) {
+    CompareRun run;
+    try {
+        check_usage(options);
+        const auto filter = KeyFilter::parse(options.key_filters);
+        if (!filter) {
+            throw UsageError(filter.error());
+        }
+        if (const auto conflict = sample_count_conflict({}, options.overrides)) {
+            throw UsageError(*conflict);
+        }
+        if (options.fail_if_slower_percent) {
+            run.fail_if_slower = *options.fail_if_slower_percent / 100;
+        }
+        if (options.results) {
+            tune::ComparisonSettings settings;
+            settings.threshold = options.threshold_percent / 100;
+            const CompareRun saved = compare_saved_results(
+                options.files.front(), options.files.back(), filter.value(), settings);
+            const std::optional<double> gate = run.fail_if_slower;
+            run = saved;
+            run.fail_if_slower = gate;
+        } else {
+            // The settings come from the base side's file under the command line.
+            const LoadedFile first = load_problem_file(
+                options.files.front(), load_options(options.kernel_dirs, options.cache_dir));
+            if (!first.problem) {
+                return exit_usage;
+            }
+            if (const auto conflict =
+                    sample_count_conflict(first.problem->settings, options.overrides)) {
+                throw UsageError(options.files.front() + ": " + *conflict);
+            }
+            run.settings = comparison_settings(*first.problem, options);
+            run = options.files.size() == 2 || !options.base_kernel_dir.empty()
+                      ? compare_files(options, filter.value(), std::move(run))
+                      : compare_candidates(options, filter.value(), std::move(run));
+        }
+    } catch (const UsageError& error) {
+        std::cerr << "spvtune: error: " << error.what() << '\n';
+        return exit_usage;
+    } catch (const std::runtime_error& error) {
+        if (options.results) {
+            std::cerr << "spvtune: error: " << error.what() << '\n';
+            return exit_usage;
+        }
+        throw;
+    }
+
+    const CompareSummary summary = summarize(run);
+    // The files first: when one cannot be written, the run fails before the terminal report.
+    write_report(options.json_out, compare_json(run).dump(2) + "\n", "JSON");
+    write_report(options.markdown_out, compare_markdown(run), "Markdown");
+    write_report(options.junit_out, compare_junit(run), "JUnit");
+    const bool report_on_stdout =
+        options.json_out == "-" || options.markdown_out == "-" || options.junit_out == "-";
+    print_compare_report(report_on_stdout ? std::cerr : std::cout, run, summary);
+    return compare_exit_code(run, summary);
+}
+
+}  // namespace
+
+CommandAction register_compare_command(CLI::App& parent) {
+    auto options = std::make_shared<CompareOptions>();
+    auto* command = parent.add_subcommand(
+        "compare", "Compare kernel variants with a baseline: ratio, confidence and a CI gate");
+    command
+        ->add_option("files", options->files,
+                     "One problem file (with --baseline/--contender, or --base-kernel-dir and "
+                     "--new-kernel-dir), two problem files BASE NEW, or with --results two "
+                     "saved tune --json reports OLD NEW")
+        ->required()
+        ->expected(1, 2)
+        ->check(CLI::ExistingFile);
+    command->add_option("--baseline", options->baseline,
+                        "The candidate the others are compared with (a name as tune prints it)");
+    command
+        ->add_option("--contender", options->contenders,
+                     "A candidate to compare with the baseline; a family name selects all its "
+                     "points (repeatable)")
+        ->allow_extra_args(false);
+    command
+        ->add_option("--base-kernel-dir", options->base_kernel_dir,
+                     "With one problem file: the baseline's SPIR-V and GLSL directory")
+        ->check(CLI::ExistingDirectory);
+    command
+        ->add_option("--new-kernel-dir", options->new_kernel_dir,
+                     "With one problem file: the contenders' SPIR-V and GLSL directory")
+        ->check(CLI::ExistingDirectory);
+    command->add_flag("--results", options->results,
+                      "Compare two saved `tune --json` reports (no device); OLD's samples are "
+                      "the baseline");
+    command->add_option("--threshold", options->threshold_percent,
+                        "Percent difference below which variants count as equivalent (default: "
+                        "5)");
+    command->add_option("--fail-if-slower", options->fail_if_slower_percent,
+                        "Exit 1 when a contender is slower than the baseline by more than this "
+                        "percent with 95% confidence, or its output is wrong");
+    add_device_option(*command, options->device);
+    command->add_option("--cache-dir", options->cache_dir,
+                        "Cache directory for compiled GLSL (default: as tune)");
+    command
+        ->add_option("--kernel-dir", options->kernel_dirs,
+                     "Extra directory to look for SPIR-V and GLSL files in (repeatable)")
+        ->allow_extra_args(false);
+    command
+        ->add_option("--key", options->key_filters,
+                     "Only the keys with these parameter values, e.g. n=4096 (repeatable)")
+        ->allow_extra_args(false);
+    add_measurement_options(*command, options->overrides);
+    command->add_option("--json", options->json_out,
+                        "Write the comparison as JSON to this file (- for stdout)");
+    command->add_option("--markdown", options->markdown_out,
+                        "Write a Markdown table to this file, e.g. $GITHUB_STEP_SUMMARY");
+    command->add_option("--junit", options->junit_out,
+                        "Write JUnit XML to this file: a test case per key and contender");
+    command->add_flag("--in-process", options->in_process,
+                      "Run the candidates in this process rather than in worker processes");
+    return [options] { return run_compare(*options); };
+}
+
+}  // namespace spvtune::app

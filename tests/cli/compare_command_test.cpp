@@ -1,0 +1,241 @@
+// `spvtune compare` as a CI job runs it: verdicts per key and contender, the gate's exit code,
+// and reports (JSON, Markdown, JUnit) that CI systems read.
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "tune_fixture.hpp"
+
+using namespace spvtune::test;
+
+namespace {
+
+const std::string compare_problem = problems + "/compare.json";
+
+struct CompareFixture : TuneFixture {
+    std::filesystem::path json = scratch.path() / "compare.json";
+
+    SpvtuneRun compare(std::vector<std::string> args) {
+        std::vector<std::string> argv{"compare"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        for (const char* extra :
+             {"--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR, "--cache-dir", cache.c_str()}) {
+            argv.emplace_back(extra);
+        }
+        SpvtuneRun run = run_spvtune(scratch, argv);
+        CHECK_MESSAGE(!contains(run.err, "validation"), run.err);
+        return run;
+    }
+
+    nlohmann::json json_report() const {
+        return nlohmann::json::parse(spvtune::tune::testing::read_bytes(json));
+    }
+
+    /// Every contender entry of the JSON report named `name`, over all keys.
+    std::vector<nlohmann::json> contenders(const std::string& name) const {
+        std::vector<nlohmann::json> found;
+        const nlohmann::json report = json_report();
+        for (const auto& group : report.at("comparisons")) {
+            for (const auto& key : group.at("keys")) {
+                for (const auto& contender : key.at("contenders")) {
+                    if (contender.at("name") == name) {
+                        found.push_back(contender);
+                    }
+                }
+            }
+        }
+        return found;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("compare: a planted slower contender is slower and the gate fails the job") {
+    CompareFixture fixture;
+    const SpvtuneRun run =
+        fixture.compare({compare_problem, "--baseline", "base", "--contender", "planted",
+                         "--fail-if-slower", "10", "--json", fixture.json.string()});
+    CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
+    const auto planted = fixture.contenders("planted[REPEAT=16]");
+    REQUIRE(planted.size() == 2);
+    for (const auto& contender : planted) {
+        CHECK(contender.at("verdict") == "slower");
+        CHECK(contender.at("regression") == true);
+        CHECK(contender.at("ratio_low").get<double>() > 1.1);
+    }
+    CHECK(fixture.json_report().at("summary").at("exit_code") == 1);
+    CHECK(contains(run.out, "gate FAILED"));
+
+    // Without a gate the same finding is reported and the job passes.
+    const SpvtuneRun ungated =
+        fixture.compare({compare_problem, "--baseline", "base", "--contender", "planted"});
+    CHECK_MESSAGE(ungated.exit_code == 0, ungated.out << ungated.err);
+    CHECK(contains(ungated.out, "slower"));
+}
+
+TEST_CASE("compare: an identical copy of the baseline is never called faster or slower") {
+    CompareFixture fixture;
+    const SpvtuneRun run =
+        fixture.compare({compare_problem, "--baseline", "base", "--contender", "copy",
+                         "--fail-if-slower", "5", "--json", fixture.json.string()});
+    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
+    const auto copies = fixture.contenders("copy");
+    REQUIRE(copies.size() == 2);
+    for (const auto& copy : copies) {
+        const std::string verdict = copy.at("verdict");
+        CHECK_MESSAGE((verdict == "equivalent" || verdict == "inconclusive"), copy.dump());
+        CHECK(copy.at("regression") == false);
+        CHECK(copy.at("ratio_low").get<double>() <= copy.at("ratio").get<double>());
+        CHECK(copy.at("ratio_high").get<double>() >= copy.at("ratio").get<double>());
+    }
+}
+
+TEST_CASE("compare: a wrong output is never measured, fails the gate and the JUnit report") {
+    CompareFixture fixture;
+    const auto junit = fixture.scratch.path() / "compare.xml";
+    const auto markdown = fixture.scratch.path() / "compare.md";
+    const SpvtuneRun run = fixture.compare({compare_problem, "--baseline", "base", "--contender",
+                                            "copy", "--contender", "wrong", "--fail-if-slower",
+                                            "50", "--json", fixture.json.string(), "--junit",
+                                            junit.string(), "--markdown", markdown.string()});
+    CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
+    for (const auto& wrong : fixture.contenders("wrong")) {
+        CHECK(wrong.at("status") == "wrong output");
+        CHECK(wrong.at("samples_ns").empty());
+        CHECK_FALSE(wrong.contains("verdict"));
+        CHECK(contains(wrong.at("message"), "expected"));
+    }
+
+    // The JUnit report loads as the usual consumers read it: one failure per key, for `wrong`.
+    const SpvtuneRun check =
+        run_program(SPVTUNE_PYTHON, fixture.scratch, {SPVTUNE_JUNIT_CHECK, junit.string()});
+    CHECK_MESSAGE(check.exit_code == 0, check.out << check.err);
+    CHECK(contains(check.out, "4 test cases, 2 failures"));
+    const std::string xml = spvtune::tune::testing::read_bytes(junit);
+    CHECK(contains(xml, "<testsuite name=\"compare-test\""));
+    CHECK(contains(xml, "type=\"wrong output\""));
+
+    const std::string table = spvtune::tune::testing::read_bytes(markdown);
+    CHECK(contains(table, "| n=65536 | base | wrong |"));
+    CHECK(contains(table, "gate FAILED"));
+}
+
+TEST_CASE("compare: the JUnit check rejects a report that breaks the schema's rules") {
+    CompareFixture fixture;
+    const auto broken = fixture.scratch.path() / "broken.xml";
+    std::ofstream(broken) << "<testsuites><testsuite name=\"p\" tests=\"2\" failures=\"0\" "
+                             "errors=\"0\"><testcase name=\"a\"/></testsuite></testsuites>";
+    const SpvtuneRun check =
+        run_program(SPVTUNE_PYTHON, fixture.scratch, {SPVTUNE_JUNIT_CHECK, broken.string()});
+    CHECK(check.exit_code == 1);
+    CHECK(contains(check.out, "without classname"));
+    CHECK(contains(check.out, "says tests=2, holds 1"));
+}
+
+TEST_CASE("compare: two problem files match candidates by name and list the unmatched") {
+    CompareFixture fixture;
+    // The new file's `copy` does the work eight times over; `wrong` was removed, `extra` added.
+    nlohmann::json problem =
+        nlohmann::json::parse(spvtune::tune::testing::read_bytes(compare_problem));
+    const auto base_file = fixture.scratch.path() / "base.json";
+    const auto new_file = fixture.scratch.path() / "new.json";
+    std::ofstream(base_file) << problem.dump();
+    nlohmann::json changed = problem;
+    auto& candidates = changed.at("candidates");
+    nlohmann::json slower_copy = candidates.at(2);
+    slower_copy["name"] = "copy";
+    slower_copy.erase("grid");
+    slower_copy["specialization"]["1"] = 8;
+    candidates[1] = slower_copy;
+    candidates[3]["name"] = "extra";
+    std::ofstream(new_file) << changed.dump();
+
+    const SpvtuneRun run = fixture.compare({base_file.string(), new_file.string(), "--key",
+                                            "n=65536", "--json", fixture.json.string()});
+    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
+    const nlohmann::json report = fixture.json_report();
+    CHECK(report.at("mode") == "files");
+    CHECK(report.at("added") == nlohmann::json::array({"extra"}));
+    CHECK(report.at("removed") == nlohmann::json::array({"wrong"}));
+    const auto copies = fixture.contenders("copy");
+    REQUIRE(copies.size() == 1);
+    CHECK(copies[0].at("verdict") == "slower");
+    const auto bases = fixture.contenders("base");
+    REQUIRE(bases.size() == 1);
+    CHECK(bases[0].at("verdict") != "slower");
+    CHECK(bases[0].at("verdict") != "faster");
+}
+
+TEST_CASE("compare --results judges two saved tune reports without a device and warns of drift") {
+    CompareFixture fixture;
+    const auto old_report = fixture.scratch.path() / "old.json";
+    const auto new_report = fixture.scratch.path() / "new.json";
+    for (const auto& file : {old_report, new_report}) {
+        const SpvtuneRun tuned =
+            fixture.tune("compare.json", {"--retune", "--fixed", "--key", "n=65536"});
+        REQUIRE_MESSAGE(tuned.exit_code == 0, tuned.out << tuned.err);
+        std::filesystem::copy_file(fixture.report, file,
+                                   std::filesystem::copy_options::overwrite_existing);
+    }
+    // The new run's planted contender is made ten times slower on paper.
+    nlohmann::json edited = nlohmann::json::parse(spvtune::tune::testing::read_bytes(new_report));
+    for (auto& candidate : edited["problems"][0]["keys"][0]["candidates"]) {
+        if (candidate["name"] == "planted[REPEAT=16]") {
+            for (auto& sample : candidate["samples_ns"]) {
+                sample = sample.get<double>() * 10;
+            }
+        }
+    }
+    std::ofstream(new_report) << edited.dump();
+
+    const SpvtuneRun run =
+        fixture.compare({"--results", old_report.string(), new_report.string(), "--fail-if-slower",
+                         "20", "--json", fixture.json.string()});
+    CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
+    CHECK(contains(run.out, "cannot cancel drift"));
+    const auto planted = fixture.contenders("planted[REPEAT=16]");
+    REQUIRE(planted.size() == 1);
+    CHECK(planted[0].at("verdict") == "slower");
+    CHECK(planted[0].at("ratio").get<double>() == doctest::Approx(10).epsilon(0.2));
+    const auto bases = fixture.contenders("base");
+    REQUIRE(bases.size() == 1);
+    CHECK(bases[0].at("verdict") != "slower");
+
+    // Another machine's report: the loud warning.
+    edited["device"]["identity"] = "another-gpu-0123456789abcdef";
+    std::ofstream(new_report) << edited.dump();
+    const SpvtuneRun other =
+        fixture.compare({"--results", old_report.string(), new_report.string()});
+    CHECK(contains(other.out, "different hardware"));
+}
+
+TEST_CASE("compare: mistakes are usage errors that name what was expected") {
+    CompareFixture fixture;
+    const SpvtuneRun typo =
+        fixture.compare({compare_problem, "--baseline", "base", "--contender", "plantd"});
+    CHECK(typo.exit_code == 2);
+    CHECK(contains(typo.err, "did you mean 'planted'?"));
+
+    const SpvtuneRun nothing = fixture.compare({compare_problem, "--baseline", "base"});
+    CHECK(nothing.exit_code == 2);
+    CHECK(contains(nothing.err, "--contender"));
+
+    const SpvtuneRun threshold = fixture.compare(
+        {compare_problem, "--baseline", "base", "--contender", "copy", "--threshold", "nan"});
+    CHECK(threshold.exit_code == 2);
+
+    const auto garbage = fixture.scratch.path() / "garbage.json";
+    std::ofstream(garbage) << R"({"problems": [{"name": "p", "keys": {}}]})";
+    const SpvtuneRun results = fixture.compare({"--results", garbage.string(), garbage.string()});
+    CHECK(results.exit_code == 2);
+    CHECK(contains(results.err, "/problems/0/keys: expected an array"));
+
+    const SpvtuneRun no_key = fixture.compare(
+        {compare_problem, "--baseline", "base", "--contender", "copy", "--key", "n=3"});
+    CHECK(no_key.exit_code == 2);
+    CHECK(contains(no_key.err, "no key matches"));
+}
