@@ -240,3 +240,22 @@ TEST_CASE("compare: mistakes are usage errors that name what was expected") {
     CHECK(no_key.exit_code == 2);
     CHECK(contains(no_key.err, "no key matches"));
 }
+
+TEST_CASE("compare: a contender whose worker dies fails the run; the others keep their verdicts") {
+    CompareFixture fixture;
+    ::setenv("SPVTUNE_TEST_WORKER_FAULT", "abort:copy", 1);
+    const SpvtuneRun run =
+        fixture.compare({compare_problem, "--baseline", "base", "--contender", "copy",
+                         "--contender", "planted", "--key", "n=65536", "--json",
+                         fixture.json.string()});
+    ::unsetenv("SPVTUNE_TEST_WORKER_FAULT");
+    CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
+    const auto copies = fixture.contenders("copy");
+    REQUIRE(copies.size() == 1);
+    CHECK(copies[0].at("status") == "failed");
+    CHECK(contains(copies[0].at("message"), "crashed"));
+    const auto planted = fixture.contenders("planted[REPEAT=16]");
+    REQUIRE(planted.size() == 1);
+    CHECK(planted[0].at("verdict") == "slower");
+    CHECK(fixture.json_report().at("summary").at("failed") == 1);
+}
