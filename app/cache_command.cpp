@@ -15,6 +15,8 @@
 #include <spvtune/cache/cache_format.hpp>
 #include <spvtune/cache/cache_location.hpp>
 
+#include "cache_files.hpp"
+#include "cache_subcommands.hpp"
 #include "command.hpp"
 #include "device_options.hpp"
 #include "entry_selection.hpp"
@@ -54,44 +56,6 @@ fs::path resolve_file(const std::string& argument, const fs::path& directory) {
         }
     }
     return path;
-}
-
-// Live cache files in the directory, by name; backups of corrupt files are listed separately.
-struct DirectoryListing {
-    std::vector<fs::path> caches;
-    std::vector<fs::path> backups;
-};
-
-DirectoryListing list_directory(const fs::path& directory) {
-    DirectoryListing listing;
-    std::error_code error;
-    for (fs::directory_iterator it(directory, error), end; !error && it != end;
-         it.increment(error)) {
-        const fs::path& path = it->path();
-        if (path.extension() != ".json" || !it->is_regular_file(error)) {
-            continue;
-        }
-        (cache::is_cache_backup_name(path) ? listing.backups : listing.caches).push_back(path);
-    }
-    std::sort(listing.caches.begin(), listing.caches.end());
-    std::sort(listing.backups.begin(), listing.backups.end());
-    return listing;
-}
-
-// Reading errors a user can fix (missing file, invalid content) are usage errors (exit 2);
-// anything else propagates to main as a runtime failure.
-std::optional<CacheDocument> read_or_report(const fs::path& file) {
-    try {
-        return cache::read_cache_file(file);
-    } catch (const cache::CacheFormatError& error) {
-        std::cerr << "spvtune: error: " << error.what() << '\n';
-    } catch (const std::system_error& error) {
-        if (error.code() != std::errc::no_such_file_or_directory) {
-            throw;
-        }
-        std::cerr << "spvtune: error: " << error.what() << " (no such cache file)\n";
-    }
-    return std::nullopt;
 }
 
 std::string entries_text(std::size_t count) {
@@ -346,7 +310,12 @@ CommandAction register_cache_command(CLI::App& parent) {
                      "canonical JSON (repeatable; all must match)")
         ->allow_extra_args(false);  // one value per --key, so a FILE after it stays the FILE
 
-    return [options, path, list, show, clear] {
+    const CacheSubcommand merge = add_cache_merge_command(*command);
+
+    return [options, path, list, show, clear, merge] {
+        if (merge.command->parsed()) {
+            return merge.action();
+        }
         if (path->parsed()) {
             return run_path(*options);
         }

@@ -92,6 +92,7 @@ std::vector<DocumentedCommand> parse_command_table(const std::string& markdown) 
         bool in_path = true;
         bool in_group = false;         // inside [...]
         bool group_is_option = false;  // the group is an option and its value
+        bool option_value = false;     // the word follows a required option (`-o DIR`)
         while (words >> word) {
             if (in_path && std::islower(static_cast<unsigned char>(word[0])) != 0) {
                 command.path.push_back(word);
@@ -103,9 +104,11 @@ std::vector<DocumentedCommand> parse_command_table(const std::string& markdown) 
                 in_group = true;
                 group_is_option = is_option(bare);
             }
+            const bool value_of_option = option_value;
+            option_value = !in_group && is_option(bare);
             if (is_option(bare)) {
                 command.options.insert(bare);
-            } else if (!(in_group && group_is_option)) {
+            } else if (!(in_group && group_is_option) && !value_of_option) {
                 // Not an option's value: a positional, optional when bracketed.
                 command.positionals.push_back({bare, !in_group});
             }

@@ -1,0 +1,44 @@
+#include "cache_files.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <system_error>
+
+#include <spvtune/cache/cache_file.hpp>
+#include <spvtune/cache/cache_format.hpp>
+
+namespace spvtune::app {
+
+namespace fs = std::filesystem;
+
+DirectoryListing list_directory(const fs::path& directory) {
+    DirectoryListing listing;
+    std::error_code error;
+    for (fs::directory_iterator it(directory, error), end; !error && it != end;
+         it.increment(error)) {
+        const fs::path& path = it->path();
+        if (path.extension() != ".json" || !it->is_regular_file(error)) {
+            continue;
+        }
+        (cache::is_cache_backup_name(path) ? listing.backups : listing.caches).push_back(path);
+    }
+    std::sort(listing.caches.begin(), listing.caches.end());
+    std::sort(listing.backups.begin(), listing.backups.end());
+    return listing;
+}
+
+std::optional<cache::CacheDocument> read_or_report(const fs::path& file) {
+    try {
+        return cache::read_cache_file(file);
+    } catch (const cache::CacheFormatError& error) {
+        std::cerr << "spvtune: error: " << error.what() << '\n';
+    } catch (const std::system_error& error) {
+        if (error.code() != std::errc::no_such_file_or_directory) {
+            throw;
+        }
+        std::cerr << "spvtune: error: " << error.what() << " (no such cache file)\n";
+    }
+    return std::nullopt;
+}
+
+}  // namespace spvtune::app

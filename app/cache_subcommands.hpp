@@ -1,0 +1,17 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "command.hpp"
+
+namespace spvtune::app {
+
+/// A `cache` subcommand defined in a file of its own: its CLI node and its action.
+struct CacheSubcommand {
+    CLI::App* command = nullptr;
+    CommandAction action;
+};
+
+CacheSubcommand add_cache_merge_command(CLI::App& cache);
+
+}  // namespace spvtune::app
