@@ -13,5 +13,7 @@ struct CacheSubcommand {
 };
 
 CacheSubcommand add_cache_merge_command(CLI::App& cache);
+CacheSubcommand add_cache_verify_command(CLI::App& cache);
+CacheSubcommand add_cache_prune_command(CLI::App& cache);
 
 }  // namespace spvtune::app

@@ -1,0 +1,27 @@
+#include "cache_layouts.hpp"
+
+#include <iostream>
+
+#include "problem_loading.hpp"
+
+namespace spvtune::app {
+
+std::optional<std::vector<problem::ProblemCacheLayout>> load_cache_layouts(
+    const std::vector<std::string>& problem_files, const std::vector<std::string>& kernel_dirs) {
+    const auto level = tune::autotune_level_from_env();
+    if (!level) {
+        std::cerr << "spvtune: error: " << level.error() << '\n';
+        return std::nullopt;
+    }
+    auto problems = load_problem_files(problem_files, load_options(kernel_dirs));
+    if (!problems) {
+        return std::nullopt;
+    }
+    std::vector<problem::ProblemCacheLayout> layouts;
+    for (const problem::Problem& problem : *problems) {
+        layouts.push_back(problem::problem_cache_layout(problem, level.value()));
+    }
+    return layouts;
+}
+
+}  // namespace spvtune::app

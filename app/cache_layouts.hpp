@@ -1,0 +1,16 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <spvtune/problem/problem_cache_layout.hpp>
+
+namespace spvtune::app {
+
+/// The cache layout of every problem file (bucketed at SPVTUNE_AUTOTUNE_LEVEL, as tune would),
+/// or nothing when a file is invalid (its diagnostics are printed). Loads no device.
+std::optional<std::vector<problem::ProblemCacheLayout>> load_cache_layouts(
+    const std::vector<std::string>& problem_files, const std::vector<std::string>& kernel_dirs);
+
+}  // namespace spvtune::app

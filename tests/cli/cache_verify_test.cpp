@@ -1,0 +1,101 @@
+// `spvtune cache verify` (the release gate) and `cache prune` against a cache made by tune.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "tune_fixture.hpp"
+
+using namespace spvtune::test;
+using spvtune::tune::testing::read_bytes;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ShippedCache : TuneFixture {
+    ShippedCache() {
+        const SpvtuneRun tuned = tune("scale.json", {"-q"});
+        REQUIRE_MESSAGE(tuned.exit_code == 0, tuned.out << tuned.err);
+    }
+
+    SpvtuneRun cache_command(std::vector<std::string> args) {
+        args.insert(args.begin(), "cache");
+        args.insert(args.end(), {"--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR});
+        return run_spvtune(scratch, args);
+    }
+
+    /// scale.json with one candidate changed: a new candidate list, so a new checksum.
+    std::string edited_problem() {
+        nlohmann::json problem =
+            nlohmann::json::parse(read_bytes(fs::path(problems) / "scale.json"));
+        problem["candidates"][1]["specialization"]["0"] = 128;
+        problem["candidates"][1]["workgroups"][0] = "ceil_div(n, 128)";
+        const fs::path file = scratch.path() / "scale.json";
+        std::ofstream(file) << problem.dump();
+        return file.string();
+    }
+};
+
+}  // namespace
+
+TEST_CASE("cache verify passes a cache that covers every key, and names each gap otherwise") {
+    ShippedCache shipped;
+    const std::string scale = problems + "/scale.json";
+    const SpvtuneRun covered =
+        shipped.cache_command({"verify", shipped.cache.string(), "--problems", scale});
+    CHECK_MESSAGE(covered.exit_code == 0, covered.out << covered.err);
+    CHECK(contains(covered.out, "every key has a current entry"));
+
+    const SpvtuneRun stale = shipped.cache_command(
+        {"verify", shipped.cache.string(), "--problems", shipped.edited_problem()});
+    CHECK(stale.exit_code == 1);
+    CHECK(contains(stale.out, "scale-test n=16384: no entry for today's candidates"));
+    CHECK(contains(stale.out, "older candidate list"));
+    CHECK(contains(stale.out, "2 keys without a current entry"));
+
+    const SpvtuneRun absent =
+        shipped.cache_command({"verify", shipped.cache.string(), "--problems", scale, "--hardware",
+                               "some-gpu-0123456789abcdef"});
+    CHECK(absent.exit_code == 1);
+    CHECK(contains(absent.out, "no cache file for hardware some-gpu-0123456789abcdef"));
+}
+
+TEST_CASE("cache verify refuses a damaged cache file without touching it") {
+    ShippedCache shipped;
+    const fs::path file = shipped.cache_files().at(0);
+    std::ofstream(file, std::ios::app) << "garbage";
+    const std::string before = read_bytes(file);
+    const SpvtuneRun run = shipped.cache_command(
+        {"verify", shipped.cache.string(), "--problems", problems + "/scale.json"});
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err, file.filename().string()));
+    CHECK(read_bytes(file) == before);
+}
+
+TEST_CASE("cache prune removes older candidate lists; --dry-run only says so") {
+    ShippedCache shipped;
+    const std::string edited = shipped.edited_problem();
+    const fs::path file = shipped.cache_files().at(0);
+    const std::string before = read_bytes(file);
+
+    const SpvtuneRun dry =
+        shipped.cache_command({"prune", shipped.cache.string(), "--problems", edited, "--dry-run"});
+    CHECK_MESSAGE(dry.exit_code == 0, dry.err);
+    CHECK(contains(dry.out, "would remove 2 entries"));
+    CHECK(read_bytes(file) == before);
+
+    // A problem the command is not told about keeps its entries.
+    const SpvtuneRun kept = shipped.cache_command(
+        {"prune", shipped.cache.string(), "--problems", problems + "/compare.json"});
+    CHECK(kept.exit_code == 0);
+    CHECK(read_bytes(file) == before);
+
+    const SpvtuneRun pruned =
+        shipped.cache_command({"prune", shipped.cache.string(), "--problems", edited});
+    CHECK_MESSAGE(pruned.exit_code == 0, pruned.err);
+    CHECK(contains(pruned.out, "removed 2 entries"));
+    const nlohmann::json after = nlohmann::json::parse(read_bytes(file));
+    CHECK_FALSE(after.at("tuners").contains("scale-test"));
+}
