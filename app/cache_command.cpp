@@ -310,9 +310,9 @@ CommandAction register_cache_command(CLI::App& parent) {
                      "canonical JSON (repeatable; all must match)")
         ->allow_extra_args(false);  // one value per --key, so a FILE after it stays the FILE
 
-    const std::vector<CacheSubcommand> own_files = {add_cache_merge_command(*command),
-                                                    add_cache_verify_command(*command),
-                                                    add_cache_prune_command(*command)};
+    const std::vector<CacheSubcommand> own_files = {
+        add_cache_merge_command(*command), add_cache_verify_command(*command),
+        add_cache_prune_command(*command), add_cache_diff_command(*command)};
 
     return [options, path, list, show, clear, own_files] {
         for (const CacheSubcommand& subcommand : own_files) {

@@ -15,5 +15,6 @@ struct CacheSubcommand {
 CacheSubcommand add_cache_merge_command(CLI::App& cache);
 CacheSubcommand add_cache_verify_command(CLI::App& cache);
 CacheSubcommand add_cache_prune_command(CLI::App& cache);
+CacheSubcommand add_cache_diff_command(CLI::App& cache);
 
 }  // namespace spvtune::app

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <spvtune/cache/cache_file.hpp>
 #include <spvtune/cache/cache_format.hpp>
@@ -91,4 +92,25 @@ TEST_CASE("cache merge keeps what the output directory held, and writes nothing 
     const cache::CacheDocument document = cache::read_cache_file(file);
     CHECK(document.entry_count() == 2);
     CHECK(document.find(sample_address("8"))->entry.winner_name == "kept");
+}
+
+TEST_CASE("cache diff reports a changed winner with its speedup, as text and as JSON") {
+    TempDirectory scratch;
+    const auto gpu = sample_hardware();
+    const fs::path before = machine_directory(scratch, "before", gpu, {{"1024", "tiled"}});
+    const fs::path after =
+        machine_directory(scratch, "after", gpu, {{"1024", "vec4"}, {"2048", "tiled"}});
+    const fs::path json = scratch.path() / "diff.json";
+    const auto run = run_spvtune(
+        scratch, {"cache", "diff", before.string(), after.string(), "--json", json.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(contains(run.out, "winner changed  matmul n=1024  old tiled"));
+    CHECK(contains(run.out, "new vec4"));
+    CHECK(contains(run.out, "added  matmul n=2048"));
+    const auto report = nlohmann::json::parse(read_bytes(json));
+    const auto& entries = report.at("hardware").at(0).at("entries");
+    REQUIRE(entries.size() == 2);
+    CHECK(entries[0].at("change") == "winner changed");
+    CHECK(entries[0].at("old_winner") == "tiled");
+    CHECK(entries[1].at("change") == "added");
 }

@@ -1,0 +1,198 @@
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <spvtune/base/output_file.hpp>
+#include <spvtune/cache/cache_diff.hpp>
+
+#include "cache_files.hpp"
+#include "cache_subcommands.hpp"
+#include "report/key_table.hpp"
+
+namespace spvtune::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DiffOptions {
+    std::string old_side;
+    std::string new_side;
+    std::string json_out;
+    std::string markdown_out;
+};
+
+/// Every cache document a side names (a file, or a directory's files), by hardware identity.
+std::optional<std::map<std::string, cache::CacheDocument>> read_side(const fs::path& side) {
+    std::error_code error;
+    const std::vector<fs::path> files =
+        fs::is_directory(side, error) ? list_directory(side).caches : std::vector<fs::path>{side};
+    std::map<std::string, cache::CacheDocument> documents;
+    for (const fs::path& file : files) {
+        auto document = read_or_report(file);
+        if (!document) {
+            return std::nullopt;
+        }
+        const std::string key = document->hardware.key;
+        documents.insert_or_assign(key, std::move(*document));
+    }
+    return documents;
+}
+
+struct HardwareDiff {
+    std::string hardware;
+    std::string device;
+    std::vector<cache::EntryDifference> differences;
+};
+
+std::string time_text(const std::optional<double>& ns) {
+    return ns ? format_duration_ns(*ns) : "";
+}
+
+/// "1.25x faster", "1.10x slower": the new winner's time against the old one's.
+std::string speedup_text(const cache::EntryDifference& difference) {
+    if (!difference.old_ns || !difference.new_ns || *difference.new_ns <= 0 ||
+        *difference.old_ns <= 0) {
+        return "";
+    }
+    const double ratio = *difference.old_ns / *difference.new_ns;
+    char text[48];
+    std::snprintf(text, sizeof text, "%.2fx %s", ratio >= 1 ? ratio : 1 / ratio,
+                  ratio >= 1 ? "faster" : "slower");
+    return text;
+}
+
+nlohmann::json diff_json(const std::vector<HardwareDiff>& diffs,
+                         const std::vector<std::string>& notes) {
+    nlohmann::json hardware = nlohmann::json::array();
+    for (const HardwareDiff& diff : diffs) {
+        nlohmann::json entries = nlohmann::json::array();
+        for (const cache::EntryDifference& d : diff.differences) {
+            entries.push_back({{"change", cache::entry_change_name(d.change)},
+                               {"tuner", d.tuner},
+                               {"key", d.printed_key},
+                               {"old_winner", d.old_winner},
+                               {"new_winner", d.new_winner},
+                               {"old_ns", d.old_ns ? nlohmann::json(*d.old_ns) : nullptr},
+                               {"new_ns", d.new_ns ? nlohmann::json(*d.new_ns) : nullptr}});
+        }
+        hardware.push_back(
+            {{"hardware", diff.hardware}, {"device", diff.device}, {"entries", entries}});
+    }
+    return {
+        {"schema_version", 1}, {"command", "cache diff"}, {"notes", notes}, {"hardware", hardware}};
+}
+
+std::string diff_markdown(const std::vector<HardwareDiff>& diffs,
+                          const std::vector<std::string>& notes) {
+    std::ostringstream out;
+    out << "## Tuning cache changes\n";
+    for (const std::string& note : notes) {
+        out << "\n- " << note << '\n';
+    }
+    for (const HardwareDiff& diff : diffs) {
+        out << "\n### " << diff.device << " (`" << diff.hardware << "`)\n\n";
+        if (diff.differences.empty()) {
+            out << "No changes.\n";
+            continue;
+        }
+        out << "| change | tuner | key | old winner | new winner | old time | new time | new vs "
+               "old |\n|---|---|---|---|---|---:|---:|---|\n";
+        for (const cache::EntryDifference& d : diff.differences) {
+            out << "| " << cache::entry_change_name(d.change) << " | " << d.tuner << " | "
+                << d.printed_key << " | " << d.old_winner << " | " << d.new_winner << " | "
+                << time_text(d.old_ns) << " | " << time_text(d.new_ns) << " | " << speedup_text(d)
+                << " |\n";
+        }
+    }
+    return out.str();
+}
+
+int run_diff(const DiffOptions& options) {
+    const auto old_side = read_side(options.old_side);
+    const auto new_side = old_side ? read_side(options.new_side) : std::nullopt;
+    if (!old_side || !new_side) {
+        return exit_usage;
+    }
+    std::vector<std::string> notes;
+    std::vector<HardwareDiff> diffs;
+    for (const auto& [key, old_document] : *old_side) {
+        const auto found = new_side->find(key);
+        if (found == new_side->end()) {
+            notes.push_back("hardware " + key + " is only in " + options.old_side);
+            continue;
+        }
+        diffs.push_back({key, found->second.hardware.record.value("device_name", key),
+                         cache::diff_caches(old_document, found->second)});
+    }
+    for (const auto& [key, document] : *new_side) {
+        if (!old_side->contains(key)) {
+            notes.push_back("hardware " + key + " is only in " + options.new_side);
+            diffs.push_back(
+                {key, document.hardware.record.value("device_name", key),
+                 cache::diff_caches(cache::make_cache_document(document.hardware), document)});
+        }
+    }
+    try {
+        if (!options.json_out.empty()) {
+            base::write_output_file(options.json_out, diff_json(diffs, notes).dump(2) + "\n");
+        }
+        if (!options.markdown_out.empty()) {
+            base::write_output_file(options.markdown_out, diff_markdown(diffs, notes));
+        }
+    } catch (const std::system_error& error) {
+        throw std::runtime_error("cannot write the diff: " + std::string(error.what()));
+    }
+    std::ostream& out =
+        options.json_out == "-" || options.markdown_out == "-" ? std::cerr : std::cout;
+    for (const std::string& note : notes) {
+        out << note << '\n';
+    }
+    for (const HardwareDiff& diff : diffs) {
+        out << diff.device << " (" << diff.hardware << "): " << diff.differences.size()
+            << " changes\n";
+        for (const cache::EntryDifference& d : diff.differences) {
+            out << "  " << cache::entry_change_name(d.change) << "  " << d.tuner << ' '
+                << d.printed_key;
+            if (!d.old_winner.empty()) {
+                out << "  old " << d.old_winner << ' ' << time_text(d.old_ns);
+            }
+            if (!d.new_winner.empty()) {
+                out << "  new " << d.new_winner << ' ' << time_text(d.new_ns);
+            }
+            const std::string speedup = speedup_text(d);
+            if (!speedup.empty() && d.change == cache::EntryChange::winner_changed) {
+                out << "  (" << speedup << ')';
+            }
+            out << '\n';
+        }
+    }
+    return exit_success;
+}
+
+}  // namespace
+
+CacheSubcommand add_cache_diff_command(CLI::App& cache) {
+    auto options = std::make_shared<DiffOptions>();
+    auto* diff = cache.add_subcommand(
+        "diff", "Show what changed between two cache directories or files, per hardware");
+    diff->add_option("old", options->old_side, "The old cache directory or file")
+        ->required()
+        ->check(CLI::ExistingPath);
+    diff->add_option("new", options->new_side, "The new cache directory or file")
+        ->required()
+        ->check(CLI::ExistingPath);
+    diff->add_option("--json", options->json_out, "Write the changes as JSON (- for stdout)");
+    diff->add_option("--markdown", options->markdown_out,
+                     "Write the changes as Markdown, e.g. for release notes");
+    return {diff, [options] { return run_diff(*options); }};
+}
+
+}  // namespace spvtune::app
