@@ -37,8 +37,8 @@ TEST_CASE("a spirv path with grid parameters loads each point's own file") {
     CHECK(problem.candidates[1].name == "saxpy[WG=64]");
     const auto& first = problem.families[problem.candidates[0].family];
     const auto& second = problem.families[problem.candidates[1].family];
-    CHECK(first.spirv.filename() == "saxpy_32.spv");
-    CHECK(second.spirv.filename() == "saxpy_64.spv");
+    CHECK(first.steps.at(0).spirv.filename() == "saxpy_32.spv");
+    CHECK(second.steps.at(0).spirv.filename() == "saxpy_64.spv");
     CHECK(first.name == "saxpy");
     CHECK(second.name == "saxpy");
     CHECK(problem.candidates[problem.reference.candidates.at(0)].name == "saxpy[WG=64]");
