@@ -46,13 +46,19 @@ ProblemKey n_key(std::int64_t n) {
     return ProblemKey({{"n", n}});
 }
 
-ResolvedCandidate resolved(const Problem& problem, const std::string& name, std::int64_t n) {
+/// Candidate `name` resolved for the key n.
+spvtune::tune::Result<ResolvedCandidate> resolve(const Problem& problem, const std::string& name,
+                                                 std::int64_t n) {
     const auto buffers = resolve_buffers(problem, n_key(n)).value();
     const Candidate* candidate = problem.find_candidate(name);
     REQUIRE(candidate != nullptr);
-    auto result =
-        resolve_candidate(problem, n_key(n),
-                          static_cast<std::size_t>(candidate - problem.candidates.data()), buffers);
+    return resolve_candidate(problem, n_key(n),
+                             static_cast<std::size_t>(candidate - problem.candidates.data()),
+                             buffers);
+}
+
+ResolvedCandidate resolved(const Problem& problem, const std::string& name, std::int64_t n) {
+    auto result = resolve(problem, name, n);
     REQUIRE_MESSAGE(result, (result ? "" : result.error()));
     return std::move(result).value();
 }
@@ -64,12 +70,7 @@ std::uint32_t push_u32(const ResolvedDispatch& dispatch, std::size_t offset) {
 }
 
 std::string skip_reason(const Problem& problem, const std::string& name, std::int64_t n) {
-    const auto buffers = resolve_buffers(problem, n_key(n)).value();
-    const Candidate* candidate = problem.find_candidate(name);
-    REQUIRE(candidate != nullptr);
-    auto result =
-        resolve_candidate(problem, n_key(n),
-                          static_cast<std::size_t>(candidate - problem.candidates.data()), buffers);
+    auto result = resolve(problem, name, n);
     REQUIRE_FALSE(result);
     return result.error();
 }

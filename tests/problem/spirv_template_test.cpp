@@ -77,3 +77,29 @@ TEST_CASE(
                    "/reference/candidate: the reference candidate 'saxpy[WG=128]' "
                    "cannot be loaded: no SPIR-V file"));
 }
+
+TEST_CASE("a templated spirv path in a step loads each point's own file for that step") {
+    spvtune::tune::testing::TempDirectory dir;
+    Json json = templated_saxpy(dir.path());
+    Json templated = json["candidates"][0];
+    templated.erase("name");
+    templated.erase("grid");
+    Json plain = templated;
+    plain["spirv"] = "saxpy.spv";
+    json["candidates"].push_back(
+        {{"name", "twice"}, {"grid", {{"WG", {32, 64, 128}}}}, {"steps", {plain, templated}}});
+    const Problem problem = parse(json);
+    REQUIRE(problem.unavailable.size() == 2);
+    CHECK(problem.unavailable[1].name == "twice[WG=128]");
+    CHECK(contains(problem.unavailable[1].reason, "/candidates/1/steps/1/spirv"));
+    const auto step_file = [&problem](const std::string& name, std::size_t step) {
+        return problem.families[problem.find_candidate(name)->family]
+            .steps.at(step)
+            .spirv.filename()
+            .string();
+    };
+    CHECK(step_file("twice[WG=32]", 0) == "saxpy.spv");
+    CHECK(step_file("twice[WG=32]", 1) == "saxpy_32.spv");
+    CHECK(step_file("twice[WG=64]", 0) == "saxpy.spv");
+    CHECK(step_file("twice[WG=64]", 1) == "saxpy_64.spv");
+}
