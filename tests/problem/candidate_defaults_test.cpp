@@ -35,8 +35,8 @@ std::vector<std::string> candidate_names(const Problem& problem) {
 TEST_CASE("defaults fill the fields a candidate leaves out") {
     const Problem problem = parse(saxpy_with_defaults());
     REQUIRE(problem.families.size() == 1);
-    CHECK(problem.families[0].push_constant_size == 8);
-    CHECK(problem.families[0].bindings.size() == 2);
+    CHECK(problem.families[0].steps.at(0).push_constant_size == 8);
+    CHECK(problem.families[0].steps.at(0).bindings.size() == 2);
     CHECK(problem.candidates.size() == 3);
 }
 
@@ -44,7 +44,7 @@ TEST_CASE("a field of the candidate wins over the same field of the defaults") {
     Json json = saxpy_with_defaults();
     json["defaults"]["entry"] = "nowhere";
     json["candidates"][0]["entry"] = "main";
-    CHECK(parse(json).families[0].entry == "main");
+    CHECK(parse(json).families[0].steps.at(0).entry == "main");
 }
 
 TEST_CASE("a fault in a default is reported at its pointer under /defaults") {
@@ -87,8 +87,9 @@ TEST_CASE("variants make one family each, named after the candidate and the vari
     CHECK(candidate_names(problem) == std::vector<std::string>{"saxpy[narrow]", "saxpy[wide]"});
     REQUIRE(problem.families.size() == 2);
     CHECK(problem.families[1].pointer == "/candidates/0/variants/1");
-    CHECK(problem.families[1].workgroups[0].pointer == "/candidates/0/variants/1/workgroups/0");
-    CHECK(problem.families[0].bindings.size() == 2);
+    CHECK(problem.families[1].steps.at(0).workgroups[0].pointer ==
+          "/candidates/0/variants/1/workgroups/0");
+    CHECK(problem.families[0].steps.at(0).bindings.size() == 2);
 }
 
 TEST_CASE("a variant of a candidate with a grid names its points after the variant") {

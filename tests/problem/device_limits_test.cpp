@@ -28,9 +28,11 @@ ResolvedCandidate candidate_with(std::array<std::uint32_t, 3> size,
                                  std::array<std::uint32_t, 3> counts) {
     ResolvedCandidate candidate;
     candidate.name = "c";
-    candidate.workgroup_size = size;
-    candidate.workgroup_counts = counts;
-    candidate.bindings = {{0, 0, 0, spvtune::vulkan::DescriptorType::storage_buffer}};
+    ResolvedDispatch dispatch;
+    dispatch.workgroup_size = size;
+    dispatch.workgroup_counts = counts;
+    dispatch.bindings = {{0, 0, 0, spvtune::vulkan::DescriptorType::storage_buffer}};
+    candidate.dispatches = {dispatch};
     return candidate;
 }
 
@@ -89,12 +91,12 @@ TEST_CASE("buffer sizes are checked against ranges, the largest allocation and t
     CHECK(failure(candidate, one_buffer((1U << 20) + 1)) ==
           "buffer 'x' is 1048577 bytes, which exceeds maxStorageBufferRange = 1048576 of Tiny GPU");
     auto uniform = candidate;
-    uniform.bindings[0].type = spvtune::vulkan::DescriptorType::uniform_buffer;
+    uniform.dispatches[0].bindings[0].type = spvtune::vulkan::DescriptorType::uniform_buffer;
     CHECK(failure(uniform, one_buffer(1U << 16)) == "fits");
     CHECK(failure(uniform, one_buffer((1U << 16) + 1)) ==
           "buffer 'x' is 65537 bytes, which exceeds maxUniformBufferRange = 65536 of Tiny GPU");
     auto unbound = candidate;
-    unbound.bindings.clear();
+    unbound.dispatches[0].bindings.clear();
     CHECK(failure(unbound, one_buffer(1U << 21)) == "fits");
     CHECK(failure(unbound, one_buffer((1U << 21) + 1)) ==
           "buffer 'x' is 2097153 bytes, which exceeds maxMemoryAllocationSize = 2097152 of Tiny "

@@ -30,6 +30,17 @@ TEST_CASE("ceil_div rounds up for a positive divisor") {
           "column 1: ceil_div: first argument must be an int, got float");
 }
 
+TEST_CASE("ceil_log2 is the exponent of the next power of two, for pass counts") {
+    CHECK(show("ceil_log2(1)") == "0");
+    CHECK(show("ceil_log2(2)") == "1");
+    CHECK(show("ceil_log2(1000)") == "10");
+    CHECK(show("ceil_log2(1024)") == "10");
+    CHECK(show("ceil_log2(1025)") == "11");
+    CHECK(show("ceil_log2(9223372036854775807)") == "63");
+    CHECK(error_of("ceil_log2(0)") == "column 1: ceil_log2: argument must be positive, got 0");
+    CHECK(error_of("ceil_log2(2.0)").find("ceil_log2") != std::string::npos);
+}
+
 TEST_CASE("pow2 and log2") {
     CHECK(show("pow2(0)") == "1");
     CHECK(show("pow2(10)") == "1024");

@@ -78,8 +78,8 @@ TEST_CASE("a GLSL candidate is compiled per point with its defines") {
     REQUIRE(problem.candidates.size() == 2);
     CHECK(problem.candidates[0].name == "saxpy[WG=32]");
     CHECK(problem.candidates[1].name == "saxpy[WG=64]");
-    const CandidateFamily& first = problem.families[problem.candidates[0].family];
-    const CandidateFamily& second = problem.families[problem.candidates[1].family];
+    const DispatchStep& first = problem.families[problem.candidates[0].family].steps.at(0);
+    const DispatchStep& second = problem.families[problem.candidates[1].family].steps.at(0);
     CHECK(&first != &second);
     CHECK(first.entry_point().workgroup_size[0].size == 32);
     CHECK(second.entry_point().workgroup_size[0].size == 64);
@@ -109,7 +109,7 @@ void main() {
     const Problem problem = glsl.load();
     CHECK(problem.unavailable.empty());
     REQUIRE(problem.candidates.size() == 3);
-    CHECK(problem.families[problem.candidates[0].family].module->display_name() ==
+    CHECK(problem.families[problem.candidates[0].family].steps.at(0).module->display_name() ==
           "typed.comp[ELEM=float,FLAG=1,SCALE=16.0,WG_SIZE=32]");
 }
 
@@ -224,4 +224,31 @@ TEST_CASE("compiled GLSL is kept in the cache directory: a second load runs no c
     // The failing point compiles again (errors are not kept); the two good ones come from disk.
     CHECK(glsl_compile_count() - before == 1);
     CHECK(again.candidates.size() == 2);
+}
+
+TEST_CASE("each GLSL step is compiled per point, and a point is left out when one step fails") {
+    GlslProblem glsl;
+    Json step = glsl.json["candidates"][0];
+    step.erase("name");
+    step.erase("grid");
+    Json fixed = step;
+    fixed["defines"]["WG_SIZE"] = 32;
+    glsl.json["candidates"].push_back(
+        {{"name", "twice"}, {"grid", {{"WG", {32, 64, 128}}}}, {"steps", {step, fixed}}});
+    const Problem problem = glsl.load();
+    REQUIRE(problem.candidates.size() == 4);
+    CHECK(problem.candidates[2].name == "twice[WG=32]");
+    CHECK(problem.candidates[3].name == "twice[WG=64]");
+    REQUIRE(problem.unavailable.size() == 2);
+    CHECK(problem.unavailable[1].name == "twice[WG=128]");
+    CHECK(contains(problem.unavailable[1].reason, "does not compile with defines WG_SIZE=128"));
+    const auto module_name = [&problem](std::size_t candidate, std::size_t step) {
+        return problem.families[problem.candidates[candidate].family]
+            .steps.at(step)
+            .module->display_name();
+    };
+    CHECK(module_name(2, 0) == "saxpy.comp[WG_SIZE=32]");
+    CHECK(module_name(3, 0) == "saxpy.comp[WG_SIZE=64]");
+    CHECK(module_name(2, 1) == "saxpy.comp[WG_SIZE=32]");
+    CHECK(module_name(3, 1) == "saxpy.comp[WG_SIZE=32]");
 }

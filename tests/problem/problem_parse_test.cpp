@@ -21,7 +21,8 @@ TEST_CASE("a valid problem is parsed into its model") {
     REQUIRE(std::holds_alternative<spvtune::vulkan::FillIota>(problem.buffers[1].init));
     CHECK(std::get<spvtune::vulkan::FillIota>(problem.buffers[1].init).step == 0.5);
     REQUIRE(problem.families.size() == 1);
-    const CandidateFamily& family = problem.families[0];
+    REQUIRE(problem.families[0].steps.size() == 1);
+    const DispatchStep& family = problem.families[0].steps[0];
     CHECK(family.entry == "main");
     CHECK(family.spirv.filename() == "saxpy.spv");
     REQUIRE(family.module);
@@ -106,7 +107,7 @@ TEST_CASE("unknown fields are errors with a suggestion and the list of known fie
           "'bindngs' (did you mean 'bindings'?); expected one of: name, spirv, "
           "workgroups, entry, grid, constraints, specialization, push_constants, "
           "bindings, priority, requires, glsl, defines, include_dirs, glsl_target, "
-          "variants");
+          "steps, variants");
 }
 
 TEST_CASE("every structural error of a file is reported in one pass") {
@@ -121,7 +122,8 @@ TEST_CASE("every structural error of a file is reported in one pass") {
     CHECK(contains(errors[1], "/keys/list/1/m: unknown parameter 'm'"));
     CHECK(contains(errors[2], "/buffers/x/type: unknown element type 'f33'"));
     CHECK(contains(errors[3],
-                   "/buffers/y/role: expected \"input\", \"output\" or \"inout\", "
+                   "/buffers/y/role: expected \"input\", \"output\", \"inout\" or "
+                   "\"scratch\", "
                    "found \"outptu\" (a string)"));
     CHECK(contains(errors[4], "/candidates/0/bindings/1: unknown buffer 'yy' (did you mean 'y'?)"));
 }

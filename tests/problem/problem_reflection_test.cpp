@@ -32,15 +32,15 @@ Json typed_spec_json() {
 
 TEST_CASE("specialization constants are found by SpecId or by name with their declared types") {
     const Problem problem = parse(typed_spec_json());
-    const auto& specialization = problem.families[0].specialization;
+    const auto& specialization = problem.families[0].steps.at(0).specialization;
     REQUIRE(specialization.size() == 4);
     CHECK(specialization[1].id == 1);
     CHECK(std::holds_alternative<std::int32_t>(specialization[1].declared));
     CHECK(std::holds_alternative<float>(specialization[2].declared));
     CHECK(std::holds_alternative<bool>(specialization[3].declared));
-    REQUIRE(problem.families[0].bindings.size() == 2);
-    CHECK(problem.families[0].bindings[1].set == 1);
-    CHECK(problem.families[0].bindings[1].binding == 2);
+    REQUIRE(problem.families[0].steps.at(0).bindings.size() == 2);
+    CHECK(problem.families[0].steps[0].bindings[1].set == 1);
+    CHECK(problem.families[0].steps[0].bindings[1].binding == 2);
 }
 
 TEST_CASE("specialization values of the wrong type or range are errors before any key") {

@@ -34,8 +34,9 @@ TEST_CASE("a candidate resolves to typed specializations, dispatch size and push
     const auto buffers = resolve_buffers(problem, key).value();
     const auto resolved = resolve_candidate(problem, key, 1, buffers);
     REQUIRE(resolved);
-    const ResolvedCandidate& candidate = resolved.value();
-    CHECK(candidate.name == "saxpy[WG=64]");
+    CHECK(resolved.value().name == "saxpy[WG=64]");
+    REQUIRE(resolved.value().dispatches.size() == 1);
+    const ResolvedDispatch& candidate = resolved.value().dispatches[0];
     CHECK(candidate.entry == "main");
     REQUIRE(candidate.module);
     REQUIRE(candidate.specializations.size() == 1);
@@ -118,7 +119,8 @@ TEST_CASE("a buffer under a vec4[] view must hold whole vec4s for the key, or it
     const auto buffers = resolve_buffers(problem, n_key(1000)).value();
     const auto whole = resolve_candidate(problem, n_key(1000), 0, buffers);
     REQUIRE(whole);
-    CHECK(whole.value().bindings.at(0).buffer == 0);  // bound as is: counts stay in f32
+    CHECK(whole.value().dispatches.at(0).bindings.at(0).buffer ==
+          0);  // bound as is: counts stay in f32
     CHECK(buffers.at(0).count == 1000);
 
     const auto ragged = resolve_buffers(problem, n_key(1001)).value();

@@ -37,8 +37,8 @@ TEST_CASE("a spirv path with grid parameters loads each point's own file") {
     CHECK(problem.candidates[1].name == "saxpy[WG=64]");
     const auto& first = problem.families[problem.candidates[0].family];
     const auto& second = problem.families[problem.candidates[1].family];
-    CHECK(first.spirv.filename() == "saxpy_32.spv");
-    CHECK(second.spirv.filename() == "saxpy_64.spv");
+    CHECK(first.steps.at(0).spirv.filename() == "saxpy_32.spv");
+    CHECK(second.steps.at(0).spirv.filename() == "saxpy_64.spv");
     CHECK(first.name == "saxpy");
     CHECK(second.name == "saxpy");
     CHECK(problem.candidates[problem.reference.candidates.at(0)].name == "saxpy[WG=64]");
@@ -76,4 +76,30 @@ TEST_CASE(
     CHECK(contains(error_of(json),
                    "/reference/candidate: the reference candidate 'saxpy[WG=128]' "
                    "cannot be loaded: no SPIR-V file"));
+}
+
+TEST_CASE("a templated spirv path in a step loads each point's own file for that step") {
+    spvtune::tune::testing::TempDirectory dir;
+    Json json = templated_saxpy(dir.path());
+    Json templated = json["candidates"][0];
+    templated.erase("name");
+    templated.erase("grid");
+    Json plain = templated;
+    plain["spirv"] = "saxpy.spv";
+    json["candidates"].push_back(
+        {{"name", "twice"}, {"grid", {{"WG", {32, 64, 128}}}}, {"steps", {plain, templated}}});
+    const Problem problem = parse(json);
+    REQUIRE(problem.unavailable.size() == 2);
+    CHECK(problem.unavailable[1].name == "twice[WG=128]");
+    CHECK(contains(problem.unavailable[1].reason, "/candidates/1/steps/1/spirv"));
+    const auto step_file = [&problem](const std::string& name, std::size_t step) {
+        return problem.families[problem.find_candidate(name)->family]
+            .steps.at(step)
+            .spirv.filename()
+            .string();
+    };
+    CHECK(step_file("twice[WG=32]", 0) == "saxpy.spv");
+    CHECK(step_file("twice[WG=32]", 1) == "saxpy_32.spv");
+    CHECK(step_file("twice[WG=64]", 0) == "saxpy.spv");
+    CHECK(step_file("twice[WG=64]", 1) == "saxpy_64.spv");
 }

@@ -54,6 +54,25 @@ TEST_CASE("a timed batch of N dispatches runs N times and reports per-dispatch t
     check_close(saxpy.result(), saxpy.expected(5));
 }
 
+TEST_CASE("the dispatches of a job run in order, each seeing the writes of the one before") {
+    test::VulkanFixture vulkan;
+    test::SaxpyJob saxpy(vulkan.device(), 2048, 64);
+    const auto three = saxpy.chained(vulkan.device(), 3);
+    three->run();
+    check_close(saxpy.result(), saxpy.expected(3));
+    // A timed batch repeats the whole job: two runs of three dispatches, timed as two runs.
+    const vulkan::DispatchTiming timing = three->time(2);
+    CHECK(timing.dispatches == 2);
+    CHECK(timing.per_dispatch_ns == doctest::Approx(timing.total_ns / 2));
+    check_close(saxpy.result(), saxpy.expected(9));
+}
+
+TEST_CASE("a job of no dispatches is refused") {
+    test::VulkanFixture vulkan;
+    CHECK_THROWS_WITH_AS(vulkan::ComputeJob(vulkan.device(), std::vector<vulkan::Dispatch>{}),
+                         "a compute job needs at least one dispatch", vulkan::Error);
+}
+
 TEST_CASE("push constants of the wrong size are refused with the sizes named") {
     test::VulkanFixture vulkan;
     const auto module = vulkan::SpirvModule::load(test::kernel_path("saxpy"));

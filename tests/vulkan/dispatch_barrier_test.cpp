@@ -85,13 +85,14 @@ VKAPI_ATTR void VKAPI_CALL vkCmdPipelineBarrier(
 
 namespace {
 
-/// The log of one timed batch of `dispatches` saxpy dispatches.
-std::string commands_of_batch(std::uint32_t dispatches) {
+/// The log of one timed batch of `runs` runs of a job of `steps` saxpy dispatches.
+std::string commands_of_batch(std::uint32_t runs, std::size_t steps = 1) {
     spvtune::test::VulkanFixture vulkan;
     spvtune::test::SaxpyJob saxpy(vulkan.device(), 1024, 64);
+    const auto job = saxpy.chained(vulkan.device(), steps);
     RecordedCommands recorded;
     active_recorder = &recorded;
-    saxpy.job().time(dispatches);
+    job->time(runs);
     active_recorder = nullptr;
     return recorded.log;
 }
@@ -104,6 +105,14 @@ TEST_CASE("every dispatch of a timed batch waits for the writes of the one befor
     std::string between = commands_of_batch(4);
     between.erase(0, between.find('D'));
     CHECK(between == "DBDBDBD");
+}
+
+TEST_CASE("every dispatch of a multi-step job waits for the writes of the step before") {
+    // Two runs of a job of three dispatches: a barrier between the steps of a run and between
+    // the last step of one run and the first of the next.
+    std::string between = commands_of_batch(2, 3);
+    between.erase(0, between.find('D'));
+    CHECK(between == "DBDBDBDBDBD");
 }
 
 TEST_CASE("the command watcher sees the dispatches that reach the loader") {

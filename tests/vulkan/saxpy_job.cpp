@@ -43,6 +43,16 @@ SaxpyJob::SaxpyJob(vulkan::Device& device, std::uint32_t n, std::uint32_t workgr
     const std::uint32_t groups = (n + workgroup_size - 1) / workgroup_size;
     job_ = std::make_unique<ComputeJob>(device, *pipeline_, bindings, push_constants(a, n),
                                         std::array<std::uint32_t, 3>{groups, 1, 1});
+    dispatch_ = {pipeline_.get(),
+                 {std::begin(bindings), std::end(bindings)},
+                 push_constants(a, n),
+                 {groups, 1, 1}};
+}
+
+std::unique_ptr<vulkan::ComputeJob> SaxpyJob::chained(vulkan::Device& device,
+                                                      std::size_t dispatches) const {
+    return std::make_unique<vulkan::ComputeJob>(
+        device, std::vector<vulkan::Dispatch>(dispatches, dispatch_));
 }
 
 std::vector<float> SaxpyJob::result() const {

@@ -17,6 +17,9 @@ class SaxpyJob {
     SaxpyJob(vulkan::Device& device, std::uint32_t n, std::uint32_t workgroup_size, float a = 2.5f);
 
     vulkan::ComputeJob& job() { return *job_; }
+    /// A job of `dispatches` saxpy dispatches on the same buffers, run in one command buffer.
+    std::unique_ptr<vulkan::ComputeJob> chained(vulkan::Device& device,
+                                                std::size_t dispatches) const;
     /// y as the kernel left it.
     std::vector<float> result() const;
     /// y after `runs` dispatches, computed on the host in float like the kernel.
@@ -32,6 +35,7 @@ class SaxpyJob {
     std::unique_ptr<vulkan::Buffer> x_buffer_;
     std::unique_ptr<vulkan::Buffer> y_buffer_;
     std::unique_ptr<vulkan::ComputeJob> job_;
+    vulkan::Dispatch dispatch_;
 };
 
 }  // namespace spvtune::test

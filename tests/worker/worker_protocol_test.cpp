@@ -141,3 +141,26 @@ TEST_CASE("worker protocol: samples and specializations keep their values and ty
     }
     CHECK_FALSE(specializations_from_json(nlohmann::json::parse("[[0, 99, 1]]")).has_value());
 }
+
+TEST_CASE("worker protocol: each step's specializations travel once, in step order") {
+    // Step 1 repeats: its two dispatches share one pipeline, so it is sent once.
+    std::vector<spvtune::problem::ResolvedDispatch> dispatches(4);
+    dispatches[0].step = 0;
+    dispatches[0].specializations = {{0, std::uint32_t{64}}};
+    dispatches[1].step = 1;
+    dispatches[1].specializations = {{0, std::uint32_t{16}}, {1, true}};
+    dispatches[2] = dispatches[1];
+    dispatches[3].step = 2;
+    const auto decoded = step_specializations_from_json(step_specializations_to_json(dispatches));
+    REQUIRE(decoded.has_value());
+    REQUIRE(decoded.value().size() == 3);
+    CHECK(decoded.value()[0].step == 0);
+    CHECK(decoded.value()[1].step == 1);
+    CHECK(decoded.value()[2].step == 2);
+    CHECK(decoded.value()[1].specializations.size() == 2);
+    CHECK(decoded.value()[1].specializations[1].value ==
+          spvtune::vulkan::SpecializationValue{true});
+    CHECK(decoded.value()[2].specializations.empty());
+    CHECK_FALSE(step_specializations_from_json(nlohmann::json::array()).has_value());
+    CHECK_FALSE(step_specializations_from_json(nlohmann::json::parse("[[\"0\", []]]")).has_value());
+}

@@ -47,8 +47,8 @@ std::shared_ptr<const vulkan::SpirvModule> load_module(Reader& reader, const std
     return module;
 }
 
-void check_bindings(Reader& reader, const Problem& problem, const CandidateFamily& family,
-                    const FamilyDraft& draft, const vulkan::ComputeEntryPoint& entry,
+void check_bindings(Reader& reader, const Problem& problem, const DispatchStep& step,
+                    const StepDraft& draft, const vulkan::ComputeEntryPoint& entry,
                     const std::string& shader) {
     std::string used;
     for (const auto& binding : entry.bindings) {
@@ -56,12 +56,12 @@ void check_bindings(Reader& reader, const Problem& problem, const CandidateFamil
             (used.empty() ? "" : ", ") + binding_label(binding.set, binding.binding, binding.name);
     }
     for (const auto& wanted : entry.bindings) {
-        const auto bound = std::find_if(
-            family.bindings.begin(), family.bindings.end(), [&wanted](const Binding& b) {
+        const auto bound =
+            std::find_if(step.bindings.begin(), step.bindings.end(), [&wanted](const Binding& b) {
                 return b.set == wanted.set && b.binding == wanted.binding;
             });
         const std::string label = binding_label(wanted.set, wanted.binding, wanted.name);
-        if (bound == family.bindings.end()) {
+        if (bound == step.bindings.end()) {
             reader.error(draft.at("bindings"), label + " (" + std::string(to_string(wanted.type)) +
                                                    ") that " + shader +
                                                    " uses is not bound; expected a buffer for \"" +
@@ -98,7 +98,7 @@ void check_bindings(Reader& reader, const Problem& problem, const CandidateFamil
                              std::to_string(size) + " bytes (whole elements)");
         }
     }
-    for (const Binding& binding : family.bindings) {
+    for (const Binding& binding : step.bindings) {
         const bool exists =
             std::any_of(entry.bindings.begin(), entry.bindings.end(),
                         [&binding](const vulkan::DescriptorBinding& b) {
@@ -113,9 +113,9 @@ void check_bindings(Reader& reader, const Problem& problem, const CandidateFamil
     }
 }
 
-void check_push_constants(Reader& reader, const CandidateFamily& family, const FamilyDraft& draft,
+void check_push_constants(Reader& reader, const DispatchStep& step, const StepDraft& draft,
                           const vulkan::ComputeEntryPoint& entry, const std::string& shader) {
-    const std::uint32_t given = family.push_constant_size;
+    const std::uint32_t given = step.push_constant_size;
     const std::uint32_t block = entry.push_constants.size;
     if (given == block) {
         return;
@@ -131,7 +131,7 @@ std::string describe_constant(const vulkan::SpecializationConstant& constant) {
            " (" + std::string(vulkan::type_name(constant.default_value)) + ")";
 }
 
-void attach_specialization(Reader& reader, CandidateFamily& family, const FamilyDraft& draft,
+void attach_specialization(Reader& reader, DispatchStep& step, const StepDraft& draft,
                            const vulkan::ComputeEntryPoint& entry, const std::string& shader) {
     const auto& declared = entry.specialization_constants;
     std::string listing;
@@ -164,30 +164,33 @@ void attach_specialization(Reader& reader, CandidateFamily& family, const Family
             continue;
         }
         const bool repeated =
-            std::any_of(family.specialization.begin(), family.specialization.end(),
+            std::any_of(step.specialization.begin(), step.specialization.end(),
                         [&](const SpecializationEntry& e) { return e.id == match->id; });
         if (repeated) {
             reader.error(pointer, "specialization constant " + describe_constant(*match) +
                                       " is given twice (by SpecId and by name)");
             continue;
         }
-        family.specialization.push_back({match->id, match->default_value, entry_draft.value});
+        step.specialization.push_back({match->id, match->default_value, entry_draft.value});
     }
     std::sort(
-        family.specialization.begin(), family.specialization.end(),
+        step.specialization.begin(), step.specialization.end(),
         [](const SpecializationEntry& a, const SpecializationEntry& b) { return a.id < b.id; });
 }
 
-/// Evaluates `located` for every candidate of family `f` when it does not depend on the key, so
+/// Evaluates `located` for every candidate of family `f` when it uses grid parameters only, so
 /// values of the wrong type or range are reported now rather than as a skip for every key.
 void check_constant(Reader& reader, const Problem& problem, std::size_t f,
                     const LocatedExpression& located, const std::string& what,
                     const std::function<void(const Value&, std::string_view)>& convert) {
+    // Anything but grid parameters (a key parameter, a step's iteration) is known only per key.
     const auto& names = located.expression.variables();
-    const bool uses_key = std::any_of(names.begin(), names.end(), [&problem](const auto& name) {
-        return problem.find_parameter(name) != nullptr;
+    const auto& grid = problem.families[f].grid;
+    const bool per_key = std::any_of(names.begin(), names.end(), [&grid](const auto& name) {
+        return std::none_of(grid.begin(), grid.end(),
+                            [&name](const GridAxis& axis) { return axis.name == name; });
     });
-    if (uses_key) {
+    if (per_key) {
         return;
     }
     for (const Candidate& candidate : problem.candidates) {
@@ -208,9 +211,17 @@ void check_constant(Reader& reader, const Problem& problem, std::size_t f,
     }
 }
 
-void check_constants(Reader& reader, const Problem& problem, std::size_t f) {
-    const CandidateFamily& family = problem.families[f];
-    for (const SpecializationEntry& entry : family.specialization) {
+void check_constants(Reader& reader, const Problem& problem, std::size_t f,
+                     const DispatchStep& step) {
+    check_constant(reader, problem, f, step.repeat, "repeat count",
+                   [](const Value& value, std::string_view text) {
+                       if (as_int(value, text) < 0) {
+                           throw ExpressionError(
+                               std::string(text), 1, text.size(),
+                               "expected a repeat count >= 0, got " + to_string(value));
+                       }
+                   });
+    for (const SpecializationEntry& entry : step.specialization) {
         check_constant(reader, problem, f, entry.value,
                        "specialization constant " + std::to_string(entry.id) + " (" +
                            std::string(vulkan::type_name(entry.declared)) + ")",
@@ -220,7 +231,7 @@ void check_constants(Reader& reader, const Problem& problem, std::size_t f) {
     }
     static const char* const axes[] = {"x", "y", "z"};
     for (std::size_t i = 0; i < 3; ++i) {
-        check_constant(reader, problem, f, family.workgroups[i],
+        check_constant(reader, problem, f, step.workgroups[i],
                        std::string("workgroup count ") + axes[i],
                        [](const Value& value, std::string_view text) {
                            if (as_uint32(value, text) == 0) {
@@ -229,7 +240,7 @@ void check_constants(Reader& reader, const Problem& problem, std::size_t f) {
                            }
                        });
     }
-    for (const PushConstant& constant : family.push_constants) {
+    for (const PushConstant& constant : step.push_constants) {
         check_constant(reader, problem, f, constant.value,
                        "push constant (" + std::string(vulkan::to_string(constant.type)) + ")",
                        [&constant](const Value& value, std::string_view text) {
@@ -237,8 +248,6 @@ void check_constants(Reader& reader, const Problem& problem, std::size_t f) {
                            write_push_constant(bytes, 0, constant.type, value, text);
                        });
     }
-    check_constant(reader, problem, f, family.priority, "priority",
-                   [](const Value& value, std::string_view text) { (void)as_int(value, text); });
 }
 
 }  // namespace
@@ -248,28 +257,37 @@ void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraf
     ModuleCache cache;
     for (std::size_t f = 0; f < problem.families.size(); ++f) {
         CandidateFamily& family = problem.families[f];
-        const FamilyDraft& draft = drafts[f];
-        if (!draft.glsl) {  // a GLSL family's module was compiled by compile_glsl_candidates
-            family.module =
-                load_module(reader, draft.spirv, draft.at("spirv"), options, cache, family.spirv);
-        }
-        if (!family.module) {
-            continue;
-        }
-        const vulkan::ComputeEntryPoint* entry = nullptr;
-        try {
-            entry = &family.module->entry_point(family.entry);
-        } catch (const vulkan::SpirvError& error) {
-            reader.error(draft.at("entry"), error.what());
-            continue;
-        }
-        const std::string shader = draft.spirv + ":" + family.entry;
         const std::size_t errors = reader.error_count();
-        check_bindings(reader, problem, family, draft, *entry, shader);
-        check_push_constants(reader, family, draft, *entry, shader);
-        attach_specialization(reader, family, draft, *entry, shader);
+        for (std::size_t s = 0; s < family.steps.size(); ++s) {
+            DispatchStep& step = family.steps[s];
+            const StepDraft& draft = drafts[f].steps[s];
+            if (!draft.glsl) {  // a GLSL step's module was compiled by compile_glsl_candidates
+                step.module =
+                    load_module(reader, draft.spirv, draft.at("spirv"), options, cache, step.spirv);
+            }
+            if (!step.module) {
+                continue;
+            }
+            const vulkan::ComputeEntryPoint* entry = nullptr;
+            try {
+                entry = &step.module->entry_point(step.entry);
+            } catch (const vulkan::SpirvError& error) {
+                reader.error(draft.at("entry"), error.what());
+                continue;
+            }
+            const std::string shader = draft.spirv + ":" + step.entry;
+            const std::size_t step_errors = reader.error_count();
+            check_bindings(reader, problem, step, draft, *entry, shader);
+            check_push_constants(reader, step, draft, *entry, shader);
+            attach_specialization(reader, step, draft, *entry, shader);
+            if (reader.error_count() == step_errors) {
+                check_constants(reader, problem, f, step);
+            }
+        }
         if (reader.error_count() == errors) {
-            check_constants(reader, problem, f);
+            check_constant(
+                reader, problem, f, family.priority, "priority",
+                [](const Value& value, std::string_view text) { (void)as_int(value, text); });
         }
     }
 }

@@ -1,6 +1,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -68,7 +69,9 @@ struct DeviceExecutor::Impl {
     vulkan::BatchPolicy batch;
 
     std::mutex mutex;
-    std::map<std::pair<std::size_t, std::string>, std::unique_ptr<vulkan::ComputePipeline>>
+    /// By (candidate, step, specializations): the repetitions of a step share one pipeline.
+    std::map<std::tuple<std::size_t, std::size_t, std::string>,
+             std::unique_ptr<vulkan::ComputePipeline>>
         pipelines;
     std::unique_ptr<KeyState> state;
     bool device_lost = false;
@@ -76,13 +79,13 @@ struct DeviceExecutor::Impl {
     Impl(const Problem& p, vulkan::Device& d, vulkan::BatchPolicy b)
         : problem(p), device(d), batch(b) {}
 
-    vulkan::ComputePipeline& pipeline_for(const ResolvedCandidate& resolved) {
-        auto slot =
-            std::make_pair(resolved.candidate, specialization_signature(resolved.specializations));
+    vulkan::ComputePipeline& pipeline_for(std::size_t candidate, const ResolvedDispatch& dispatch) {
+        auto slot = std::make_tuple(candidate, dispatch.step,
+                                    specialization_signature(dispatch.specializations));
         auto& pipeline = pipelines[slot];
         if (!pipeline) {
             pipeline = std::make_unique<vulkan::ComputePipeline>(
-                device, *resolved.module, resolved.entry, resolved.specializations);
+                device, *dispatch.module, dispatch.entry, dispatch.specializations);
         }
         return *pipeline;
     }
@@ -107,26 +110,30 @@ struct DeviceExecutor::Impl {
     vulkan::ComputeJob& job_for(KeyState& key_state, const ResolvedCandidate& resolved) {
         auto& job = key_state.jobs[resolved.candidate];
         if (!job) {
-            vulkan::ComputePipeline& pipeline = pipeline_for(resolved);
-            std::vector<vulkan::BufferBinding> bindings;
-            for (const ResolvedBinding& binding : resolved.bindings) {
-                bindings.push_back(
-                    {binding.set, binding.binding, key_state.buffers[binding.buffer].get()});
+            std::vector<vulkan::Dispatch> dispatches;
+            for (const ResolvedDispatch& dispatch : resolved.dispatches) {
+                std::vector<vulkan::BufferBinding> bindings;
+                for (const ResolvedBinding& binding : dispatch.bindings) {
+                    bindings.push_back(
+                        {binding.set, binding.binding, key_state.buffers[binding.buffer].get()});
+                }
+                dispatches.push_back({&pipeline_for(resolved.candidate, dispatch),
+                                      std::move(bindings), dispatch.push_constants,
+                                      dispatch.workgroup_counts});
             }
-            job = std::make_unique<vulkan::ComputeJob>(
-                device, pipeline, bindings, resolved.push_constants, resolved.workgroup_counts);
+            job = std::make_unique<vulkan::ComputeJob>(device, std::move(dispatches));
         }
         return *job;
     }
 
-    /// Outputs to the poison pattern, inouts to their initial contents.
+    /// Outputs to the poison pattern, inouts and scratch buffers to their initial contents.
     void reset_checked(KeyState& key_state, const KeyPlan& plan) {
         for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
             const BufferRole role = plan.buffers[i].role;
             if (role == BufferRole::output) {
                 const std::vector<std::byte> poison(plan.buffers[i].bytes, poison_byte);
                 key_state.buffers[i]->upload(poison);
-            } else if (role == BufferRole::inout) {
+            } else if (role == BufferRole::inout || role == BufferRole::scratch) {
                 key_state.buffers[i]->upload(key_state.initial[i]);
             }
         }
@@ -172,7 +179,9 @@ tune::Result<tune::Sample> DeviceExecutor::measure(const ResolvedCandidate& cand
 tune::Status DeviceExecutor::prepare(const ResolvedCandidate& candidate) {
     std::lock_guard lock(impl_->mutex);
     return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Status {
-        impl_->pipeline_for(candidate);
+        for (const ResolvedDispatch& dispatch : candidate.dispatches) {
+            impl_->pipeline_for(candidate.candidate, dispatch);
+        }
         return tune::ok();
     });
 }

@@ -14,6 +14,56 @@ std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/// Whether one dispatch fits the limits on workgroups, push constants and buffer ranges.
+tune::Status check_dispatch(const ResolvedDispatch& dispatch,
+                            std::span<const ResolvedBuffer> buffers, const DeviceLimits& limits) {
+    static constexpr char axes[] = {'x', 'y', 'z'};
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (dispatch.workgroup_counts[i] > limits.max_workgroup_count[i]) {
+            return tune::fail("workgroup count " + std::string(1, axes[i]) + " = " +
+                              std::to_string(dispatch.workgroup_counts[i]) +
+                              " exceeds maxComputeWorkGroupCount[" + std::to_string(i) +
+                              "] = " + std::to_string(limits.max_workgroup_count[i]) + of(limits));
+        }
+    }
+    std::uint64_t invocations = 1;
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (dispatch.workgroup_size[i] > limits.max_workgroup_size[i]) {
+            return tune::fail("workgroup size " + std::string(1, axes[i]) + " = " +
+                              std::to_string(dispatch.workgroup_size[i]) +
+                              " exceeds maxComputeWorkGroupSize[" + std::to_string(i) +
+                              "] = " + std::to_string(limits.max_workgroup_size[i]) + of(limits));
+        }
+        invocations *= dispatch.workgroup_size[i];
+    }
+    if (invocations > limits.max_workgroup_invocations) {
+        return tune::fail("workgroup size " + std::to_string(dispatch.workgroup_size[0]) + "x" +
+                          std::to_string(dispatch.workgroup_size[1]) + "x" +
+                          std::to_string(dispatch.workgroup_size[2]) + " = " +
+                          std::to_string(invocations) +
+                          " invocations exceeds maxComputeWorkGroupInvocations = " +
+                          std::to_string(limits.max_workgroup_invocations) + of(limits));
+    }
+    if (dispatch.push_constants.size() > limits.max_push_constants_size) {
+        return tune::fail("push constants of " + std::to_string(dispatch.push_constants.size()) +
+                          " bytes exceed maxPushConstantsSize = " +
+                          std::to_string(limits.max_push_constants_size) + of(limits));
+    }
+    for (const ResolvedBinding& binding : dispatch.bindings) {
+        const ResolvedBuffer& buffer = buffers[binding.buffer];
+        const bool uniform = binding.type == vulkan::DescriptorType::uniform_buffer;
+        const std::uint64_t range =
+            uniform ? limits.max_uniform_buffer_range : limits.max_storage_buffer_range;
+        if (buffer.bytes > range) {
+            return tune::fail("buffer '" + buffer.name + "' is " + std::to_string(buffer.bytes) +
+                              " bytes, which exceeds " +
+                              (uniform ? "maxUniformBufferRange" : "maxStorageBufferRange") +
+                              " = " + std::to_string(range) + of(limits));
+        }
+    }
+    return tune::ok();
+}
+
 }  // namespace
 
 DeviceLimits DeviceLimits::from(const vulkan::PhysicalDeviceInfo& device) {
@@ -59,48 +109,13 @@ tune::Status check_device_limits(const ResolvedCandidate& candidate,
             return tune::fail("needs " + capability + ", which" + of(limits).substr(3) + " lacks");
         }
     }
-    static constexpr char axes[] = {'x', 'y', 'z'};
-    for (std::size_t i = 0; i < 3; ++i) {
-        if (candidate.workgroup_counts[i] > limits.max_workgroup_count[i]) {
-            return tune::fail("workgroup count " + std::string(1, axes[i]) + " = " +
-                              std::to_string(candidate.workgroup_counts[i]) +
-                              " exceeds maxComputeWorkGroupCount[" + std::to_string(i) +
-                              "] = " + std::to_string(limits.max_workgroup_count[i]) + of(limits));
-        }
-    }
-    std::uint64_t invocations = 1;
-    for (std::size_t i = 0; i < 3; ++i) {
-        if (candidate.workgroup_size[i] > limits.max_workgroup_size[i]) {
-            return tune::fail("workgroup size " + std::string(1, axes[i]) + " = " +
-                              std::to_string(candidate.workgroup_size[i]) +
-                              " exceeds maxComputeWorkGroupSize[" + std::to_string(i) +
-                              "] = " + std::to_string(limits.max_workgroup_size[i]) + of(limits));
-        }
-        invocations *= candidate.workgroup_size[i];
-    }
-    if (invocations > limits.max_workgroup_invocations) {
-        return tune::fail("workgroup size " + std::to_string(candidate.workgroup_size[0]) + "x" +
-                          std::to_string(candidate.workgroup_size[1]) + "x" +
-                          std::to_string(candidate.workgroup_size[2]) + " = " +
-                          std::to_string(invocations) +
-                          " invocations exceeds maxComputeWorkGroupInvocations = " +
-                          std::to_string(limits.max_workgroup_invocations) + of(limits));
-    }
-    if (candidate.push_constants.size() > limits.max_push_constants_size) {
-        return tune::fail("push constants of " + std::to_string(candidate.push_constants.size()) +
-                          " bytes exceed maxPushConstantsSize = " +
-                          std::to_string(limits.max_push_constants_size) + of(limits));
-    }
-    for (const ResolvedBinding& binding : candidate.bindings) {
-        const ResolvedBuffer& buffer = buffers[binding.buffer];
-        const bool uniform = binding.type == vulkan::DescriptorType::uniform_buffer;
-        const std::uint64_t range =
-            uniform ? limits.max_uniform_buffer_range : limits.max_storage_buffer_range;
-        if (buffer.bytes > range) {
-            return tune::fail("buffer '" + buffer.name + "' is " + std::to_string(buffer.bytes) +
-                              " bytes, which exceeds " +
-                              (uniform ? "maxUniformBufferRange" : "maxStorageBufferRange") +
-                              " = " + std::to_string(range) + of(limits));
+    for (const ResolvedDispatch& dispatch : candidate.dispatches) {
+        if (auto fits = check_dispatch(dispatch, buffers, limits); !fits) {
+            // Which pass does not fit matters once there are several.
+            return candidate.dispatches.size() == 1
+                       ? fits
+                       : tune::fail("step " + std::to_string(dispatch.step) + ": " +
+                                    std::move(fits).error());
         }
     }
     for (const ResolvedBuffer& buffer : buffers) {

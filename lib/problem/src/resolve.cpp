@@ -51,13 +51,13 @@ bool matches(ParameterType type, const KeyValue& value) {
 
 /// Whether `buffer` fills the shader's view of it for this key: the fixed part of the block,
 /// then whole array elements (a vec4[] view over f32 needs a multiple of 16 bytes).
-tune::Status check_fit(const CandidateFamily& family, const vulkan::DescriptorBinding& view,
+tune::Status check_fit(const DispatchStep& step, const vulkan::DescriptorBinding& view,
                        const Binding& binding, const ResolvedBuffer& buffer) {
     const std::string size = "buffer '" + buffer.name + "' is " + std::to_string(buffer.bytes) +
                              " bytes (" + std::to_string(buffer.count) + " " +
                              std::string(vulkan::to_string(buffer.type)) + ") for this key";
     const std::string what = detail::binding_label(binding.set, binding.binding, view.name) +
-                             " of " + family.spirv.filename().string() + ":" + family.entry;
+                             " of " + step.spirv.filename().string() + ":" + step.entry;
     if (buffer.bytes < view.block_size) {
         return tune::fail(binding.pointer + ": " + size + "; the block of " + what +
                           " needs at least " + std::to_string(view.block_size) + " bytes");
@@ -77,6 +77,98 @@ tune::Status check_fit(const CandidateFamily& family, const vulkan::DescriptorBi
     return tune::fail(binding.pointer + ": " + size + " but " + what +
                       " reads it as an array with a " + std::to_string(stride) +
                       "-byte stride; expected a size that is " + expected);
+}
+
+/// " (iteration i=2)" for a step that names its iteration variable, else nothing.
+std::string iteration_note(const DispatchStep& step, std::int64_t i) {
+    return step.iteration.empty() ? std::string()
+                                  : " (iteration " + step.iteration + "=" + std::to_string(i) + ")";
+}
+
+/// The most repetitions of one step: far beyond any log-depth pass count, and small enough that
+/// a runaway expression is a clear skip rather than a command buffer that exhausts memory.
+constexpr std::int64_t max_repeat = 4096;
+
+/// The dispatches of `step` (number `index`) for the key and point in `scope`, appended to
+/// `dispatches`: one per repetition, with the iteration variable set.
+tune::Status resolve_step(const DispatchStep& step, std::size_t index, const Scope& scope,
+                          std::span<const ResolvedBuffer> buffers,
+                          std::vector<ResolvedDispatch>& dispatches) {
+    ResolvedDispatch first;
+    first.step = index;
+    first.module = step.module;
+    first.entry = step.entry;
+    std::int64_t repeat = 0;
+    const std::string* at = &step.repeat.pointer;
+    try {
+        repeat = as_int(step.repeat.expression.evaluate(scope), step.repeat.expression.text());
+        if (repeat < 0 || repeat > max_repeat) {
+            return tune::fail(step.repeat.pointer + ": repeat count is " + std::to_string(repeat) +
+                              " for this key; expected 0.." + std::to_string(max_repeat));
+        }
+        for (const SpecializationEntry& entry : step.specialization) {
+            at = &entry.value.pointer;
+            first.specializations.push_back(
+                {entry.id,
+                 detail::to_specialization(entry.value.expression.evaluate(scope), entry.declared,
+                                           entry.value.expression.text())});
+        }
+    } catch (const ExpressionError& error) {
+        return tune::fail(failure(*at, error));
+    }
+    const vulkan::ComputeEntryPoint& entry = step.entry_point();
+    try {
+        first.workgroup_size = vulkan::specialized_workgroup_size(entry, first.specializations);
+    } catch (const vulkan::SpirvError& error) {
+        return tune::fail(error.what());
+    }
+    for (const Binding& binding : step.bindings) {
+        const auto reflected = std::find_if(
+            entry.bindings.begin(), entry.bindings.end(), [&](const vulkan::DescriptorBinding& b) {
+                return b.set == binding.set && b.binding == binding.binding;
+            });
+        const ResolvedBuffer& buffer = buffers[binding.buffer];
+        if (reflected != entry.bindings.end()) {
+            if (auto fits = check_fit(step, *reflected, binding, buffer); !fits) {
+                return tune::fail(std::move(fits).error());
+            }
+        }
+        first.bindings.push_back({binding.set, binding.binding, binding.buffer,
+                                  reflected != entry.bindings.end()
+                                      ? reflected->type
+                                      : vulkan::DescriptorType::storage_buffer});
+    }
+    Scope iteration_scope(&scope);
+    for (std::int64_t i = 0; i < repeat; ++i) {
+        if (!step.iteration.empty()) {
+            iteration_scope.set(step.iteration, Value(i));
+        }
+        ResolvedDispatch dispatch = first;
+        try {
+            for (std::size_t axis = 0; axis < 3; ++axis) {
+                const LocatedExpression& count = step.workgroups[axis];
+                at = &count.pointer;
+                dispatch.workgroup_counts[axis] =
+                    as_uint32(count.expression.evaluate(iteration_scope), count.expression.text());
+                if (dispatch.workgroup_counts[axis] == 0) {
+                    return tune::fail(count.pointer + ": workgroup count " + "xyz"[axis] +
+                                      " is 0 for this key" + iteration_note(step, i) +
+                                      "; expected at least 1");
+                }
+            }
+            dispatch.push_constants.resize(step.push_constant_size);
+            for (const PushConstant& constant : step.push_constants) {
+                at = &constant.value.pointer;
+                detail::write_push_constant(dispatch.push_constants, constant.offset, constant.type,
+                                            constant.value.expression.evaluate(iteration_scope),
+                                            constant.value.expression.text());
+            }
+        } catch (const ExpressionError& error) {
+            return tune::fail(failure(*at, error) + iteration_note(step, i));
+        }
+        dispatches.push_back(std::move(dispatch));
+    }
+    return tune::ok();
 }
 
 }  // namespace
@@ -145,8 +237,6 @@ tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const 
     ResolvedCandidate resolved;
     resolved.name = candidate.name;
     resolved.candidate = index;
-    resolved.module = family.module;
-    resolved.entry = family.entry;
     const std::string* at = nullptr;  // the pointer of the expression being evaluated
     try {
         for (const Constraint& constraint : family.constraints) {
@@ -168,55 +258,19 @@ tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const 
             return tune::fail("priority is " + std::to_string(resolved.priority) +
                               " for this key: never run");
         }
-        for (const SpecializationEntry& entry : family.specialization) {
-            at = &entry.value.pointer;
-            resolved.specializations.push_back(
-                {entry.id,
-                 detail::to_specialization(entry.value.expression.evaluate(scope), entry.declared,
-                                           entry.value.expression.text())});
-        }
-        for (std::size_t i = 0; i < 3; ++i) {
-            const LocatedExpression& count = family.workgroups[i];
-            at = &count.pointer;
-            resolved.workgroup_counts[i] =
-                as_uint32(count.expression.evaluate(scope), count.expression.text());
-            if (resolved.workgroup_counts[i] == 0) {
-                return tune::fail(count.pointer + ": workgroup count " + "xyz"[i] +
-                                  " is 0 for this key; expected at least 1");
-            }
-        }
-        resolved.push_constants.resize(family.push_constant_size);
-        for (const PushConstant& constant : family.push_constants) {
-            at = &constant.value.pointer;
-            detail::write_push_constant(resolved.push_constants, constant.offset, constant.type,
-                                        constant.value.expression.evaluate(scope),
-                                        constant.value.expression.text());
-        }
     } catch (const ExpressionError& error) {
         return tune::fail(failure(*at, error));
     }
-    const vulkan::ComputeEntryPoint& entry = family.entry_point();
-    try {
-        resolved.workgroup_size =
-            vulkan::specialized_workgroup_size(entry, resolved.specializations);
-    } catch (const vulkan::SpirvError& error) {
-        return tune::fail(error.what());
-    }
-    for (const Binding& binding : family.bindings) {
-        const auto reflected = std::find_if(
-            entry.bindings.begin(), entry.bindings.end(), [&](const vulkan::DescriptorBinding& b) {
-                return b.set == binding.set && b.binding == binding.binding;
-            });
-        const ResolvedBuffer& buffer = buffers[binding.buffer];
-        if (reflected != entry.bindings.end()) {
-            if (auto fits = check_fit(family, *reflected, binding, buffer); !fits) {
-                return tune::fail(std::move(fits).error());
-            }
+    for (std::size_t s = 0; s < family.steps.size(); ++s) {
+        if (auto added = resolve_step(family.steps[s], s, scope, buffers, resolved.dispatches);
+            !added) {
+            return tune::fail(std::move(added).error());
         }
-        resolved.bindings.push_back({binding.set, binding.binding, binding.buffer,
-                                     reflected != entry.bindings.end()
-                                         ? reflected->type
-                                         : vulkan::DescriptorType::storage_buffer});
+    }
+    if (resolved.dispatches.empty()) {
+        return tune::fail(
+            "every step repeats 0 times for this key; expected at least one "
+            "dispatch");
     }
     return resolved;
 }

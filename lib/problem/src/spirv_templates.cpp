@@ -57,57 +57,83 @@ void expand_spirv_templates(Reader& reader, Problem& problem, std::vector<Family
     std::vector<bool> dropped(problem.candidates.size(), false);
     const std::size_t family_count = problem.families.size();
     for (std::size_t f = 0; f < family_count; ++f) {
-        if (drafts[f].spirv.find_first_of("{}") == std::string::npos) {
+        std::vector<std::size_t> templated;  // the steps whose path names grid parameters
+        for (std::size_t s = 0; s < drafts[f].steps.size(); ++s) {
+            if (drafts[f].steps[s].spirv.find_first_of("{}") != std::string::npos) {
+                templated.push_back(s);
+            }
+        }
+        if (templated.empty()) {
             continue;
         }
-        const std::string pointer = drafts[f].at("spirv");
-        std::map<std::string, std::size_t> family_of_path;  // each distinct file: one family
+        const std::vector<StepDraft> written = drafts[f].steps;  // drafts grows below
+        std::map<std::string, std::size_t> family_of_paths;      // each distinct set of files
         std::size_t found = 0;
         std::string first_missing;
-        std::string own_path;  // the file of the points that stay in family f
+        std::string first_pointer;
+        std::string first_template;
+        std::vector<std::string> own_paths;  // the files of the points that stay in family f
         for (std::size_t c = 0; c < problem.candidates.size(); ++c) {
             Candidate& candidate = problem.candidates[c];
             if (candidate.family != f) {
                 continue;
             }
-            std::string fault;
-            const auto path = substitute(drafts[f].spirv, candidate.point, fault);
-            if (!path) {
-                reader.error(pointer, "bad spirv path '" + drafts[f].spirv + "': " + fault);
-                return;
-            }
-            if (!find_kernel(*path, reader.file(), options.kernel_dirs)) {
-                dropped[c] = true;
-                problem.unavailable.push_back({candidate.name, "no SPIR-V file '" + *path +
-                                                                   "' (from '" + drafts[f].spirv +
-                                                                   "', " + pointer + ")"});
-                if (first_missing.empty()) {
-                    first_missing = *path;
+            std::vector<std::string> paths;
+            std::string missing;
+            for (const std::size_t s : templated) {
+                const std::string pointer = written[s].at("spirv");
+                std::string fault;
+                const auto path = substitute(written[s].spirv, candidate.point, fault);
+                if (!path) {
+                    reader.error(pointer, "bad spirv path '" + written[s].spirv + "': " + fault);
+                    return;
                 }
+                if (missing.empty() && !find_kernel(*path, reader.file(), options.kernel_dirs)) {
+                    missing = "no SPIR-V file '" + *path + "' (from '" + written[s].spirv + "', " +
+                              pointer + ")";
+                    if (first_missing.empty()) {
+                        first_missing = *path;
+                        first_pointer = pointer;
+                        first_template = written[s].spirv;
+                    }
+                }
+                paths.push_back(*path);
+            }
+            if (!missing.empty()) {
+                dropped[c] = true;
+                problem.unavailable.push_back({candidate.name, missing});
                 continue;
             }
             ++found;
-            auto [slot, added] = family_of_path.try_emplace(*path, f);
-            if (added && family_of_path.size() > 1) {
-                // Another file: a copy of the family, so that each family has one module.
+            std::string key;
+            for (const std::string& path : paths) {
+                key += path + '\n';
+            }
+            auto [slot, added] = family_of_paths.try_emplace(key, f);
+            if (added && family_of_paths.size() > 1) {
+                // Other files: a copy of the family, so that each step of a family has one module.
                 slot->second = problem.families.size();
                 problem.families.push_back(problem.families[f]);
                 drafts.push_back(drafts[f]);
-                drafts.back().spirv = *path;
+                for (std::size_t t = 0; t < templated.size(); ++t) {
+                    drafts.back().steps[templated[t]].spirv = paths[t];
+                }
             }
             if (slot->second == f) {
-                own_path = *path;
+                own_paths = paths;
             }
             candidate.family = slot->second;
         }
         if (found == 0) {
-            reader.error(pointer,
-                         "no point of '" + drafts[f].spirv + "' has its SPIR-V file; e.g. '" +
+            reader.error(first_pointer,
+                         "no point of '" + first_template + "' has its SPIR-V file; e.g. '" +
                              first_missing + "' is not in:" +
                              kernel_places(first_missing, reader.file(), options.kernel_dirs));
             continue;
         }
-        drafts[f].spirv = own_path;
+        for (std::size_t t = 0; t < templated.size(); ++t) {
+            drafts[f].steps[templated[t]].spirv = own_paths[t];
+        }
     }
     leave_out(reader, problem, dropped);
 }

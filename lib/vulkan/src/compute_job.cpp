@@ -55,31 +55,37 @@ double timestamp_interval_ns(std::uint64_t begin, std::uint64_t end, std::uint32
     return static_cast<double>(ticks) * static_cast<double>(period_ns);
 }
 
-ComputeJob::ComputeJob(Device& device, const ComputePipeline& pipeline,
-                       std::span<const BufferBinding> bindings,
-                       std::vector<std::byte> push_constants,
-                       std::array<std::uint32_t, 3> group_counts)
-    : device_(&device),
-      pipeline_(&pipeline),
-      push_constants_(std::move(push_constants)),
-      group_counts_(group_counts) {
+struct ComputeJob::Prepared {
+    const ComputePipeline* pipeline = nullptr;
+    std::vector<std::byte> push_constants;
+    std::array<std::uint32_t, 3> group_counts{};
+    UniqueHandle<VkDescriptorPool> descriptor_pool;
+    std::vector<VkDescriptorSet> descriptor_sets;
+};
+
+void ComputeJob::prepare(Device& device, const Dispatch& dispatch, Prepared& out) {
+    const ComputePipeline& pipeline = *dispatch.pipeline;
+    const std::span<const BufferBinding> bindings = dispatch.bindings;
+    out.pipeline = &pipeline;
+    out.push_constants = dispatch.push_constants;
+    out.group_counts = dispatch.group_counts;
+    const auto& group_counts = out.group_counts;
     const std::string& name = pipeline.display_name();
     const ComputeEntryPoint& entry = pipeline.entry_point();
     const VkPhysicalDeviceLimits& limits = device.info().limits;
 
     for (std::size_t axis = 0; axis < 3; ++axis) {
-        if (group_counts_[axis] == 0 ||
-            group_counts_[axis] > limits.maxComputeWorkGroupCount[axis]) {
+        if (group_counts[axis] == 0 || group_counts[axis] > limits.maxComputeWorkGroupCount[axis]) {
             throw Error(name + ": workgroup count " + static_cast<char>('x' + axis) + " = " +
-                        std::to_string(group_counts_[axis]) + " is outside 1.." +
+                        std::to_string(group_counts[axis]) + " is outside 1.." +
                         std::to_string(limits.maxComputeWorkGroupCount[axis]) +
                         " (maxComputeWorkGroupCount)");
         }
     }
-    if (push_constants_.size() != entry.push_constants.size) {
+    if (out.push_constants.size() != entry.push_constants.size) {
         throw Error(name + ": the shader's push-constant block is " +
                     std::to_string(entry.push_constants.size) + " bytes but " +
-                    std::to_string(push_constants_.size()) + " bytes were given");
+                    std::to_string(out.push_constants.size()) + " bytes were given");
     }
 
     std::set<std::pair<std::uint32_t, std::uint32_t>> used;
@@ -153,7 +159,7 @@ ComputeJob::ComputeJob(Device& device, const ComputePipeline& pipeline,
         pool_info.pPoolSizes = sizes.data();
         VkDescriptorPool pool = VK_NULL_HANDLE;
         check(vkCreateDescriptorPool(handle, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
-        descriptor_pool_ = UniqueHandle<VkDescriptorPool>(
+        out.descriptor_pool = UniqueHandle<VkDescriptorPool>(
             pool, [handle](VkDescriptorPool p) { vkDestroyDescriptorPool(handle, p, nullptr); });
 
         std::vector<VkDescriptorSetLayout> raw_layouts;
@@ -165,8 +171,8 @@ ComputeJob::ComputeJob(Device& device, const ComputePipeline& pipeline,
         allocate.descriptorPool = pool;
         allocate.descriptorSetCount = static_cast<std::uint32_t>(raw_layouts.size());
         allocate.pSetLayouts = raw_layouts.data();
-        descriptor_sets_.resize(raw_layouts.size());
-        check(vkAllocateDescriptorSets(handle, &allocate, descriptor_sets_.data()),
+        out.descriptor_sets.resize(raw_layouts.size());
+        check(vkAllocateDescriptorSets(handle, &allocate, out.descriptor_sets.data()),
               "vkAllocateDescriptorSets");
 
         std::vector<VkDescriptorBufferInfo> infos;
@@ -179,7 +185,7 @@ ComputeJob::ComputeJob(Device& device, const ComputePipeline& pipeline,
             infos.push_back({it->buffer->handle(), 0, VK_WHOLE_SIZE});
             VkWriteDescriptorSet write{};
             write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-            write.dstSet = descriptor_sets_[binding.set];
+            write.dstSet = out.descriptor_sets[binding.set];
             write.dstBinding = binding.binding;
             write.descriptorCount = 1;
             write.descriptorType = to_vk(binding.type);
@@ -189,8 +195,30 @@ ComputeJob::ComputeJob(Device& device, const ComputePipeline& pipeline,
         vkUpdateDescriptorSets(handle, static_cast<std::uint32_t>(writes.size()), writes.data(), 0,
                                nullptr);
     }
+}
 
+ComputeJob::ComputeJob(Device& device, const ComputePipeline& pipeline,
+                       std::span<const BufferBinding> bindings,
+                       std::vector<std::byte> push_constants,
+                       std::array<std::uint32_t, 3> group_counts)
+    : ComputeJob(device, {Dispatch{&pipeline,
+                                   {bindings.begin(), bindings.end()},
+                                   std::move(push_constants),
+                                   group_counts}}) {}
+
+ComputeJob::ComputeJob(Device& device, std::vector<Dispatch> dispatches) : device_(&device) {
+    if (dispatches.empty()) {
+        throw Error("a compute job needs at least one dispatch");
+    }
+    dispatches_.resize(dispatches.size());
+    for (std::size_t i = 0; i < dispatches.size(); ++i) {
+        if (dispatches[i].pipeline == nullptr) {
+            throw Error("dispatch " + std::to_string(i) + " of a compute job has no pipeline");
+        }
+        prepare(device, dispatches[i], dispatches_[i]);
+    }
     if (device.timestamps_enabled()) {
+        VkDevice handle = device.handle();
         VkQueryPoolCreateInfo query_info{};
         query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
         query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -202,6 +230,8 @@ ComputeJob::ComputeJob(Device& device, const ComputePipeline& pipeline,
     }
 }
 
+ComputeJob::~ComputeJob() = default;
+
 void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions,
                         bool timestamps) const {
     VkQueryPool queries = query_pool_.get();
@@ -209,25 +239,31 @@ void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions,
         vkCmdResetQueryPool(commands, queries, 0, 2);
     }
     uploads_to_compute_barrier(commands);
-    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_->handle());
-    if (!descriptor_sets_.empty()) {
-        vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_->layout(), 0,
-                                static_cast<std::uint32_t>(descriptor_sets_.size()),
-                                descriptor_sets_.data(), 0, nullptr);
-    }
-    if (!push_constants_.empty()) {
-        vkCmdPushConstants(commands, pipeline_->layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                           static_cast<std::uint32_t>(push_constants_.size()),
-                           push_constants_.data());
-    }
     if (timestamps) {
         vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
     }
-    for (std::uint32_t i = 0; i < repetitions; ++i) {
+    const auto total = static_cast<std::uint64_t>(repetitions) * dispatches_.size();
+    for (std::uint64_t i = 0; i < total; ++i) {
         if (i > 0) {
             compute_to_compute_barrier(commands);
         }
-        vkCmdDispatch(commands, group_counts_[0], group_counts_[1], group_counts_[2]);
+        const Prepared& dispatch = dispatches_[i % dispatches_.size()];
+        // Bound again for every dispatch: the passes of a job use different pipelines, and a
+        // bind costs nothing next to a dispatch.
+        const ComputePipeline& pipeline = *dispatch.pipeline;
+        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
+        if (!dispatch.descriptor_sets.empty()) {
+            vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0,
+                                    static_cast<std::uint32_t>(dispatch.descriptor_sets.size()),
+                                    dispatch.descriptor_sets.data(), 0, nullptr);
+        }
+        if (!dispatch.push_constants.empty()) {
+            vkCmdPushConstants(commands, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                               static_cast<std::uint32_t>(dispatch.push_constants.size()),
+                               dispatch.push_constants.data());
+        }
+        const auto& counts = dispatch.group_counts;
+        vkCmdDispatch(commands, counts[0], counts[1], counts[2]);
     }
     if (timestamps) {
         vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
@@ -241,7 +277,7 @@ void ComputeJob::run() {
 
 DispatchTiming ComputeJob::time(std::uint32_t repetitions) {
     if (repetitions == 0) {
-        throw Error(pipeline_->display_name() + ": cannot time 0 dispatches");
+        throw Error(dispatches_.front().pipeline->display_name() + ": cannot time 0 runs");
     }
     DispatchTiming timing;
     timing.dispatches = repetitions;

@@ -92,6 +92,16 @@ Value call_log2(std::span<const Value> arguments, const Location& at) {
     return std::log2(d);
 }
 
+// The depth of a tree of passes: passes of fan-in 2^g over x values take ceil_div(ceil_log2(x), g).
+Value call_ceil_log2(std::span<const Value> arguments, const Location& at) {
+    const std::int64_t x = int_argument("ceil_log2", arguments, 0, at);
+    if (x <= 0) {
+        at.fail("ceil_log2: argument must be positive, got " + std::to_string(x));
+    }
+    return x == 1 ? std::int64_t{0}
+                  : std::int64_t{64 - __builtin_clzll(static_cast<unsigned long long>(x - 1))};
+}
+
 Value call_abs(std::span<const Value> arguments, const Location& at) {
     const Value& x = number_argument("abs", arguments, 0, at);
     if (const auto* i = std::get_if<std::int64_t>(&x)) {
@@ -139,6 +149,7 @@ constexpr Function functions[] = {
     {"abs", 1, 1, call_abs},
     {"ceil", 1, 1, call_ceil},
     {"ceil_div", 2, 2, call_ceil_div},
+    {"ceil_log2", 1, 1, call_ceil_log2},
     {"float", 1, 1, call_float},
     {"floor", 1, 1, call_floor},
     {"int", 1, 1, call_int},

@@ -27,7 +27,7 @@ std::string define_text(const Value& value) {
 }
 
 /// The point's defines, sorted by name; nothing when one does not evaluate (reported).
-std::optional<std::vector<GlslDefine>> point_defines(Reader& reader, const FamilyDraft::Glsl& glsl,
+std::optional<std::vector<GlslDefine>> point_defines(Reader& reader, const StepDraft::Glsl& glsl,
                                                      const Candidate& candidate) {
     Scope scope;
     for (const auto& [name, value] : candidate.point) {
@@ -97,66 +97,115 @@ void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<Famil
     std::vector<bool> dropped(problem.candidates.size(), false);
     const std::size_t family_count = problem.families.size();
     for (std::size_t f = 0; f < family_count; ++f) {
-        if (!drafts[f].glsl) {
+        // Each GLSL step with its source file and text.
+        struct Source {
+            std::size_t step = 0;
+            StepDraft::Glsl glsl;  // a copy: drafts grows below
+            std::filesystem::path file;
+            std::string text;
+            std::string pointer;
+        };
+        std::vector<Source> sources;
+        bool readable = true;
+        for (std::size_t s = 0; s < drafts[f].steps.size(); ++s) {
+            const StepDraft& step = drafts[f].steps[s];
+            if (!step.glsl) {
+                continue;
+            }
+            const std::string pointer = step.at("glsl");
+            const auto found = find_kernel(step.glsl->file, reader.file(), options.kernel_dirs);
+            if (!found) {
+                reader.error(
+                    pointer,
+                    "cannot find GLSL file '" + step.glsl->file + "'; looked in:" +
+                        kernel_places(step.glsl->file, reader.file(), options.kernel_dirs));
+                readable = false;
+                continue;
+            }
+            auto text = read_source(*found);
+            if (!text) {
+                reader.error(pointer, "cannot read GLSL file '" + found->string() + "'");
+                readable = false;
+                continue;
+            }
+            sources.push_back({s, *step.glsl, *found, std::move(*text), pointer});
+        }
+        if (sources.empty() || !readable) {
             continue;
         }
-        const FamilyDraft::Glsl glsl = *drafts[f].glsl;  // drafts grows below
-        const std::string pointer = drafts[f].at("glsl");
-        const auto found = find_kernel(glsl.file, reader.file(), options.kernel_dirs);
-        if (!found) {
-            reader.error(pointer, "cannot find GLSL file '" + glsl.file + "'; looked in:" +
-                                      kernel_places(glsl.file, reader.file(), options.kernel_dirs));
-            continue;
-        }
-        const auto source = read_source(*found);
-        if (!source) {
-            reader.error(pointer, "cannot read GLSL file '" + found->string() + "'");
-            continue;
-        }
-        // Each distinct set of defines: its family, or why it does not compile.
+        // Each step's distinct set of defines: its module, or why it does not compile.
+        std::map<std::pair<std::size_t, std::string>, std::shared_ptr<const vulkan::SpirvModule>>
+            module_of;
+        std::map<std::pair<std::size_t, std::string>, std::string> failure_of;
+        // Each distinct combination over the steps: its family.
         std::map<std::string, std::size_t> family_of;
-        std::map<std::string, std::string> failure_of;
         std::string first_failure;
-        for (std::size_t c = 0; c < problem.candidates.size(); ++c) {
+        bool evaluated = true;
+        for (std::size_t c = 0; c < problem.candidates.size() && evaluated; ++c) {
             Candidate& candidate = problem.candidates[c];
             if (candidate.family != f) {
                 continue;
             }
-            const auto defines = point_defines(reader, glsl, candidate);
-            if (!defines) {
-                break;  // once per family: the other points likely fail alike
-            }
-            const std::string key = describe_defines(*defines);
-            if (!family_of.contains(key) && !failure_of.contains(key)) {
-                std::string failure;
-                auto module =
-                    build(cache, {*found, *source, *defines, glsl.include_dirs, glsl.target},
-                          glsl.file, failure);
-                if (!module) {
-                    failure_of[key] = failure;
-                    first_failure = first_failure.empty() ? failure : first_failure;
-                } else {
-                    // The first set that compiles keeps family f; each other set gets a copy.
-                    const std::size_t index = family_of.empty() ? f : problem.families.size();
-                    if (index != f) {
-                        problem.families.push_back(problem.families[f]);
-                        drafts.push_back(drafts[f]);
+            std::string combination;
+            std::string failure;
+            std::vector<std::pair<std::size_t, std::string>> slots;
+            for (const Source& source : sources) {
+                const auto defines = point_defines(reader, source.glsl, candidate);
+                if (!defines) {
+                    evaluated = false;  // once per family: the other points likely fail alike
+                    break;
+                }
+                const auto slot = std::make_pair(source.step, describe_defines(*defines));
+                if (!module_of.contains(slot) && !failure_of.contains(slot)) {
+                    std::string why;
+                    auto module = build(cache,
+                                        {source.file, source.text, *defines,
+                                         source.glsl.include_dirs, source.glsl.target},
+                                        source.glsl.file, why);
+                    if (module) {
+                        module_of[slot] = std::move(module);
+                    } else {
+                        failure_of[slot] = why;
+                        first_failure = first_failure.empty() ? why : first_failure;
                     }
-                    problem.families[index].module = std::move(module);
-                    problem.families[index].spirv = *found;
-                    drafts[index].spirv = display_name(glsl.file, *defines);
-                    family_of[key] = index;
+                }
+                if (const auto failed = failure_of.find(slot);
+                    failed != failure_of.end() && failure.empty()) {
+                    failure = failed->second;
+                }
+                combination += slot.second + '\n';
+                slots.push_back(slot);
+            }
+            if (!evaluated) {
+                break;
+            }
+            if (!failure.empty()) {
+                dropped[c] = true;
+                problem.unavailable.push_back({candidate.name, failure});
+                continue;
+            }
+            auto [entry, added] = family_of.try_emplace(combination, f);
+            if (added) {
+                // The first combination that compiles keeps family f; each other gets a copy.
+                if (family_of.size() > 1) {
+                    entry->second = problem.families.size();
+                    problem.families.push_back(problem.families[f]);
+                    drafts.push_back(drafts[f]);
+                }
+                const std::size_t index = entry->second;
+                for (std::size_t i = 0; i < sources.size(); ++i) {
+                    const std::size_t s = sources[i].step;
+                    problem.families[index].steps[s].module = module_of[slots[i]];
+                    problem.families[index].steps[s].spirv = sources[i].file;
+                    drafts[index].steps[s].spirv =
+                        problem.families[index].steps[s].module->display_name();
                 }
             }
-            if (const auto failed = failure_of.find(key); failed != failure_of.end()) {
-                dropped[c] = true;
-                problem.unavailable.push_back({candidate.name, failed->second});
-            } else {
-                candidate.family = family_of[key];
-            }
+            candidate.family = entry->second;
         }
-        if (family_of.empty() && !first_failure.empty()) {
-            reader.error(pointer, "no point of this candidate compiles; e.g. " + first_failure);
+        if (evaluated && family_of.empty() && !first_failure.empty()) {
+            reader.error(sources.front().pointer,
+                         "no point of this candidate compiles; e.g. " + first_failure);
         }
     }
     leave_out(reader, problem, dropped);

@@ -136,11 +136,11 @@ void parse_buffers(Reader& reader, const Json& json, Problem& problem) {
             }
         }
         if (spec.contains("role")) {
-            buffer.role =
-                reader
-                    .choice<BufferRole>(spec["role"], child(at, "role"),
-                                        {BufferRole::input, BufferRole::output, BufferRole::inout})
-                    .value_or(BufferRole::input);
+            buffer.role = reader
+                              .choice<BufferRole>(spec["role"], child(at, "role"),
+                                                  {BufferRole::input, BufferRole::output,
+                                                   BufferRole::inout, BufferRole::scratch})
+                              .value_or(BufferRole::input);
         }
         buffer.init = vulkan::FillZeros{};
         if (spec.contains("init")) {

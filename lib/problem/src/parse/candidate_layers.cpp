@@ -4,14 +4,22 @@
 #include <cctype>
 #include <set>
 
+#include "candidate_fields.hpp"
+
 namespace spvtune::problem::detail {
 namespace {
 
 // The fields that only mean something with one kind of module source.
 constexpr std::string_view glsl_only[] = {"glsl", "defines", "include_dirs", "glsl_target"};
 
+void erase(CandidateFields& fields, std::string_view field) {
+    fields.values.erase(std::string(field));
+    fields.pointers.erase(std::string(field));
+}
+
 /// A layer that names a module source replaces the other kind from earlier layers, with the
-/// fields that only belong to it: `defaults` may say "glsl" and one candidate "spirv".
+/// fields that only belong to it: `defaults` may say "glsl" and one candidate "spirv". Likewise
+/// "steps" replaces an earlier layer's one-dispatch fields, and "spirv" or "glsl" earlier steps.
 void replace_source(Reader& reader, CandidateFields& fields, const Json& layer,
                     const std::string& pointer) {
     const bool spirv = layer.contains("spirv");
@@ -20,14 +28,22 @@ void replace_source(Reader& reader, CandidateFields& fields, const Json& layer,
         reader.error(child(pointer, "glsl"),
                      "a candidate is either \"spirv\" or \"glsl\"; this one gives both");
     }
+    if (layer.contains("steps")) {
+        // A one-dispatch field beside "steps" in this layer is reported by require_run_fields.
+        for (const std::string_view field : dispatch_fields()) {
+            erase(fields, field);
+        }
+        return;
+    }
+    if (spirv || glsl) {
+        erase(fields, "steps");
+    }
     if (spirv) {
         for (const std::string_view field : glsl_only) {
-            fields.values.erase(std::string(field));
-            fields.pointers.erase(std::string(field));
+            erase(fields, field);
         }
     } else if (glsl) {
-        fields.values.erase("spirv");
-        fields.pointers.erase("spirv");
+        erase(fields, "spirv");
     }
 }
 
@@ -45,6 +61,19 @@ void overlay(Reader& reader, CandidateFields& fields, const Json& layer, const s
 
 // Fields without which a candidate cannot run; any layer may set them.
 void require_run_fields(Reader& reader, const CandidateFields& fields) {
+    if (fields.has("steps")) {
+        // Written beside "steps", or by a later layer (a variant) over an earlier "steps".
+        for (const std::string_view field : dispatch_fields()) {
+            if (fields.has(field)) {
+                reader.error(fields.at(field), "'" + std::string(field) +
+                                                   "' is a field of a step; this candidate "
+                                                   "gives \"steps\" (" +
+                                                   fields.at("steps") +
+                                                   "): put it in each step that needs it");
+            }
+        }
+        return;
+    }
     if (!fields.has("spirv") && !fields.has("glsl")) {
         reader.error(fields.pointer, "missing required field 'spirv' (or 'glsl')");
     }
@@ -74,11 +103,7 @@ bool is_candidate_name(std::string_view name) {
 CandidateFields parse_defaults(Reader& reader, const Json* defaults) {
     CandidateFields fields;
     fields.pointer = "/defaults";
-    if (defaults == nullptr ||
-        !reader.object(*defaults, fields.pointer, {},
-                       {"spirv", "workgroups", "entry", "grid", "constraints", "specialization",
-                        "push_constants", "bindings", "priority", "requires", "glsl", "defines",
-                        "include_dirs", "glsl_target"})) {
+    if (defaults == nullptr || !reader.object(*defaults, fields.pointer, {}, layer_fields())) {
         return fields;
     }
     // An unknown field is reported above and then never read; these two are the candidate's own.
@@ -88,10 +113,8 @@ CandidateFields parse_defaults(Reader& reader, const Json* defaults) {
 
 std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFields& defaults,
                                              const Json& spec, const std::string& pointer) {
-    if (!reader.object(spec, pointer, {"name"},
-                       {"spirv", "workgroups", "entry", "grid", "constraints", "specialization",
-                        "push_constants", "bindings", "priority", "requires", "glsl", "defines",
-                        "include_dirs", "glsl_target", "variants"})) {
+    static constexpr std::string_view name[] = {"name"};
+    if (!reader.object(spec, pointer, name, candidate_fields())) {
         return {};
     }
     CandidateFields candidate = defaults;
@@ -112,10 +135,7 @@ std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFiel
     for (std::size_t i = 0; i < variants.size(); ++i) {
         const std::string variant_at = child(at, i);
         const Json& variant = variants[i];
-        if (!reader.object(variant, variant_at, {"name"},
-                           {"spirv", "workgroups", "entry", "grid", "constraints", "specialization",
-                            "push_constants", "bindings", "priority", "requires", "glsl", "defines",
-                            "include_dirs", "glsl_target"})) {
+        if (!reader.object(variant, variant_at, name, layer_fields())) {
             continue;
         }
         CandidateFields fields = candidate;

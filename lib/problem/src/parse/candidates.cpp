@@ -4,6 +4,7 @@
 
 #include <spvtune/vulkan/capabilities.hpp>
 
+#include "candidate_fields.hpp"
 #include "candidate_layers.hpp"
 #include "problem_parser.hpp"
 
@@ -78,7 +79,7 @@ void parse_constraints(Reader& reader, const Json& json, const std::string& poin
 }
 
 void parse_specialization(Reader& reader, const Json& json, const std::string& pointer,
-                          const std::vector<std::string>& variables, FamilyDraft& draft) {
+                          const std::vector<std::string>& variables, StepDraft& draft) {
     if (!reader.is_type(json, pointer, json.is_object(),
                         "an object (SpecId or constant name -> value)")) {
         return;
@@ -96,23 +97,31 @@ void parse_specialization(Reader& reader, const Json& json, const std::string& p
     }
 }
 
+/// What a repeated step's expressions may use beyond the key and grid parameters.
+std::string iteration_note(const DispatchStep& step) {
+    return step.iteration.empty() ? std::string()
+                                  : " and the iteration variable '" + step.iteration + "'";
+}
+
 void parse_workgroups(Reader& reader, const Json& json, const std::string& pointer,
-                      const std::vector<std::string>& variables, CandidateFamily& family) {
+                      const std::vector<std::string>& variables, DispatchStep& step) {
     if (!reader.is_type(json, pointer, json.is_array() && json.size() == 3,
                         "an array of 3 workgroup counts (x, y, z)")) {
         return;
     }
     for (std::size_t i = 0; i < 3; ++i) {
         const std::string at = child(pointer, i);
-        if (auto expression = reader.expression(
-                json[i], at, variables, "a workgroup count may use the key and grid parameters")) {
-            family.workgroups[i] = {std::move(*expression), at};
+        if (auto expression = reader.expression(json[i], at, variables,
+                                                "a workgroup count may use the key and grid "
+                                                "parameters" +
+                                                    iteration_note(step))) {
+            step.workgroups[i] = {std::move(*expression), at};
         }
     }
 }
 
 void parse_push_constants(Reader& reader, const Json& json, const std::string& pointer,
-                          const std::vector<std::string>& variables, CandidateFamily& family) {
+                          const std::vector<std::string>& variables, DispatchStep& step) {
     if (!reader.is_type(json, pointer, json.is_array(), "an array of {\"type\", \"value\"}")) {
         return;
     }
@@ -145,14 +154,14 @@ void parse_push_constants(Reader& reader, const Json& json, const std::string& p
         offset = (offset + size - 1) / size * size;
         constant.offset = offset;
         offset += size;
-        if (auto expression =
-                reader.expression(json[i]["value"], child(at, "value"), variables,
-                                  "a push constant may use the key and grid parameters")) {
+        if (auto expression = reader.expression(
+                json[i]["value"], child(at, "value"), variables,
+                "a push constant may use the key and grid parameters" + iteration_note(step))) {
             constant.value = {std::move(*expression), child(at, "value")};
-            family.push_constants.push_back(std::move(constant));
+            step.push_constants.push_back(std::move(constant));
         }
     }
-    family.push_constant_size = offset;
+    step.push_constant_size = offset;
 }
 
 std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_binding_slot(std::string_view text) {
@@ -172,7 +181,7 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_binding_slot(std::s
 }
 
 void parse_bindings(Reader& reader, const Json& json, const std::string& pointer,
-                    const Problem& problem, CandidateFamily& family) {
+                    const Problem& problem, DispatchStep& step) {
     if (!reader.is_type(json, pointer, json.is_object(),
                         "an object (\"binding\" or \"set.binding\" -> buffer name)")) {
         return;
@@ -197,8 +206,8 @@ void parse_bindings(Reader& reader, const Json& json, const std::string& pointer
                          unknown("buffer", *name, buffers) + "; the buffers are: " + join(buffers));
             continue;
         }
-        const bool repeated = std::any_of(
-            family.bindings.begin(), family.bindings.end(), [&slot](const Binding& other) {
+        const bool repeated =
+            std::any_of(step.bindings.begin(), step.bindings.end(), [&slot](const Binding& other) {
                 return other.set == slot->first && other.binding == slot->second;
             });
         if (repeated) {
@@ -206,13 +215,12 @@ void parse_bindings(Reader& reader, const Json& json, const std::string& pointer
                                  std::to_string(slot->second) + " is bound twice");
             continue;
         }
-        family.bindings.push_back(
+        step.bindings.push_back(
             {slot->first, slot->second, static_cast<std::size_t>(buffer - buffers.begin()), at});
     }
-    std::sort(family.bindings.begin(), family.bindings.end(),
-              [](const Binding& a, const Binding& b) {
-                  return std::pair(a.set, a.binding) < std::pair(b.set, b.binding);
-              });
+    std::sort(step.bindings.begin(), step.bindings.end(), [](const Binding& a, const Binding& b) {
+        return std::pair(a.set, a.binding) < std::pair(b.set, b.binding);
+    });
 }
 
 }  // namespace
@@ -249,6 +257,106 @@ void parse_requires(Reader& reader, const Json& json, const std::string& pointer
 
 namespace {
 
+/// `"iteration": "pass"`: a variable name distinct from the key and grid parameters.
+void parse_iteration(Reader& reader, const Json& json, const std::string& pointer,
+                     const std::vector<std::string>& variables, DispatchStep& step) {
+    const auto name = reader.string(json, pointer);
+    if (!name || !reader.variable_name(*name, pointer, "an iteration variable name")) {
+        return;
+    }
+    if (std::find(variables.begin(), variables.end(), *name) != variables.end()) {
+        reader.error(pointer, "iteration variable '" + *name +
+                                  "' has the name of a key or grid parameter; expected a "
+                                  "distinct name");
+        return;
+    }
+    step.iteration = *name;
+}
+
+/// One dispatch step from its fields (`values`, each written at `pointers[field]`).
+void parse_step(Reader& reader, const Json& values,
+                const std::map<std::string, std::string, std::less<>>& pointers,
+                const std::string& pointer, const Problem& problem, const CandidateFamily& family,
+                DispatchStep& step, StepDraft& draft) {
+    const auto at = [&pointers](std::string_view field) { return pointers.find(field)->second; };
+    step.pointer = pointer;
+    draft.pointer = pointer;
+    draft.fields = pointers;
+    step.entry = "main";
+    if (values.contains("spirv")) {
+        draft.spirv = reader.string(values["spirv"], at("spirv")).value_or("");
+    }
+    if (values.contains("entry")) {
+        step.entry = reader.string(values["entry"], at("entry")).value_or("main");
+    }
+    const auto variables = candidate_variables(problem, family);
+    if (values.contains("specialization")) {
+        parse_specialization(reader, values["specialization"], at("specialization"), variables,
+                             draft);
+    }
+    step.repeat.pointer = child(pointer, "repeat");
+    if (values.contains("repeat")) {
+        step.repeat.pointer = at("repeat");
+        if (auto repeat = reader.expression(values["repeat"], at("repeat"), variables,
+                                            "a repeat count may use the key and grid parameters")) {
+            step.repeat.expression = std::move(*repeat);
+        }
+    }
+    if (values.contains("iteration")) {
+        parse_iteration(reader, values["iteration"], at("iteration"), variables, step);
+    }
+    auto with_iteration = variables;
+    if (!step.iteration.empty()) {
+        with_iteration.push_back(step.iteration);
+    }
+    if (values.contains("workgroups")) {
+        parse_workgroups(reader, values["workgroups"], at("workgroups"), with_iteration, step);
+    }
+    if (values.contains("push_constants")) {
+        parse_push_constants(reader, values["push_constants"], at("push_constants"), with_iteration,
+                             step);
+    }
+    if (values.contains("bindings")) {
+        parse_bindings(reader, values["bindings"], at("bindings"), problem, step);
+    }
+    parse_glsl_fields(reader, values, pointers, family, draft);
+}
+
+/// `"steps": [{...}, ...]`: each step's fields, checked like a candidate's.
+void parse_steps(Reader& reader, const Json& json, const std::string& pointer,
+                 const Problem& problem, CandidateFamily& family, FamilyDraft& draft) {
+    if (!reader.is_type(json, pointer, json.is_array() && !json.empty(),
+                        "a non-empty array of steps ({\"spirv\" or \"glsl\", \"workgroups\", "
+                        "...})")) {
+        return;
+    }
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const std::string at = child(pointer, i);
+        const Json& spec = json[i];
+        if (!reader.object(spec, at, {}, step_fields())) {
+            continue;
+        }
+        if (!spec.contains("spirv") && !spec.contains("glsl")) {
+            reader.error(at, "missing required field 'spirv' (or 'glsl')");
+        } else if (spec.contains("spirv") && spec.contains("glsl")) {
+            reader.error(child(at, "glsl"),
+                         "a step is either \"spirv\" or \"glsl\"; this one gives both");
+        }
+        if (!spec.contains("workgroups")) {
+            reader.error(at, "missing required field 'workgroups'");
+        }
+        std::map<std::string, std::string, std::less<>> pointers;
+        for (const auto& [field, value] : spec.items()) {
+            pointers[field] = child(at, field);
+        }
+        DispatchStep step;
+        StepDraft step_draft;
+        parse_step(reader, spec, pointers, at, problem, family, step, step_draft);
+        family.steps.push_back(std::move(step));
+        draft.steps.push_back(std::move(step_draft));
+    }
+}
+
 /// One family from its layered fields; each fault is reported where its field was written.
 void parse_family(Reader& reader, const CandidateFields& fields, const std::string& name,
                   Problem& problem, std::vector<FamilyDraft>& drafts) {
@@ -258,14 +366,6 @@ void parse_family(Reader& reader, const CandidateFields& fields, const std::stri
     family.variant = fields.variant;
     family.pointer = fields.pointer;
     draft.pointer = fields.pointer;
-    draft.fields = fields.pointers;
-    family.entry = "main";
-    if (fields.has("spirv")) {
-        draft.spirv = reader.string(fields["spirv"], fields.at("spirv")).value_or("");
-    }
-    if (fields.has("entry")) {
-        family.entry = reader.string(fields["entry"], fields.at("entry")).value_or("main");
-    }
     if (fields.has("grid")) {
         parse_grid(reader, fields["grid"], fields.at("grid"), problem, family);
     }
@@ -273,20 +373,6 @@ void parse_family(Reader& reader, const CandidateFields& fields, const std::stri
     if (fields.has("constraints")) {
         parse_constraints(reader, fields["constraints"], fields.at("constraints"), variables,
                           family);
-    }
-    if (fields.has("specialization")) {
-        parse_specialization(reader, fields["specialization"], fields.at("specialization"),
-                             variables, draft);
-    }
-    if (fields.has("workgroups")) {
-        parse_workgroups(reader, fields["workgroups"], fields.at("workgroups"), variables, family);
-    }
-    if (fields.has("push_constants")) {
-        parse_push_constants(reader, fields["push_constants"], fields.at("push_constants"),
-                             variables, family);
-    }
-    if (fields.has("bindings")) {
-        parse_bindings(reader, fields["bindings"], fields.at("bindings"), problem, family);
     }
     family.priority.pointer = child(fields.pointer, "priority");
     if (fields.has("priority")) {
@@ -299,7 +385,19 @@ void parse_family(Reader& reader, const CandidateFields& fields, const std::stri
     if (fields.has("requires")) {
         parse_requires(reader, fields["requires"], fields.at("requires"), family);
     }
-    parse_glsl_fields(reader, fields.values, fields.pointers, family, draft);
+    if (fields.has("steps")) {
+        parse_steps(reader, fields["steps"], fields.at("steps"), problem, family, draft);
+    } else {
+        DispatchStep step;
+        StepDraft step_draft;
+        parse_step(reader, fields.values, fields.pointers, fields.pointer, problem, family, step,
+                   step_draft);
+        family.steps.push_back(std::move(step));
+        draft.steps.push_back(std::move(step_draft));
+    }
+    if (family.steps.empty()) {
+        return;  // reported by parse_steps; later stages expect at least one step
+    }
     problem.families.push_back(std::move(family));
     drafts.push_back(std::move(draft));
 }

@@ -7,7 +7,7 @@ namespace spvtune::problem::detail {
 namespace {
 
 void parse_defines(Reader& reader, const Json& json, const std::string& pointer,
-                   const CandidateFamily& family, FamilyDraft::Glsl& glsl) {
+                   const CandidateFamily& family, StepDraft::Glsl& glsl) {
     if (!reader.is_type(json, pointer, json.is_object(),
                         "an object (macro name -> value expression)")) {
         return;
@@ -34,7 +34,7 @@ void parse_defines(Reader& reader, const Json& json, const std::string& pointer,
 }
 
 void parse_include_dirs(Reader& reader, const Json& json, const std::string& pointer,
-                        FamilyDraft::Glsl& glsl) {
+                        StepDraft::Glsl& glsl) {
     if (!reader.is_type(json, pointer, json.is_array(),
                         "an array of directories (relative to the problem file)")) {
         return;
@@ -59,12 +59,12 @@ void parse_include_dirs(Reader& reader, const Json& json, const std::string& poi
 
 void parse_glsl_fields(Reader& reader, const Json& values,
                        const std::map<std::string, std::string, std::less<>>& pointers,
-                       const CandidateFamily& family, FamilyDraft& draft) {
+                       const CandidateFamily& family, StepDraft& draft) {
     if (!values.contains("glsl")) {
         return;
     }
     const auto at = [&pointers](const char* field) { return pointers.find(field)->second; };
-    FamilyDraft::Glsl glsl;
+    StepDraft::Glsl glsl;
     glsl.file = reader.string(values["glsl"], at("glsl")).value_or("");
     if (values.contains("defines")) {
         parse_defines(reader, values["defines"], at("defines"), family, glsl);

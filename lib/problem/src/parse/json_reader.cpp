@@ -108,8 +108,8 @@ bool Reader::is_type(const Json& json, const std::string& pointer, bool ok,
 }
 
 bool Reader::object(const Json& json, const std::string& pointer,
-                    std::initializer_list<std::string_view> required,
-                    std::initializer_list<std::string_view> optional) {
+                    std::span<const std::string_view> required,
+                    std::span<const std::string_view> optional) {
     if (!is_type(json, pointer, json.is_object(), "an object")) {
         return false;
     }

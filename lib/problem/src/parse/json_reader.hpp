@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -54,7 +55,13 @@ class Reader {
     /// object; missing and unknown fields are reported but do not make it false.
     bool object(const Json& json, const std::string& pointer,
                 std::initializer_list<std::string_view> required,
-                std::initializer_list<std::string_view> optional);
+                std::initializer_list<std::string_view> optional) {
+        return object(json, pointer, std::span(required.begin(), required.size()),
+                      std::span(optional.begin(), optional.size()));
+    }
+    bool object(const Json& json, const std::string& pointer,
+                std::span<const std::string_view> required,
+                std::span<const std::string_view> optional);
 
     bool is_type(const Json& json, const std::string& pointer, bool ok, std::string_view expected);
 

@@ -17,12 +17,12 @@
 
 namespace spvtune::problem::detail {
 
-/// What the JSON says of a candidate family that only the SPIR-V can settle.
-struct FamilyDraft {
-    std::string pointer;  ///< the family's: the candidate's, or its variant's
-    /// Where each field was written: the candidate, its variant or the defaults.
+/// What the JSON says of a dispatch step that only the SPIR-V can settle.
+struct StepDraft {
+    std::string pointer;  ///< the step's; the family's for a candidate of one dispatch
+    /// Where each field was written: the step, or the candidate, its variant or the defaults.
     std::map<std::string, std::string, std::less<>> fields;
-    /// The pointer of `field` where it was written, else where it would go in the family.
+    /// The pointer of `field` where it was written, else where it would go in the step.
     std::string at(std::string_view field) const {
         const auto found = fields.find(field);
         return found != fields.end() ? found->second : pointer + "/" + std::string(field);
@@ -46,6 +46,12 @@ struct FamilyDraft {
         GlslTarget target = GlslTarget::vulkan1_1;
     };
     std::optional<Glsl> glsl;
+};
+
+/// What the JSON says of a candidate family that only the SPIR-V can settle.
+struct FamilyDraft {
+    std::string pointer;           ///< the family's: the candidate's, or its variant's
+    std::vector<StepDraft> steps;  ///< one per CandidateFamily::steps entry
 };
 
 void parse_parameters(Reader& reader, const Json& json, Problem& problem);
@@ -81,10 +87,10 @@ void parse_reference(Reader& reader, const Json& json, Problem& problem, CleanSt
 void expand_spirv_templates(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
                             const LoadOptions& options);
 
-/// Reads the "glsl", "defines", "include_dirs" and "glsl_target" fields of a family.
+/// Reads the "glsl", "defines", "include_dirs" and "glsl_target" fields of a step of `family`.
 void parse_glsl_fields(Reader& reader, const Json& values,
                        const std::map<std::string, std::string, std::less<>>& pointers,
-                       const CandidateFamily& family, FamilyDraft& draft);
+                       const CandidateFamily& family, StepDraft& draft);
 
 /// Compiles each GLSL family per distinct set of defines its points give (through the disk
 /// cache of options.glsl_cache_dir): the points of one set share a family (copies of the

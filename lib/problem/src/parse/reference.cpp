@@ -122,9 +122,12 @@ void parse_compare(Reader& reader, const Json& json, const std::string& pointer,
             continue;
         }
         if (!is_checked(buffer->role)) {
-            reader.error(at, "buffer '" + name +
-                                 "' is an input, which candidates do not write; expected a "
-                                 "comparison only for output and inout buffers (" +
+            const std::string what =
+                buffer->role == BufferRole::scratch
+                    ? "is scratch, a candidate's own working memory, which is never compared"
+                    : "is an input, which candidates do not write";
+            reader.error(at, "buffer '" + name + "' " + what +
+                                 "; expected a comparison only for output and inout buffers (" +
                                  join(checked) + ")");
             continue;
         }

@@ -36,7 +36,7 @@ struct WorkerExecutor::Impl {
 
     std::mutex mutex;
     std::unique_ptr<worker::ChildProcess> child;
-    /// Pipelines the running worker has built: (candidate, specializations).
+    /// Pipelines the running worker has built: (candidate, each step's specializations).
     std::set<std::pair<std::size_t, std::string>> prepared;
     /// Candidates that faulted, with the reason; never sent to a worker again.
     std::map<std::size_t, std::string> faulted;
@@ -131,14 +131,13 @@ struct WorkerExecutor::Impl {
     /// Builds the candidate's pipeline in the worker unless it has: a pipeline build is not a
     /// kernel, so it gets its own generous deadline rather than eating into a kernel's.
     tune::Status ensure_prepared(const ResolvedCandidate& candidate) {
-        const nlohmann::json specializations =
-            worker::specializations_to_json(candidate.specializations);
-        auto slot = std::make_pair(candidate.candidate, specializations.dump());
+        const nlohmann::json steps = worker::step_specializations_to_json(candidate.dispatches);
+        auto slot = std::make_pair(candidate.candidate, steps.dump());
         if (child && prepared.contains(slot)) {
             return tune::ok();
         }
         Message request;
-        request.header = {{"op", "prepare"}, {"specializations", specializations}};
+        request.header = {{"op", "prepare"}, {"steps", steps}};
         auto reply = call(candidate.candidate, std::move(request), watchdog.prepare());
         if (!reply) {
             return tune::fail(reply.error());

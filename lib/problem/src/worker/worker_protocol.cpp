@@ -317,4 +317,38 @@ tune::Result<std::vector<vulkan::Specialization>> specializations_from_json(
     }
 }
 
+nlohmann::json step_specializations_to_json(std::span<const ResolvedDispatch> dispatches) {
+    nlohmann::json json = nlohmann::json::array();
+    for (std::size_t i = 0; i < dispatches.size(); ++i) {
+        if (i == 0 || dispatches[i].step != dispatches[i - 1].step) {
+            json.push_back(
+                {dispatches[i].step, specializations_to_json(dispatches[i].specializations)});
+        }
+    }
+    return json;
+}
+
+tune::Result<std::vector<ResolvedDispatch>> step_specializations_from_json(
+    const nlohmann::json& json) {
+    if (!json.is_array() || json.empty()) {
+        return tune::fail("garbled steps: expected a non-empty array");
+    }
+    std::vector<ResolvedDispatch> steps;
+    for (const nlohmann::json& entry : json) {
+        if (!entry.is_array() || entry.size() != 2 || !entry[0].is_number_unsigned()) {
+            return tune::fail("garbled steps: expected [step, specializations], found " +
+                              entry.dump());
+        }
+        auto list = specializations_from_json(entry[1]);
+        if (!list) {
+            return tune::fail(list.error());
+        }
+        ResolvedDispatch step;
+        step.step = entry[0].get<std::size_t>();
+        step.specializations = std::move(list.value());
+        steps.push_back(std::move(step));
+    }
+    return steps;
+}
+
 }  // namespace spvtune::problem::worker

@@ -41,7 +41,7 @@ class Server {
         }
         worker::inject_test_fault(op, problem_.candidates[candidate].name);
         if (op == "prepare") {
-            return prepare(candidate, header.at("specializations"));
+            return prepare(candidate, header.at("steps"));
         }
         const ResolvedCandidate* resolved = find(candidate, header.at("key").get<ProblemKey>());
         if (resolved == nullptr) {
@@ -70,8 +70,8 @@ class Server {
     bool device_lost() const { return executor_.device_lost(); }
 
   private:
-    Message prepare(std::size_t candidate, const nlohmann::json& specializations) {
-        auto list = worker::specializations_from_json(specializations);
+    Message prepare(std::size_t candidate, const nlohmann::json& steps) {
+        auto list = worker::step_specializations_from_json(steps);
         if (!list) {
             return failure(list.error());
         }
@@ -79,9 +79,14 @@ class Server {
         ResolvedCandidate resolved;
         resolved.name = problem_.candidates[candidate].name;
         resolved.candidate = candidate;
-        resolved.module = family.module;
-        resolved.entry = family.entry;
-        resolved.specializations = std::move(list.value());
+        resolved.dispatches = std::move(list.value());
+        for (ResolvedDispatch& dispatch : resolved.dispatches) {
+            if (dispatch.step >= family.steps.size()) {
+                return failure(resolved.name + " has no step " + std::to_string(dispatch.step));
+            }
+            dispatch.module = family.steps[dispatch.step].module;
+            dispatch.entry = family.steps[dispatch.step].entry;
+        }
         if (auto prepared = executor_.prepare(resolved); !prepared) {
             return failure(prepared.error());
         }

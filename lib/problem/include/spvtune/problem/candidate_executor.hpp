@@ -43,15 +43,17 @@ class CandidateExecutor {
     virtual ~CandidateExecutor() = default;
 
     /// One run for the plan's key: the checked buffers' contents afterwards, outputs poisoned
-    /// and inouts reset to their initial contents before it, so unwritten elements show.
+    /// and inouts (and scratch buffers) reset to their initial contents before it, so unwritten
+    /// elements show.
     virtual tune::Result<CandidateOutputs> run(const ResolvedCandidate& candidate,
                                                const KeyPlan& plan) = 0;
 
-    /// One sample for the plan's key: the time of one dispatch, measured over a batch.
+    /// One sample for the plan's key: the time of one run (every dispatch of the candidate's
+    /// steps), measured over a batch.
     virtual tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate,
                                                const KeyPlan& plan) = 0;
 
-    /// Builds what running the candidate needs (its pipeline), without running it.
+    /// Builds what running the candidate needs (its steps' pipelines), without running it.
     virtual tune::Status prepare(const ResolvedCandidate& candidate) = 0;
 
     /// Every fault so far, in order: candidates whose call hung, crashed or lost the device and

@@ -59,13 +59,16 @@ struct KeyEntry {
     std::string pointer;
 };
 
-enum class BufferRole { input, output, inout };
+/// `scratch`: a candidate's working memory between its steps (partial sums), reset to its
+/// initial contents before each run and never compared.
+enum class BufferRole { input, output, inout, scratch };
 
 // Problem-file spellings.
 NLOHMANN_JSON_SERIALIZE_ENUM(BufferRole, {
                                              {BufferRole::input, "input"},
                                              {BufferRole::output, "output"},
                                              {BufferRole::inout, "inout"},
+                                             {BufferRole::scratch, "scratch"},
                                          })
 
 /// As the file spells it.
@@ -73,7 +76,7 @@ std::string to_string(BufferRole role);
 
 /// Whether a candidate's writes to the buffer are compared with the reference's.
 inline bool is_checked(BufferRole role) noexcept {
-    return role != BufferRole::input;
+    return role == BufferRole::output || role == BufferRole::inout;
 }
 
 struct BufferSpec {
@@ -125,30 +128,44 @@ struct Binding {
     std::string pointer;
 };
 
-/// A candidate as written: one SPIR-V entry point, possibly a grid of variants.
-struct CandidateFamily {
-    std::string name;
-    /// The name of the candidate's variant this family is, or empty; its candidates are named
-    /// `name[variant]` or `name[variant,P=v]`.
-    std::string variant;
-    std::string pointer;          ///< "/candidates/3", or "/candidates/3/variants/1"
+/// One dispatch of a candidate (repeated `repeat` times): a SPIR-V entry point with its inputs.
+struct DispatchStep {
+    /// "/candidates/3/steps/1"; the family's pointer for a candidate of one dispatch.
+    std::string pointer;
     std::filesystem::path spirv;  ///< resolved path of the file that was loaded
-    std::shared_ptr<const vulkan::SpirvModule> module;  ///< shared by families using one file
+    std::shared_ptr<const vulkan::SpirvModule> module;  ///< shared by steps using one file
     std::string entry;
-    std::vector<GridAxis> grid;
-    std::vector<Constraint> constraints;
     std::vector<SpecializationEntry> specialization;  ///< sorted by id
     std::array<LocatedExpression, 3> workgroups;
     std::vector<PushConstant> push_constants;
     std::uint32_t push_constant_size = 0;
     std::vector<Binding> bindings;  ///< sorted by (set, binding)
+    /// How many times the step is dispatched per run (an int >= 0 per key; default 1).
+    LocatedExpression repeat{Expression::parse("1"), ""};
+    /// The variable that counts the repetitions (0, 1, ...) in the step's workgroups and push
+    /// constants; empty when the step names none.
+    std::string iteration;
+
+    /// The reflected entry point (the module outlives the step).
+    const vulkan::ComputeEntryPoint& entry_point() const { return module->entry_point(entry); }
+};
+
+/// A candidate as written: one or more dispatch steps, possibly a grid of variants.
+struct CandidateFamily {
+    std::string name;
+    /// The name of the candidate's variant this family is, or empty; its candidates are named
+    /// `name[variant]` or `name[variant,P=v]`.
+    std::string variant;
+    std::string pointer;  ///< "/candidates/3", or "/candidates/3/variants/1"
+    std::vector<GridAxis> grid;
+    std::vector<Constraint> constraints;
+    /// Run in this order in one command buffer, each after the previous one's writes; at least
+    /// one. A candidate written without "steps" is one step.
+    std::vector<DispatchStep> steps;
     LocatedExpression priority;
     /// Device capabilities the candidate needs (vulkan::known_capabilities() names); on a device
     /// without one, the candidate is skipped with that reason.
     std::vector<std::string> required_capabilities;
-
-    /// The reflected entry point (the module outlives the family).
-    const vulkan::ComputeEntryPoint& entry_point() const { return module->entry_point(entry); }
 };
 
 /// One point of a family's grid that its grid-only constraints allow.

@@ -37,13 +37,12 @@ struct ResolvedBinding {
     vulkan::DescriptorType type = vulkan::DescriptorType::storage_buffer;
 };
 
-/// A candidate ready to build and dispatch for one key.
-struct ResolvedCandidate {
-    std::string name;
-    std::size_t candidate = 0;  ///< index into Problem::candidates
+/// One dispatch of a candidate for one key: a step, or one repetition of a repeated step.
+struct ResolvedDispatch {
+    std::size_t step = 0;  ///< index into the family's steps
     std::shared_ptr<const vulkan::SpirvModule> module;
     std::string entry;
-    /// Every specialization the candidate sets, sorted by id, each of its declared type.
+    /// Every specialization the step sets, sorted by id, each of its declared type.
     std::vector<vulkan::Specialization> specializations;
     /// The workgroup size after specialization.
     std::array<std::uint32_t, 3> workgroup_size{};
@@ -53,6 +52,14 @@ struct ResolvedCandidate {
     std::vector<std::byte> push_constants;
     /// Sorted by (set, binding).
     std::vector<ResolvedBinding> bindings;
+};
+
+/// A candidate ready to build and dispatch for one key.
+struct ResolvedCandidate {
+    std::string name;
+    std::size_t candidate = 0;  ///< index into Problem::candidates
+    /// In order; at least one. Repetitions of a step share its module and specializations.
+    std::vector<ResolvedDispatch> dispatches;
     std::int64_t priority = 0;  ///< >= 0: higher first when nothing is measured
     /// Device capabilities it needs (from its family's `requires`).
     std::vector<std::string> required_capabilities;
@@ -71,7 +78,8 @@ tune::Result<std::vector<ResolvedBuffer>> resolve_buffers(const Problem& problem
 /// Candidate `candidate` for `key`, given the key's buffers. Fails (a skip reason) when a key
 /// constraint is false ("constraint 'n % TILE == 0' is false for n=1000"), the priority is
 /// negative, an expression fails or gives a value of the wrong type or range, a workgroup count
-/// is 0, or a bound buffer is smaller than the shader's fixed block.
+/// is 0, a repeat count is negative or too large, no step is dispatched at all, or a bound
+/// buffer is smaller than the shader's fixed block.
 tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const ProblemKey& key,
                                                   std::size_t candidate,
                                                   std::span<const ResolvedBuffer> buffers);

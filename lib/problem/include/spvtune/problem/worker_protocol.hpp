@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <spvtune/problem/resolve.hpp>
 #include <spvtune/tune/result.hpp>
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/vulkan/compute_pipeline.hpp>
@@ -61,6 +62,13 @@ tune::Result<tune::Sample> sample_from_json(const nlohmann::json& json);
 /// Specialization values as a header field and back, each of its declared type.
 nlohmann::json specializations_to_json(const std::vector<vulkan::Specialization>& list);
 tune::Result<std::vector<vulkan::Specialization>> specializations_from_json(
+    const nlohmann::json& json);
+
+/// What the worker needs to build a candidate's pipelines: `[[step, specializations], ...]`,
+/// once per step (its repetitions share one pipeline), in step order.
+nlohmann::json step_specializations_to_json(std::span<const ResolvedDispatch> dispatches);
+/// Those steps back, as dispatches that carry only `step` and `specializations`.
+tune::Result<std::vector<ResolvedDispatch>> step_specializations_from_json(
     const nlohmann::json& json);
 
 /// The worker's descriptor of its socket: the launcher puts its end there before exec.

@@ -28,47 +28,63 @@ enum class TimingMethod {
     host_clock,         ///< steady host clock around submit + wait (no timestamp support)
 };
 
-/// The duration of a batch of identical dispatches.
+/// The duration of a batch of identical runs of a job (each run is all of its dispatches).
 struct DispatchTiming {
     /// From before the first dispatch to after the last.
     double total_ns = 0;
-    /// total_ns / dispatches: what one dispatch costs.
+    /// total_ns / dispatches: what one run of the job costs.
     double per_dispatch_ns = 0;
-    std::uint32_t dispatches = 0;
+    std::uint32_t dispatches = 0;  ///< runs of the job in the batch
     /// Device timestamps when the queue has them, else the host clock around submit and wait
     /// (which then includes submission overhead).
     TimingMethod method = TimingMethod::device_timestamps;
 };
 
-/// A pipeline with its buffers, push constants and workgroup counts: one ready-to-run dispatch.
+/// One dispatch of a job: a pipeline with its buffers, push constants and workgroup counts.
+struct Dispatch {
+    const ComputePipeline* pipeline = nullptr;
+    std::vector<BufferBinding> bindings;
+    std::vector<std::byte> push_constants;
+    std::array<std::uint32_t, 3> group_counts{};
+};
+
+/// Ready-to-run dispatches, recorded in order into one command buffer, each separated from the
+/// one before by a memory barrier so that it sees its predecessor's writes (a pass that reads
+/// what the previous pass wrote; repeated launches of a real workload).
 ///
-/// Construction checks the bindings against the pipeline's reflection (every binding the shader
-/// uses is bound to a buffer of a compatible descriptor type and large enough; nothing extra),
-/// the push-constant bytes against the block size, and the group counts against the device's
-/// limits, naming the pipeline in every error. The pipeline and buffers must outlive the job.
+/// Construction checks each dispatch's bindings against its pipeline's reflection (every
+/// binding the shader uses is bound to a buffer of a compatible descriptor type and large
+/// enough; nothing extra), the push-constant bytes against the block size, and the group counts
+/// against the device's limits, naming the pipeline in every error. The pipelines and buffers
+/// must outlive the job.
 class ComputeJob {
   public:
+    /// A job of one dispatch.
     ComputeJob(Device& device, const ComputePipeline& pipeline,
                std::span<const BufferBinding> bindings, std::vector<std::byte> push_constants,
                std::array<std::uint32_t, 3> group_counts);
+    /// A job of one or more dispatches, run in this order.
+    ComputeJob(Device& device, std::vector<Dispatch> dispatches);
+    ~ComputeJob();
+    ComputeJob(const ComputeJob&) = delete;
+    ComputeJob& operator=(const ComputeJob&) = delete;
 
-    /// One dispatch, waited for; its writes are visible to the host afterwards.
+    /// One run (every dispatch once), waited for; its writes are visible to the host afterwards.
     void run();
 
-    /// `repetitions` back-to-back dispatches between one pair of timestamps, each separated by a
-    /// memory barrier so that a dispatch sees its predecessor's writes (as repeated launches of
-    /// a real workload would).
+    /// `repetitions` back-to-back runs between one pair of timestamps, every dispatch separated
+    /// from the one before by a memory barrier.
     DispatchTiming time(std::uint32_t repetitions);
 
   private:
+    struct Prepared;
+    /// Checks `dispatch` against its pipeline and the device, and writes its descriptor sets.
+    static void prepare(Device& device, const Dispatch& dispatch, Prepared& out);
+
     void record(VkCommandBuffer commands, std::uint32_t repetitions, bool timestamps) const;
 
     Device* device_;
-    const ComputePipeline* pipeline_;
-    std::vector<std::byte> push_constants_;
-    std::array<std::uint32_t, 3> group_counts_;
-    UniqueHandle<VkDescriptorPool> descriptor_pool_;
-    std::vector<VkDescriptorSet> descriptor_sets_;
+    std::vector<Prepared> dispatches_;
     UniqueHandle<VkQueryPool> query_pool_;
 };
 

@@ -1,0 +1,47 @@
+#pragma once
+
+// The field names of a candidate, in one place: a candidate of one dispatch writes the dispatch
+// fields beside its own, a candidate of several writes them in each of its "steps".
+
+#include <span>
+#include <string_view>
+
+namespace spvtune::problem::detail {
+
+/// The fields of one dispatch, as a candidate of one dispatch or a step gives them.
+inline std::span<const std::string_view> dispatch_fields() {
+    static constexpr std::string_view names[] = {
+        "spirv", "glsl",       "defines",        "include_dirs",   "glsl_target",
+        "entry", "workgroups", "specialization", "push_constants", "bindings"};
+    return names;
+}
+
+/// The fields of an element of "steps": a dispatch's, plus how often it repeats.
+inline std::span<const std::string_view> step_fields() {
+    static constexpr std::string_view names[] = {"spirv",        "glsl",           "defines",
+                                                 "include_dirs", "glsl_target",    "entry",
+                                                 "workgroups",   "specialization", "push_constants",
+                                                 "bindings",     "repeat",         "iteration"};
+    return names;
+}
+
+/// The fields `defaults` and a variant may give: every candidate field but "name" and
+/// "variants".
+inline std::span<const std::string_view> layer_fields() {
+    static constexpr std::string_view names[] = {
+        "spirv",          "workgroups",     "entry",        "grid",        "constraints",
+        "specialization", "push_constants", "bindings",     "priority",    "requires",
+        "glsl",           "defines",        "include_dirs", "glsl_target", "steps"};
+    return names;
+}
+
+/// A candidate's own fields beside "name": a layer's, plus its "variants".
+inline std::span<const std::string_view> candidate_fields() {
+    static constexpr std::string_view names[] = {
+        "spirv",          "workgroups",  "entry",    "grid",     "constraints", "specialization",
+        "push_constants", "bindings",    "priority", "requires", "glsl",        "defines",
+        "include_dirs",   "glsl_target", "steps",    "variants"};
+    return names;
+}
+
+}  // namespace spvtune::problem::detail
