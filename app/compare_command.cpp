@@ -188,7 +188,10 @@ CompareRun measure(std::deque<Side>& sides, const std::vector<Lineup>& lineups,
     std::optional<SelectedDevice> in_process;
     std::optional<vulkan::Instance> instance;
     std::optional<vulkan::PhysicalDeviceInfo> physical;
-    if (options.in_process) {
+    // Two sides measured in two worker processes disagree about the very same kernel by up to
+    // 40% on lavapipe (each process's device has its own state), so both sides share this
+    // process's device; one side alone keeps its worker's isolation.
+    if (options.in_process || sides.size() > 1) {
         in_process.emplace(options.device);
         physical = in_process->device().info();
     } else {
@@ -235,6 +238,11 @@ CompareRun measure(std::deque<Side>& sides, const std::vector<Lineup>& lineups,
             }
             group.keys.push_back(std::move(key));
         }
+    }
+    // The executors hold pipelines and buffers of the in-process device: gone before it is.
+    for (Side& side : sides) {
+        side.runner.reset();
+        side.executor.reset();
     }
     if (selected_keys == 0) {
         throw UsageError("no key matches --key " + filter.describe());

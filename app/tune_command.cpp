@@ -1,4 +1,5 @@
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -28,6 +29,7 @@
 #include "report/fan_out_reporter.hpp"
 #include "report/json_reporter.hpp"
 #include "sampling_options.hpp"
+#include "shard.hpp"
 #include "worker_command.hpp"
 
 namespace spvtune::app {
@@ -59,6 +61,8 @@ struct TuneOptions {
     bool verbose = false;
     bool fixed = false;
     bool in_process = false;
+    std::string shard;
+    std::optional<std::size_t> shard_count;
     problem::Settings overrides;
 };
 
@@ -79,6 +83,22 @@ std::vector<SelectedKey> select_keys(const std::vector<problem::Problem>& proble
         }
     }
     return selected;
+}
+
+/// Keeps the keys of `shard`, assigned by tuning key so that the keys sharing a cache entry
+/// are tuned by one shard, and says which shard this is and where it came from.
+void keep_shard(std::vector<SelectedKey>& work, const Shard& shard, tune::AutotuneLevel level) {
+    const std::size_t selected = work.size();
+    std::erase_if(work, [&](const SelectedKey& key) {
+        return !in_shard(key.problem->tuning_key(key.entry->key, level), shard);
+    });
+    std::cerr << "spvtune: shard " << shard.index + 1 << "/" << shard.count << " (from "
+              << shard.source << "): " << work.size() << " of " << selected << " keys\n";
+}
+
+std::optional<std::string> read_environment(const char* name) {
+    const char* value = std::getenv(name);
+    return value == nullptr ? std::nullopt : std::optional<std::string>(value);
 }
 
 /// The problem file's settings under the command-line overrides.
@@ -137,7 +157,7 @@ int run_tune(TuneOptions& options) {
         std::cerr << "spvtune: error: " << filter.error() << '\n';
         return exit_usage;
     }
-    const std::vector<SelectedKey> work = select_keys(*problems, filter.value());
+    std::vector<SelectedKey> work = select_keys(*problems, filter.value());
     if (work.empty()) {
         std::cerr << "spvtune: error: no key matches --key " << filter.value().describe() << '\n';
         return exit_usage;
@@ -146,6 +166,14 @@ int run_tune(TuneOptions& options) {
     if (!level) {
         std::cerr << "spvtune: error: " << level.error() << '\n';
         return exit_usage;
+    }
+    const auto shard = choose_shard(options.shard, options.shard_count, read_environment);
+    if (!shard) {
+        std::cerr << "spvtune: error: " << shard.error() << '\n';
+        return exit_usage;
+    }
+    if (shard.value()) {
+        keep_shard(work, *shard.value(), level.value());
     }
 
     // Before any device work: a directory that cannot be made fails the run at once.
@@ -277,6 +305,11 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_flag("-v,--verbose", options->verbose, "Print the ranking of cached keys too")
         ->excludes(quiet);
     add_sampling_options(*command, options->overrides, options->fixed);
+    command->add_option("--shard", options->shard,
+                        "Tune only shard I of N of the keys (I from 1 to N), for array jobs; "
+                        "default: from Slurm, a Kubernetes indexed Job or GitLab parallel");
+    command->add_option("--shard-count", options->shard_count,
+                        "With a Kubernetes indexed Job: the Job's completions (the shard count)");
     command->add_flag("--in-process", options->in_process,
                       "Run the candidates in this process rather than in a worker process under "
                       "a watchdog (for debugging: a hung kernel then hangs the run)");

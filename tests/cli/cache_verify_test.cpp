@@ -74,7 +74,7 @@ TEST_CASE("cache verify refuses a damaged cache file without touching it") {
     CHECK(read_bytes(file) == before);
 }
 
-TEST_CASE("cache prune removes older candidate lists; --dry-run only says so") {
+TEST_CASE("cache prune removes older candidate lists, and --dry-run only says so") {
     ShippedCache shipped;
     const std::string edited = shipped.edited_problem();
     const fs::path file = shipped.cache_files().at(0);

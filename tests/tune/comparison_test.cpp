@@ -54,6 +54,9 @@ TEST_CASE("a verdict needs the whole interval beyond, or within, the threshold")
     CHECK(judge({1.0, 0.98, 1.03}, 0.05) == Verdict::equivalent);
     CHECK(judge({1.05, 1.01, 1.09}, 0.05) == Verdict::inconclusive);
     CHECK(judge({0.97, 0.93, 1.01}, 0.05) == Verdict::inconclusive);
+    // A point estimate beyond the threshold is not enough while the interval reaches inside.
+    CHECK(judge({1.07, 1.01, 1.13}, 0.05) == Verdict::inconclusive);
+    CHECK(judge({0.93, 0.87, 0.99}, 0.05) == Verdict::inconclusive);
     CHECK(verdict_name(Verdict::inconclusive) == "inconclusive");
 }
 
@@ -125,7 +128,7 @@ TEST_CASE("samples to settle grow with the square of the interval's width over i
     CHECK_FALSE(samples_to_settle({1.05, 1.0, 1.1}, 10, 0.05).has_value());
 }
 
-TEST_CASE("a failing contender has no verdict; a failing baseline ends the comparison") {
+TEST_CASE("a failing contender has no verdict, a failing baseline ends the comparison") {
     Arms arms({1000, 1000, 1200});
     arms.fail_at = {-1, 4, -1};
     const ComparisonOutcome outcome = run_comparison(3, ComparisonSettings{}, arms.source());

@@ -1,0 +1,85 @@
+#include "shard.hpp"
+
+#include <charconv>
+
+#include <spvtune/base/digest.hpp>
+#include <spvtune/tune/key.hpp>
+
+namespace spvtune::app {
+namespace {
+
+std::optional<std::size_t> whole_number(const std::string& text) {
+    std::size_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+/// `index` (0-based) of `count` from `source`, checked.
+tune::Result<std::optional<Shard>> shard_of(std::optional<std::size_t> index,
+                                            std::optional<std::size_t> count,
+                                            const std::string& source) {
+    if (!index || !count || *count == 0 || *index >= *count) {
+        return tune::fail(source + ": expected a shard index below a shard count of 1 or more");
+    }
+    return std::optional<Shard>(Shard{*index, *count, source});
+}
+
+}  // namespace
+
+tune::Result<std::optional<Shard>> choose_shard(const std::string& option,
+                                                std::optional<std::size_t> shard_count,
+                                                const EnvironmentReader& environment) {
+    if (!option.empty()) {
+        const auto slash = option.find('/');
+        const auto index =
+            slash == std::string::npos ? std::nullopt : whole_number(option.substr(0, slash));
+        const auto count =
+            slash == std::string::npos ? std::nullopt : whole_number(option.substr(slash + 1));
+        if (!index || !count || *index == 0 || *index > *count) {
+            return tune::fail("--shard " + option +
+                              ": expected I/N with I from 1 to N, e.g. --shard 2/4");
+        }
+        return shard_of(*index - 1, count, "--shard " + option);
+    }
+    auto read_number = [&](const char* name) -> std::optional<std::size_t> {
+        const auto text = environment(name);
+        return text ? whole_number(*text) : std::nullopt;
+    };
+    if (const auto task = environment("SLURM_ARRAY_TASK_ID")) {
+        const auto id = whole_number(*task);
+        const std::size_t first = read_number("SLURM_ARRAY_TASK_MIN").value_or(0);
+        const auto count = read_number("SLURM_ARRAY_TASK_COUNT");
+        return shard_of(id && *id >= first ? std::optional(*id - first) : std::nullopt, count,
+                        "Slurm array (SLURM_ARRAY_TASK_ID " + *task + ")");
+    }
+    if (const auto index = environment("JOB_COMPLETION_INDEX")) {
+        if (!shard_count) {
+            return tune::fail(
+                "JOB_COMPLETION_INDEX is set (a Kubernetes indexed Job): give the "
+                "Job's completions as --shard-count");
+        }
+        return shard_of(whole_number(*index), shard_count,
+                        "Kubernetes indexed Job (JOB_COMPLETION_INDEX " + *index + ")");
+    }
+    if (const auto node = environment("CI_NODE_INDEX")) {
+        const auto index = whole_number(*node);  // 1-based
+        return shard_of(index && *index > 0 ? std::optional(*index - 1) : std::nullopt,
+                        read_number("CI_NODE_TOTAL"),
+                        "GitLab parallel job (CI_NODE_INDEX " + *node + ")");
+    }
+    if (shard_count) {
+        return tune::fail("--shard-count needs JOB_COMPLETION_INDEX (a Kubernetes indexed Job)");
+    }
+    return std::optional<Shard>();
+}
+
+bool in_shard(const problem::ProblemKey& key, const Shard& shard) {
+    base::Fnv1a digest;
+    digest.add_field(tune::canonical_key_json(key));
+    return digest.value() % shard.count == shard.index;
+}
+
+}  // namespace spvtune::app
