@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "help_text.hpp"
+#include "usage_errors.hpp"
 
 int main(int argc, char** argv) {
     using namespace spvtune::app;
@@ -32,8 +33,7 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        const int code = app.exit(error);
-        return code == 0 ? exit_success : exit_usage;
+        return report_parse_error(app, error);
     }
 
     for (const auto& [subcommand, action] : actions) {
