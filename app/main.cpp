@@ -8,12 +8,13 @@
 #include "command.hpp"
 #include "help_text.hpp"
 #include "usage_errors.hpp"
+#include "version_text.hpp"
 
 int main(int argc, char** argv) {
     using namespace spvtune::app;
 
     CLI::App app{"spvtune: benchmark and tune Vulkan compute kernels"};
-    app.set_version_flag("--version", std::string("spvtune ") + SPVTUNE_VERSION);
+    app.set_version_flag("--version", version_text);
     app.require_subcommand(1);
     // Set before the subcommands are added: each copies its parent's footer.
     app.footer(environment_help() + "\n" + exit_codes_help());

@@ -56,3 +56,12 @@ TEST_CASE("a mistyped command or option is named, with the closest one") {
     CHECK(contains(far.err, "has no option '--zzzzzzzz'"));
     CHECK_FALSE(contains(far.err, "did you mean"));
 }
+
+TEST_CASE("--version names the version, the commit it was built from and the Vulkan loader") {
+    const SpvtuneRun version = spvtune_with({"--version"});
+    CHECK(version.exit_code == 0);
+    CHECK(contains(version.out, "spvtune 0."));
+    CHECK(contains(version.out, "(commit "));
+    CHECK_FALSE(contains(version.out, "commit unknown"));
+    CHECK(contains(version.out, "Vulkan loader 1."));
+}

@@ -1,6 +1,7 @@
 #include <cstring>
 #include <iostream>
 
+#include <spvtune/vulkan/device_identity.hpp>
 #include <spvtune/vulkan/error.hpp>
 #include <spvtune/vulkan/instance.hpp>
 
@@ -231,6 +232,14 @@ VkBool32 VKAPI_CALL Instance::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT 
         std::cerr << "spvtune: " << message << '\n';
     }
     return VK_FALSE;
+}
+
+std::string loader_version() {
+    std::uint32_t version = VK_API_VERSION_1_0;
+    if (vkEnumerateInstanceVersion(&version) != VK_SUCCESS) {
+        return "unknown";
+    }
+    return decode_api_version(version);
 }
 
 }  // namespace spvtune::vulkan

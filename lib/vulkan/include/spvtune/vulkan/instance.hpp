@@ -26,6 +26,10 @@ struct InstanceOptions {
     ValidationSink validation_sink;
 };
 
+/// The Vulkan version the loader supports (vkEnumerateInstanceVersion), as "1.3.239"; loads
+/// no driver.
+std::string loader_version();
+
 /// The Vulkan instance, plus the debug messenger when validation is on.
 ///
 /// Not copyable or movable: the messenger's callback points at this object, and every device
