@@ -18,6 +18,7 @@
 #include "command.hpp"
 #include "device_options.hpp"
 #include "entry_selection.hpp"
+#include "path_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -320,10 +321,11 @@ CommandAction register_cache_command(CLI::App& parent) {
     command->require_subcommand(1);
     command->fallthrough();
     auto options = std::make_shared<CacheOptions>();
-    command->add_option(
-        "--cache-dir", options->cache_dir,
-        "Cache directory (default: $SPVTUNE_CACHE_DIR, else $XDG_CACHE_HOME/spvtune, "
-        "else ~/.cache/spvtune)");
+    command
+        ->add_option("--cache-dir", options->cache_dir,
+                     "Cache directory (default: $SPVTUNE_CACHE_DIR, else $XDG_CACHE_HOME/spvtune, "
+                     "else ~/.cache/spvtune)")
+        ->check(directory_path());
 
     auto* path = command->add_subcommand(
         "path", "Print the cache directory and the selected device's cache file");
