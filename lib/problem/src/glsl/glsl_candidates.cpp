@@ -104,8 +104,8 @@ void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<Famil
         const std::string pointer = drafts[f].at("glsl");
         const auto found = find_kernel(glsl.file, reader.file(), options.kernel_dirs);
         if (!found) {
-            reader.error(pointer, "cannot find GLSL file '" + glsl.file + "'; looked in:" +
-                                      kernel_places(glsl.file, reader.file(), options.kernel_dirs));
+            reader.error(pointer,
+                         kernel_not_found("GLSL", glsl.file, reader.file(), options.kernel_dirs));
             continue;
         }
         const auto source = read_source(*found);

@@ -261,7 +261,7 @@ void parse_family(Reader& reader, const CandidateFields& fields, const std::stri
     draft.fields = fields.pointers;
     family.entry = "main";
     if (fields.has("spirv")) {
-        draft.spirv = reader.string(fields["spirv"], fields.at("spirv")).value_or("");
+        draft.spirv = reader.path(fields["spirv"], fields.at("spirv")).value_or("");
     }
     if (fields.has("entry")) {
         family.entry = reader.string(fields["entry"], fields.at("entry")).value_or("main");
