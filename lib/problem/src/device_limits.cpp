@@ -70,6 +70,12 @@ tune::Status check_device_limits(const ResolvedCandidate& candidate,
     }
     std::uint64_t invocations = 1;
     for (std::size_t i = 0; i < 3; ++i) {
+        // Vulkan requires every dimension >= 1; a zero (a grid value fed to local_size_x_id)
+        // would reach pipeline creation and fail there, or crash a driver.
+        if (candidate.workgroup_size[i] == 0) {
+            return tune::fail("workgroup size " + std::string(1, axes[i]) +
+                              " = 0; expected at least 1");
+        }
         if (candidate.workgroup_size[i] > limits.max_workgroup_size[i]) {
             return tune::fail("workgroup size " + std::string(1, axes[i]) + " = " +
                               std::to_string(candidate.workgroup_size[i]) +
