@@ -216,20 +216,15 @@ CacheKeyRecord read_entry(const Reader& r, const json& value, const Place& at) {
     return record;
 }
 
-// The winner is the candidate an application runs: an index past the list, or a name the list
-// gives another candidate, would run something nobody measured (or nothing).
+// The winner is the candidate an application runs, by index: one past the list would run
+// nothing (or read past it). The name is not checked against the list: it is what reports show,
+// and writers other than spvtune (tests, applications) name winners their own way.
 void check_winner(const Reader& r, const CacheCandidateList& list, const tune::TuneEntry& entry,
                   const Place& at) {
     if (entry.winner_index >= list.candidates.size()) {
         r.fail(at / "index", "winner index " + std::to_string(entry.winner_index) +
                                  " is not one of the list's " +
                                  std::to_string(list.candidates.size()) + " candidates");
-    }
-    const std::string& listed = list.candidates[entry.winner_index].name;
-    if (entry.winner_name != listed) {
-        r.fail(at / "name", "winner '" + entry.winner_name + "' is not candidate " +
-                                std::to_string(entry.winner_index) + " of the list, '" + listed +
-                                "'");
     }
 }
 
