@@ -58,14 +58,17 @@ TypeRange range_of(vulkan::ElementType type) {
 
 /// A fill value the buffer's elements can hold: otherwise a float overflows to infinity and an
 /// integer wraps (-5 as a u32 is 4294967291), and every candidate is checked against that.
+/// `constant`: the value itself is stored, so an integer type needs a whole number (iota steps
+/// and random bounds may be fractional: the elements are rounded).
 std::optional<double> element_value(Reader& reader, const Json& json, const std::string& pointer,
-                                    std::optional<vulkan::ElementType> type) {
+                                    std::optional<vulkan::ElementType> type,
+                                    bool constant = false) {
     const auto value = reader.number(json, pointer);
     if (!value || !type) {
         return value;
     }
     const TypeRange range = range_of(*type);
-    const bool whole = !range.integer || std::floor(*value) == *value;
+    const bool whole = !constant || !range.integer || std::floor(*value) == *value;
     if (*value < range.low || *value > range.high || !whole) {
         reader.error(pointer, "expected a value of type " + std::string(vulkan::to_string(*type)) +
                                   " (" + range.text + "), found " + describe(json));
@@ -104,7 +107,7 @@ std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json, const s
         return vulkan::FillZeros{};
     }
     if (kind == "constant") {
-        if (auto number = element_value(reader, value, at, type)) {
+        if (auto number = element_value(reader, value, at, type, true)) {
             return vulkan::FillConstant{*number};
         }
         return std::nullopt;
