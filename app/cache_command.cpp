@@ -218,6 +218,17 @@ int run_show(const CacheOptions& options) {
     if (!document) {
         return exit_usage;
     }
+    // The store finds a device's file by its name and refuses one that names other hardware
+    // inside; say so here, where a hand-renamed copy is looked at. Backups of corrupt files
+    // keep their own names.
+    const std::string name = file.filename().string();
+    if (file.stem().string() != document->hardware.key &&
+        name.find(".corrupt-") == std::string::npos) {
+        std::cerr << "spvtune: warning: " << file.string() << ": hardware.key '"
+                  << document->hardware.key
+                  << "' does not match the file name; tune reads this file only as "
+                  << document->hardware.key << ".json\n";
+    }
     if (options.json) {
         std::cout << cache::serialize_cache(*document);
         return exit_success;
