@@ -316,25 +316,10 @@ json parse_json(std::string_view text, const std::filesystem::path& file) {
     // the file is not what any writer wrote, so it is corrupt.
     base::JsonPathTracker path;
     const auto track = [&](int, json::parse_event_t event, json& parsed) {
-        switch (event) {
-            case json::parse_event_t::object_start:
-            case json::parse_event_t::array_start:
-                path.start_container(event == json::parse_event_t::object_start);
-                break;
-            case json::parse_event_t::object_end:
-            case json::parse_event_t::array_end:
-                path.end_container();
-                break;
-            case json::parse_event_t::key:
-                if (!path.key(parsed.get<std::string>())) {
-                    throw CacheFormatError(file, path.pointer(),
-                                           "duplicate key '" + parsed.get<std::string>() +
-                                               "'; expected each member name once");
-                }
-                break;
-            case json::parse_event_t::value:
-                path.end_value();
-                break;
+        if (!path.follow(event, parsed)) {
+            throw CacheFormatError(file, path.pointer(),
+                                   "duplicate key '" + parsed.get<std::string>() +
+                                       "'; expected each member name once");
         }
         return true;
     };

@@ -296,24 +296,9 @@ std::optional<Json> parse_json(std::string_view text, Reader& reader) {
     // nlohmann keeps the last of two members with one name; a file that says two things
     // there is wrong, so each repeat is reported at its pointer.
     const auto track = [&](int, Json::parse_event_t event, Json& parsed) {
-        switch (event) {
-            case Json::parse_event_t::object_start:
-            case Json::parse_event_t::array_start:
-                path.start_container(event == Json::parse_event_t::object_start);
-                break;
-            case Json::parse_event_t::object_end:
-            case Json::parse_event_t::array_end:
-                path.end_container();
-                break;
-            case Json::parse_event_t::key:
-                if (!path.key(parsed.get<std::string>())) {
-                    reader.error(path.pointer(), "duplicate key '" + parsed.get<std::string>() +
-                                                     "'; expected each member name once");
-                }
-                break;
-            case Json::parse_event_t::value:
-                path.end_value();
-                break;
+        if (!path.follow(event, parsed)) {
+            reader.error(path.pointer(), "duplicate key '" + parsed.get<std::string>() +
+                                             "'; expected each member name once");
         }
         return true;
     };

@@ -46,6 +46,29 @@ class JsonPathTracker {
     /// The JSON pointer (RFC 6901) of the member or element being read.
     std::string pointer() const;
 
+    /// Follows one event of nlohmann's parser callback (any basic_json); false when it is a
+    /// member name the innermost object already has.
+    template <class Json>
+    bool follow(typename Json::parse_event_t event, const Json& parsed) {
+        using Event = typename Json::parse_event_t;
+        switch (event) {
+            case Event::object_start:
+            case Event::array_start:
+                start_container(event == Event::object_start);
+                return true;
+            case Event::object_end:
+            case Event::array_end:
+                end_container();
+                return true;
+            case Event::key:
+                return key(parsed.template get<std::string>());
+            case Event::value:
+                end_value();
+                return true;
+        }
+        return true;
+    }
+
   private:
     struct Frame {
         bool object = false;
