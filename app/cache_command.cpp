@@ -20,6 +20,7 @@
 #include "command.hpp"
 #include "device_options.hpp"
 #include "entry_selection.hpp"
+#include "path_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -181,6 +182,17 @@ int run_show(const CacheOptions& options) {
     if (!document) {
         return exit_usage;
     }
+    // The store finds a device's file by its name and refuses one that names other hardware
+    // inside; say so here, where a hand-renamed copy is looked at. Backups of corrupt files
+    // keep their own names.
+    const std::string name = file.filename().string();
+    if (file.stem().string() != document->hardware.key &&
+        name.find(".corrupt-") == std::string::npos) {
+        std::cerr << "spvtune: warning: " << file.string() << ": hardware.key '"
+                  << document->hardware.key
+                  << "' does not match the file name; tune reads this file only as "
+                  << document->hardware.key << ".json\n";
+    }
     if (options.json) {
         std::cout << cache::serialize_cache(*document);
         return exit_success;
@@ -284,10 +296,11 @@ CommandAction register_cache_command(CLI::App& parent) {
     command->require_subcommand(1);
     command->fallthrough();
     auto options = std::make_shared<CacheOptions>();
-    command->add_option(
-        "--cache-dir", options->cache_dir,
-        "Cache directory (default: $SPVTUNE_CACHE_DIR, else $XDG_CACHE_HOME/spvtune, "
-        "else ~/.cache/spvtune)");
+    command
+        ->add_option("--cache-dir", options->cache_dir,
+                     "Cache directory (default: $SPVTUNE_CACHE_DIR, else $XDG_CACHE_HOME/spvtune, "
+                     "else ~/.cache/spvtune)")
+        ->check(directory_path());
 
     auto* path = command->add_subcommand(
         "path", "Print the cache directory and the selected device's cache file");

@@ -12,6 +12,7 @@
 
 #include "command.hpp"
 #include "device_options.hpp"
+#include "path_options.hpp"
 #include "problem_loading.hpp"
 
 namespace spvtune::app {
@@ -109,9 +110,11 @@ CommandAction register_check_command(CLI::App& parent) {
     command->add_option("problems", options->files, "Problem description files (JSON)")->required();
     add_device_option(*command, options->device);
     // Only compiled GLSL candidates are kept there: check writes no cache file.
-    command->add_option("--cache-dir", options->cache_dir,
-                        "Cache directory, for compiled GLSL (default: $SPVTUNE_CACHE_DIR, else "
-                        "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)");
+    command
+        ->add_option("--cache-dir", options->cache_dir,
+                     "Cache directory, for compiled GLSL (default: $SPVTUNE_CACHE_DIR, else "
+                     "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)")
+        ->check(directory_path());
     command
         ->add_option("--kernel-dir", options->kernel_dirs,
                      "Directory to look for SPIR-V and GLSL files in (repeatable)")

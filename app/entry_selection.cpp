@@ -14,8 +14,19 @@ tune::Result<EntrySelection> EntrySelection::parse(std::string tuner,
     EntrySelection selection;
     std::vector<std::string> filters;
     for (const std::string& key : keys) {
-        (key.starts_with("{") ? selection.json_keys_ : filters).push_back(key);
         selection.description_ += " --key " + key;
+        if (!key.starts_with("{")) {
+            filters.push_back(key);
+            continue;
+        }
+        // Compared as the cache writes keys (compact, members sorted), so spacing does not
+        // matter; text that is no JSON object could never match and is a typo.
+        const auto json = nlohmann::json::parse(key, nullptr, false);
+        if (!json.is_object()) {
+            return tune::fail("--key '" + key +
+                              "': expected name=value[,name=value...] or a key's JSON object");
+        }
+        selection.json_keys_.push_back(json.dump());
     }
     auto filter = KeyFilter::parse(filters);
     if (!filter) {

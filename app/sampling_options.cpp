@@ -1,6 +1,9 @@
 #include "sampling_options.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/vulkan/batched_timer.hpp>
@@ -26,6 +29,36 @@ std::string source(const std::optional<std::uint32_t>& override_value, const cha
            std::to_string(value);
 }
 
+// CLI11's own range checks print the limits of a double (309 digits) and let "nan" through
+// every comparison; these say what is expected, in the words the file's settings use.
+CLI::Validator integer_in(std::int64_t min, std::int64_t max) {
+    const std::string expected =
+        "expected an integer in " + std::to_string(min) + ".." + std::to_string(max);
+    return {[=](std::string& text) -> std::string {
+                std::int64_t value = 0;
+                const auto [end, error] =
+                    std::from_chars(text.data(), text.data() + text.size(), value);
+                const bool whole = error == std::errc() && end == text.data() + text.size();
+                return whole && value >= min && value <= max ? "" : expected + ", found " + text;
+            },
+            min > 0 ? "POSITIVE" : "NONNEGATIVE"};
+}
+
+/// A finite number above `min` (or at least `min` when `or_equal`).
+CLI::Validator number_from(double min, bool or_equal) {
+    const std::string expected =
+        std::string("expected a number ") + (or_equal ? ">= " : "> ") + number_text(min);
+    return {[=](std::string& text) -> std::string {
+                char* end = nullptr;
+                const double value = std::strtod(text.c_str(), &end);
+                const bool whole = !text.empty() && end == text.c_str() + text.size();
+                const bool in_range = or_equal ? value >= min : value > min;
+                return whole && std::isfinite(value) && in_range ? ""
+                                                                 : expected + ", found " + text;
+            },
+            or_equal ? "NONNEGATIVE" : "POSITIVE"};
+}
+
 }  // namespace
 
 void add_measurement_options(CLI::App& command, problem::Settings& overrides) {
@@ -38,36 +71,36 @@ void add_measurement_options(CLI::App& command, problem::Settings& overrides) {
         .add_option("--warmup", overrides.warmup,
                     "Warm-up runs per candidate" +
                         default_text("warmup", std::to_string(sampling.warmup_runs)))
-        ->check(CLI::NonNegativeNumber);
+        ->check(integer_in(0, problem::max_sample_count));
     command
         .add_option("--samples", overrides.samples,
                     "Samples per candidate (adaptive: the maximum)" +
                         default_text("samples", std::to_string(sampling.max_samples)))
-        ->check(CLI::PositiveNumber);
+        ->check(integer_in(1, problem::max_sample_count));
     command
         .add_option("--min-samples", overrides.min_samples,
                     "Adaptive: samples before any candidate may be eliminated or sampling end, "
                     "at most --samples" +
                         default_text("min_samples", std::to_string(sampling.min_samples)))
-        ->check(CLI::PositiveNumber);
+        ->check(integer_in(1, problem::max_sample_count));
     command
         .add_option("--min-sample-ms", overrides.min_sample_ms,
                     "Repeat dispatches in one sample until it spans this many ms; 0: one "
                     "dispatch per sample" +
                         default_text("min_sample_ms", number_text(window_ms)))
-        ->check(CLI::NonNegativeNumber);
+        ->check(number_from(0, true));
     command
         .add_option(
             "--time-budget", overrides.time_budget_s,
             "Seconds of sampling per key at most" + default_text("time_budget_s", "no limit"))
-        ->check(CLI::PositiveNumber);
+        ->check(number_from(0, false));
     command
         .add_option(
             "--kernel-timeout", overrides.kernel_timeout_s,
             "Seconds one kernel may run in the worker before its candidate fails as "
             "timed out and the worker is killed" +
                 default_text("kernel_timeout_s", "max(2, 50x the key's best), 25 before any"))
-        ->check(CLI::PositiveNumber);
+        ->check(number_from(0, false));
 }
 
 void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool& fixed) {
@@ -85,7 +118,7 @@ void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool&
                 default_text(
                     "candidate_budget_s",
                     number_text(static_cast<double>(sampling.candidate_budget->count()) / 1000)))
-        ->check(CLI::PositiveNumber);
+        ->check(number_from(0, false));
 }
 
 std::optional<std::string> sample_count_conflict(const problem::Settings& file_settings,

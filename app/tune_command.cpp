@@ -24,6 +24,7 @@
 #include "command.hpp"
 #include "device_options.hpp"
 #include "key_filter.hpp"
+#include "path_options.hpp"
 #include "problem_loading.hpp"
 #include "report/console_reporter.hpp"
 #include "report/fan_out_reporter.hpp"
@@ -280,9 +281,11 @@ CommandAction register_tune_command(CLI::App& parent) {
         ->required()
         ->check(CLI::ExistingFile);
     add_device_option(*command, options->device);
-    command->add_option("--cache-dir", options->cache_dir,
-                        "Cache directory (default: $SPVTUNE_CACHE_DIR, else "
-                        "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)");
+    command
+        ->add_option("--cache-dir", options->cache_dir,
+                     "Cache directory (default: $SPVTUNE_CACHE_DIR, else "
+                     "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)")
+        ->check(directory_path());
     // One value per occurrence, so that files after the option stay files.
     command
         ->add_option("--kernel-dir", options->kernel_dirs,
@@ -296,8 +299,10 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_flag("--retune", options->retune, "Measure again even if the cache has a result");
     command->add_flag("--compile-only", options->compile_only,
                       "Compile every candidate's pipeline; measure and record nothing");
-    command->add_option("--json", options->json_out,
-                        "Write the full results as JSON to this file (- for stdout)");
+    command
+        ->add_option("--json", options->json_out,
+                     "Write the full results as JSON to this file (- for stdout)")
+        ->check(file_path());
     command->add_option("--dump-outputs", options->dump_dir,
                         "Write every checked output each candidate (and each key's reference) "
                         "produces to this directory, for spvtune show-output");

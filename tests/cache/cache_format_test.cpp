@@ -34,8 +34,10 @@ CacheDocument every_field_document() {
     document.put(sample_address("a/b~c"), sample_candidates(), CacheKeyRecord{"n=a/b~c ✓", odd});
     document.put(sample_address("plain"), sample_candidates(),
                  CacheKeyRecord{"n=plain", sample_entry()});
+    TuneEntry one = sample_entry("one", 3);
+    one.winner_index = 0;  // the list has one candidate
     document.put(sample_address("other", "reduce", 0xfedcba9876543210ULL), {{"one", "digest-1"}},
-                 CacheKeyRecord{"n=other", sample_entry("one", 3)});
+                 CacheKeyRecord{"n=other", one});
     return document;
 }
 

@@ -172,7 +172,7 @@ TEST_CASE("a cache file nested far too deep is moved aside intact, never written
     REQUIRE(backups.size() == 1);
     CHECK(read_bytes(backups[0]) == text);
     REQUIRE(warnings.messages.size() == 1);
-    CHECK(warnings.messages[0].find("expected at most 128 levels of nested objects and arrays") !=
+    CHECK(warnings.messages[0].find("nested deeper than 128 levels of objects and arrays") !=
           std::string::npos);
     CHECK(store.load(sample_hardware(), sample_address("2")));
 }

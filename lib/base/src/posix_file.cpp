@@ -71,4 +71,20 @@ void replace_file_atomically(const fs::path& target, std::string_view content,
     }
 }
 
+std::string describe_file_type(mode_t mode) {
+    if (S_ISDIR(mode)) {
+        return "a directory";
+    }
+    if (S_ISFIFO(mode)) {
+        return "a FIFO";
+    }
+    if (S_ISCHR(mode) || S_ISBLK(mode)) {
+        return "a device";
+    }
+    if (S_ISSOCK(mode)) {
+        return "a socket";
+    }
+    return "a special file";
+}
+
 }  // namespace spvtune::base

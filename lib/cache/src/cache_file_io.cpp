@@ -27,22 +27,6 @@ fs::path directory_of(const fs::path& file) {
     return file.has_parent_path() ? file.parent_path() : fs::path(".");
 }
 
-std::string describe_file_type(mode_t mode) {
-    if (S_ISDIR(mode)) {
-        return "a directory";
-    }
-    if (S_ISFIFO(mode)) {
-        return "a FIFO";
-    }
-    if (S_ISCHR(mode) || S_ISBLK(mode)) {
-        return "a device";
-    }
-    if (S_ISSOCK(mode)) {
-        return "a socket";
-    }
-    return "a special file";
-}
-
 std::string utc_timestamp() {
     const std::time_t now = std::time(nullptr);
     std::tm utc{};
@@ -70,7 +54,8 @@ std::optional<FileContents> read_file(const fs::path& file) {
     if (!S_ISREG(info.st_mode)) {
         throw std::system_error(std::make_error_code(std::errc::invalid_argument),
                                 "cannot read " + file.string() + " (" +
-                                    describe_file_type(info.st_mode) + ", not a regular file)");
+                                    base::describe_file_type(info.st_mode) +
+                                    ", not a regular file)");
     }
     // Regular files never block; reads below must not see EAGAIN from the flag either.
     ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);

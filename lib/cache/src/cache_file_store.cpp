@@ -37,13 +37,13 @@ struct ReadResult {
     std::string problem;
 };
 
-std::optional<int> newer_schema_version(const std::string& text) {
+// The version as the file writes it, even beyond an int, so the message quotes the file.
+std::optional<std::uint64_t> newer_schema_version(const std::string& text) {
     const auto root = nlohmann::json::parse(text, nullptr, false);
     if (root.is_object() && root.contains("schema_version") &&
         root["schema_version"].is_number_unsigned() &&
         root["schema_version"].get<std::uint64_t>() > cache_schema_version) {
-        return static_cast<int>(
-            std::min<std::uint64_t>(root["schema_version"].get<std::uint64_t>(), 1U << 30));
+        return root["schema_version"].get<std::uint64_t>();
     }
     return std::nullopt;
 }
@@ -134,6 +134,14 @@ struct CacheFileStore::Impl {
         }
         try {
             CacheDocument document = parse_cache(contents->text, file);
+            // The file is found by its name: results of other hardware under this name (a copy
+            // renamed by hand) would be run here as if measured here.
+            if (document.hardware.key != hardware.key) {
+                throw CacheFormatError(file, "/hardware/key",
+                                       "expected \"" + hardware.key +
+                                           "\", the hardware the file name is for, found \"" +
+                                           document.hardware.key + "\"");
+            }
             if (document.is_newer_schema()) {
                 freeze(state, file.string() + " has cache schema version " +
                                   std::to_string(document.schema_version) +

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include <spvtune/base/enum_names.hpp>
+#include <spvtune/base/json_text.hpp>
 #include <spvtune/cache/cache_format.hpp>
 
 #include "cache_json_values.hpp"
@@ -215,6 +216,18 @@ CacheKeyRecord read_entry(const Reader& r, const json& value, const Place& at) {
     return record;
 }
 
+// The winner is the candidate an application runs, by index: one past the list would run
+// nothing (or read past it). The name is not checked against the list: it is what reports show,
+// and writers other than spvtune (tests, applications) name winners their own way.
+void check_winner(const Reader& r, const CacheCandidateList& list, const tune::TuneEntry& entry,
+                  const Place& at) {
+    if (entry.winner_index >= list.candidates.size()) {
+        r.fail(at / "index", "winner index " + std::to_string(entry.winner_index) +
+                                 " is not one of the list's " +
+                                 std::to_string(list.candidates.size()) + " candidates");
+    }
+}
+
 CacheCandidateList read_candidate_list(const Reader& r, const json& value, const Place& at) {
     const auto& o = r.object(value, at, {"candidates", "entries"});
     CacheCandidateList list;
@@ -232,7 +245,16 @@ CacheCandidateList read_candidate_list(const Reader& r, const json& value, const
         if (!cache_json::is_json_text(key_json)) {
             r.fail(entry_at, "expected the member name to be the key's canonical JSON");
         }
-        list.entries.emplace(key_json, read_entry(r, entry, entry_at));
+        // Lookups compare the text: a key spelled any other way would never be found, and a
+        // second spelling of one key would hold a second winner for it.
+        const std::string canonical = json::parse(key_json).dump();
+        if (canonical != key_json) {
+            r.fail(entry_at, "expected the member name to be the key's canonical JSON " +
+                                 canonical + ", found " + key_json);
+        }
+        CacheKeyRecord record = read_entry(r, entry, entry_at);
+        check_winner(r, list, record.entry, entry_at / "winner");
+        list.entries.emplace(key_json, std::move(record));
     }
     return list;
 }
@@ -261,26 +283,48 @@ int read_schema_version(const Reader& r, const json::object_t& root, const Place
         r.fail(format_at,
                "expected \"" + std::string(cache_format_name) + "\", found \"" + format + "\"");
     }
-    return static_cast<int>(r.unsigned_integer(root.at("schema_version"), at / "schema_version",
+    const json& version = root.at("schema_version");
+    if (version.is_number_unsigned() &&
+        version.get<std::uint64_t>() >
+            static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+        // Quoted as written: an int cannot hold it, and "found a number" would not say why.
+        r.fail(at / "schema_version",
+               "expected a positive integer schema version below 2^31, found " + version.dump());
+    }
+    return static_cast<int>(r.unsigned_integer(version, at / "schema_version",
                                                std::numeric_limits<int>::max(),
                                                "a positive integer schema version"));
 }
 
 // Far deeper than any cache file spvtune or an application writes; a document nested deeper is
 // hostile or broken, and writing it back would recurse that deep.
-constexpr int max_nesting = 128;
+constexpr std::size_t max_nesting = 128;
+
+[[noreturn]] void syntax_error(const std::filesystem::path& file, std::string_view text,
+                               std::size_t offset, const std::string& what) {
+    const base::TextPosition at = base::position_in(text, offset);
+    throw CacheFormatError(file, "",
+                           "expected valid JSON: at line " + std::to_string(at.line) + ", column " +
+                               std::to_string(at.column) + ": " + what);
+}
 
 json parse_json(std::string_view text, const std::filesystem::path& file) {
+    if (const auto fault = base::check_json_text(text, max_nesting)) {
+        syntax_error(file, text, fault->offset, fault->problem);
+    }
+    // A member named twice would be read as its last copy and the first lost on the next save:
+    // the file is not what any writer wrote, so it is corrupt.
+    base::JsonPathTracker path;
+    const auto track = [&](int, json::parse_event_t event, json& parsed) {
+        if (!path.follow(event, parsed)) {
+            throw CacheFormatError(file, path.pointer(),
+                                   "duplicate key '" + parsed.get<std::string>() +
+                                       "'; expected each member name once");
+        }
+        return true;
+    };
     try {
-        return json::parse(text, [&file](int depth, json::parse_event_t event, json&) {
-            if (depth >= max_nesting && (event == json::parse_event_t::object_start ||
-                                         event == json::parse_event_t::array_start)) {
-                throw CacheFormatError(file, "",
-                                       "expected at most " + std::to_string(max_nesting) +
-                                           " levels of nested objects and arrays");
-            }
-            return true;
-        });
+        return json::parse(text, track);
     } catch (const json::parse_error& error) {
         // nlohmann prefixes "[json.exception.parse_error.N] "; the rest names line and column.
         std::string detail = error.what();

@@ -27,8 +27,8 @@ std::shared_ptr<const vulkan::SpirvModule> load_module(Reader& reader, const std
                                                        std::filesystem::path& resolved) {
     const auto found = find_kernel(spirv, reader.file(), options.kernel_dirs);
     if (!found) {
-        reader.error(pointer, "cannot find SPIR-V file '" + spirv + "'; looked in:" +
-                                  kernel_places(spirv, reader.file(), options.kernel_dirs));
+        reader.error(pointer,
+                     kernel_not_found("SPIR-V", spirv, reader.file(), options.kernel_dirs));
         return nullptr;
     }
     resolved = *found;
@@ -45,6 +45,39 @@ std::shared_ptr<const vulkan::SpirvModule> load_module(Reader& reader, const std
     }
     cache.emplace(canonical, module);
     return module;
+}
+
+/// One buffer behind two bindings is allowed only where the shader declares every one of them
+/// read-only (readonly in GLSL): a write through one would change what the other reads
+/// mid-dispatch, so the output would depend on the order the device runs invocations in. A
+/// scratch buffer is the exception: it is the candidate's own working memory, and passes that
+/// ping-pong between its halves bind it twice by design (the outputs it feeds are checked).
+void check_aliasing(Reader& reader, const Problem& problem, const DispatchStep& step,
+                    const vulkan::ComputeEntryPoint& entry, const std::string& shader) {
+    const auto writable = [&entry](const Binding& bound) {
+        return std::any_of(entry.bindings.begin(), entry.bindings.end(),
+                           [&bound](const vulkan::DescriptorBinding& b) {
+                               return b.set == bound.set && b.binding == bound.binding &&
+                                      b.access != vulkan::Access::read_only;
+                           });
+    };
+    for (std::size_t i = 0; i < step.bindings.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            const Binding& first = step.bindings[j];
+            const Binding& second = step.bindings[i];
+            if (first.buffer != second.buffer || (!writable(first) && !writable(second)) ||
+                problem.buffers[first.buffer].role == BufferRole::scratch) {
+                continue;
+            }
+            reader.error(second.pointer,
+                         "buffer '" + problem.buffers[second.buffer].name +
+                             "' is bound to two bindings, " +
+                             binding_label(first.set, first.binding) + " and " +
+                             binding_label(second.set, second.binding) + ", and " + shader +
+                             " may write through one of them; expected a buffer per binding "
+                             "(or both declared readonly)");
+        }
+    }
 }
 
 void check_bindings(Reader& reader, const Problem& problem, const DispatchStep& step,
@@ -111,6 +144,7 @@ void check_bindings(Reader& reader, const Problem& problem, const DispatchStep& 
                     "; expected one of the bindings it uses: " + (used.empty() ? "none" : used));
         }
     }
+    check_aliasing(reader, problem, step, entry, shader);
 }
 
 void check_push_constants(Reader& reader, const DispatchStep& step, const StepDraft& draft,

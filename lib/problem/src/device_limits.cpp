@@ -28,6 +28,12 @@ tune::Status check_dispatch(const ResolvedDispatch& dispatch,
     }
     std::uint64_t invocations = 1;
     for (std::size_t i = 0; i < 3; ++i) {
+        // Vulkan requires every dimension >= 1; a zero (a grid value fed to local_size_x_id)
+        // would reach pipeline creation and fail there, or crash a driver.
+        if (dispatch.workgroup_size[i] == 0) {
+            return tune::fail("workgroup size " + std::string(1, axes[i]) +
+                              " = 0; expected at least 1");
+        }
         if (dispatch.workgroup_size[i] > limits.max_workgroup_size[i]) {
             return tune::fail("workgroup size " + std::string(1, axes[i]) + " = " +
                               std::to_string(dispatch.workgroup_size[i]) +

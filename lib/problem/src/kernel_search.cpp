@@ -1,6 +1,9 @@
+#include <cerrno>
 #include <cstdlib>
+#include <sys/stat.h>
 #include <system_error>
 
+#include <spvtune/base/posix_file.hpp>
 #include <spvtune/problem/kernel_search.hpp>
 
 #ifndef SPVTUNE_KERNEL_DIR
@@ -58,6 +61,24 @@ std::optional<std::filesystem::path> find_kernel(
         }
     }
     return std::nullopt;
+}
+
+std::string kernel_not_found(std::string_view kind, std::string_view name,
+                             const std::filesystem::path& problem_file,
+                             const std::vector<std::filesystem::path>& kernel_dirs) {
+    const std::string file = std::string(kind) + " file '" + std::string(name) + "'";
+    for (const auto& place : kernel_candidates(name, problem_file, kernel_dirs)) {
+        struct stat info {};
+        if (::stat(place.c_str(), &info) == 0) {
+            return "cannot use " + file + ": '" + place.string() + "' is " +
+                   base::describe_file_type(info.st_mode) + ", not a regular file";
+        }
+        if (errno != ENOENT && errno != ENOTDIR) {
+            return "cannot use " + file + ": '" + place.string() +
+                   "' cannot be read: " + std::generic_category().message(errno);
+        }
+    }
+    return "cannot find " + file + "; looked in:" + kernel_places(name, problem_file, kernel_dirs);
 }
 
 }  // namespace spvtune::problem

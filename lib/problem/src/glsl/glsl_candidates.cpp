@@ -115,10 +115,8 @@ void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<Famil
             const std::string pointer = step.at("glsl");
             const auto found = find_kernel(step.glsl->file, reader.file(), options.kernel_dirs);
             if (!found) {
-                reader.error(
-                    pointer,
-                    "cannot find GLSL file '" + step.glsl->file + "'; looked in:" +
-                        kernel_places(step.glsl->file, reader.file(), options.kernel_dirs));
+                reader.error(pointer, kernel_not_found("GLSL", step.glsl->file, reader.file(),
+                                                       options.kernel_dirs));
                 readable = false;
                 continue;
             }

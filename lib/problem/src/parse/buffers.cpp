@@ -1,3 +1,6 @@
+#include <cmath>
+#include <limits>
+
 #include "problem_parser.hpp"
 
 namespace spvtune::problem::detail {
@@ -6,8 +9,76 @@ namespace {
 const std::vector<std::string> element_type_names = {"f16", "f32", "f64", "i8",  "u8", "i16",
                                                      "u16", "i32", "u32", "i64", "u64"};
 
-std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json,
-                                       const std::string& pointer) {
+/// The values an element of `type` holds: a float type's largest finite magnitude, an integer
+/// type's range (an integer value is also whole).
+struct TypeRange {
+    double low;
+    double high;
+    bool integer;
+    std::string text;
+};
+
+TypeRange range_of(vulkan::ElementType type) {
+    using vulkan::ElementType;
+    const auto ints = [](auto tag) {
+        using T = decltype(tag);
+        return TypeRange{static_cast<double>(std::numeric_limits<T>::min()),
+                         static_cast<double>(std::numeric_limits<T>::max()), true,
+                         "an integer in " + std::to_string(std::numeric_limits<T>::min()) + ".." +
+                             std::to_string(std::numeric_limits<T>::max())};
+    };
+    switch (type) {
+        case ElementType::f16:
+            return {-65504.0, 65504.0, false, "a magnitude at most 65504"};
+        case ElementType::f32:
+            return {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), false,
+                    "a magnitude at most 3.40282347e+38"};
+        case ElementType::f64:
+            return {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), false,
+                    "a finite number"};
+        case ElementType::i8:
+            return ints(std::int8_t{});
+        case ElementType::u8:
+            return ints(std::uint8_t{});
+        case ElementType::i16:
+            return ints(std::int16_t{});
+        case ElementType::u16:
+            return ints(std::uint16_t{});
+        case ElementType::i32:
+            return ints(std::int32_t{});
+        case ElementType::u32:
+            return ints(std::uint32_t{});
+        case ElementType::i64:
+            return ints(std::int64_t{});
+        case ElementType::u64:
+            return ints(std::uint64_t{});
+    }
+    return {0, 0, false, ""};
+}
+
+/// A fill value the buffer's elements can hold: otherwise a float overflows to infinity and an
+/// integer wraps (-5 as a u32 is 4294967291), and every candidate is checked against that.
+/// `constant`: the value itself is stored, so an integer type needs a whole number (iota steps
+/// and random bounds may be fractional: the elements are rounded).
+std::optional<double> element_value(Reader& reader, const Json& json, const std::string& pointer,
+                                    std::optional<vulkan::ElementType> type,
+                                    bool constant = false) {
+    const auto value = reader.number(json, pointer);
+    if (!value || !type) {
+        return value;
+    }
+    const TypeRange range = range_of(*type);
+    const bool whole = !constant || !range.integer || std::floor(*value) == *value;
+    if (*value < range.low || *value > range.high || !whole) {
+        reader.error(pointer, "expected a value of type " + std::string(vulkan::to_string(*type)) +
+                                  " (" + range.text + "), found " + describe(json));
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json, const std::string& pointer,
+                                       std::optional<vulkan::ElementType> type) {
     if (json.is_string()) {
         if (json.get<std::string>() == "zeros") {
             return vulkan::FillZeros{};
@@ -36,7 +107,7 @@ std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json,
         return vulkan::FillZeros{};
     }
     if (kind == "constant") {
-        if (auto number = reader.number(value, at)) {
+        if (auto number = element_value(reader, value, at, type, true)) {
             return vulkan::FillConstant{*number};
         }
         return std::nullopt;
@@ -45,10 +116,12 @@ std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json,
         vulkan::FillIota iota;
         if (reader.object(value, at, {}, {"start", "step"})) {
             if (value.contains("start")) {
-                iota.start = reader.number(value["start"], child(at, "start")).value_or(0);
+                iota.start =
+                    element_value(reader, value["start"], child(at, "start"), type).value_or(0);
             }
             if (value.contains("step")) {
-                iota.step = reader.number(value["step"], child(at, "step")).value_or(1);
+                iota.step =
+                    element_value(reader, value["step"], child(at, "step"), type).value_or(1);
             }
         }
         return reader.error_count() == errors ? std::optional<vulkan::Fill>(iota) : std::nullopt;
@@ -63,10 +136,10 @@ std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json,
                 reader.integer(value["seed"], child(at, "seed"), 0).value_or(0));
         }
         if (value.contains("min")) {
-            random.low = reader.number(value["min"], child(at, "min")).value_or(0);
+            random.low = element_value(reader, value["min"], child(at, "min"), type).value_or(0);
         }
         if (value.contains("max")) {
-            random.high = reader.number(value["max"], child(at, "max")).value_or(1);
+            random.high = element_value(reader, value["max"], child(at, "max"), type).value_or(1);
         }
         if (reader.error_count() == errors && !(random.low <= random.high)) {
             reader.error(child(at, "min"), "expected min <= max, found min " + value["min"].dump() +
@@ -115,12 +188,14 @@ void parse_buffers(Reader& reader, const Json& json, Problem& problem) {
             continue;
         }
         BufferSpec buffer;
+        std::optional<vulkan::ElementType> element_type;  // none when missing or unknown
         buffer.name = name;
         buffer.pointer = at;
         if (spec.contains("type")) {
             if (auto type = reader.string(spec["type"], child(at, "type"))) {
                 if (auto parsed = vulkan::parse_element_type(*type)) {
                     buffer.type = *parsed;
+                    element_type = parsed;
                 } else {
                     reader.error(child(at, "type"),
                                  "unknown element type '" + *type +
@@ -144,7 +219,7 @@ void parse_buffers(Reader& reader, const Json& json, Problem& problem) {
         }
         buffer.init = vulkan::FillZeros{};
         if (spec.contains("init")) {
-            if (auto init = parse_init(reader, spec["init"], child(at, "init"))) {
+            if (auto init = parse_init(reader, spec["init"], child(at, "init"), element_type)) {
                 buffer.init = *init;
             }
         }

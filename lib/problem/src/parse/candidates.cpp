@@ -284,7 +284,7 @@ void parse_step(Reader& reader, const Json& values,
     draft.fields = pointers;
     step.entry = "main";
     if (values.contains("spirv")) {
-        draft.spirv = reader.string(values["spirv"], at("spirv")).value_or("");
+        draft.spirv = reader.path(values["spirv"], at("spirv")).value_or("");
     }
     if (values.contains("entry")) {
         step.entry = reader.string(values["entry"], at("entry")).value_or("main");

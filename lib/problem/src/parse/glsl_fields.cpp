@@ -40,7 +40,7 @@ void parse_include_dirs(Reader& reader, const Json& json, const std::string& poi
         return;
     }
     for (std::size_t i = 0; i < json.size(); ++i) {
-        const auto dir = reader.string(json[i], child(pointer, i));
+        const auto dir = reader.path(json[i], child(pointer, i));
         if (!dir) {
             continue;
         }
@@ -65,7 +65,7 @@ void parse_glsl_fields(Reader& reader, const Json& values,
     }
     const auto at = [&pointers](const char* field) { return pointers.find(field)->second; };
     StepDraft::Glsl glsl;
-    glsl.file = reader.string(values["glsl"], at("glsl")).value_or("");
+    glsl.file = reader.path(values["glsl"], at("glsl")).value_or("");
     if (values.contains("defines")) {
         parse_defines(reader, values["defines"], at("defines"), family, glsl);
     }

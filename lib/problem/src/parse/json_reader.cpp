@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include <spvtune/base/json_text.hpp>
 #include <spvtune/problem/suggest.hpp>
 #include <spvtune/problem/value.hpp>
 
@@ -86,6 +87,14 @@ std::string join(const std::vector<std::string>& names) {
     return text;
 }
 
+std::string join_some(const std::vector<std::string>& names, std::size_t shown) {
+    if (names.size() <= shown) {
+        return join(names);
+    }
+    return join({names.begin(), names.begin() + static_cast<std::ptrdiff_t>(shown)}) + " and " +
+           std::to_string(names.size() - shown) + " more";
+}
+
 std::string unknown(std::string_view what, const std::string& name,
                     const std::vector<std::string>& known) {
     std::string message = "unknown " + std::string(what) + " '" + name + "'";
@@ -138,6 +147,15 @@ std::optional<std::string> Reader::string(const Json& json, const std::string& p
         return std::nullopt;
     }
     return json.get<std::string>();
+}
+
+std::optional<std::string> Reader::path(const Json& json, const std::string& pointer) {
+    auto text = string(json, pointer);
+    if (text && (text->empty() || text->find('\0') != std::string::npos)) {
+        error(pointer, "expected a non-empty path without NUL characters, found " + describe(json));
+        return std::nullopt;
+    }
+    return text;
 }
 
 std::optional<bool> Reader::boolean(const Json& json, const std::string& pointer) {
@@ -253,29 +271,51 @@ std::optional<Expression> Reader::expression(const Json& json, const std::string
     }
 }
 
+namespace {
+
+// Far deeper than any problem file needs (a candidate's fields are 5 levels down); deeper is
+// hostile or broken, and the parsed value is walked recursively.
+constexpr std::size_t max_nesting = 128;
+
+void syntax_error(Reader& reader, std::string_view text, std::size_t offset,
+                  const std::string& what) {
+    const base::TextPosition at = base::position_in(text, offset);
+    reader.error("", "JSON syntax error at line " + std::to_string(at.line) + ", column " +
+                         std::to_string(at.column) + ": " + what);
+}
+
+}  // namespace
+
 std::optional<Json> parse_json(std::string_view text, Reader& reader) {
+    if (const auto fault = base::check_json_text(text, max_nesting)) {
+        syntax_error(reader, text, fault->offset, fault->problem);
+        return std::nullopt;
+    }
+    base::JsonPathTracker path;
+    const std::size_t errors_before = reader.error_count();
+    // nlohmann keeps the last of two members with one name; a file that says two things
+    // there is wrong, so each repeat is reported at its pointer.
+    const auto track = [&](int, Json::parse_event_t event, Json& parsed) {
+        if (!path.follow(event, parsed)) {
+            reader.error(path.pointer(), "duplicate key '" + parsed.get<std::string>() +
+                                             "'; expected each member name once");
+        }
+        return true;
+    };
     try {
-        return Json::parse(text);
+        Json json = Json::parse(text, track);
+        if (reader.error_count() != errors_before) {
+            return std::nullopt;
+        }
+        return json;
     } catch (const Json::parse_error& bad) {
         // nlohmann reports a byte offset (1-based, of the last byte read); editors want lines.
-        const std::size_t end = std::min(bad.byte == 0 ? 0 : bad.byte - 1, text.size());
-        std::size_t line = 1;
-        std::size_t column = 1;
-        for (std::size_t i = 0; i < end; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                column = 1;
-            } else if ((static_cast<unsigned char>(text[i]) & 0xC0U) != 0x80U) {
-                ++column;
-            }
-        }
         std::string what = bad.what();
         // Drop "[json.exception.parse_error.101] parse error at line 1, column 2: ".
         if (const auto colon = what.find(": "); colon != std::string::npos) {
             what = what.substr(colon + 2);
         }
-        reader.error("", "JSON syntax error at line " + std::to_string(line) + ", column " +
-                             std::to_string(column) + ": " + what);
+        syntax_error(reader, text, bad.byte == 0 ? 0 : bad.byte - 1, what);
         return std::nullopt;
     }
 }

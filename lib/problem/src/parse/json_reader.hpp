@@ -35,6 +35,9 @@ std::string describe(const Json& json);
 
 /// The names joined with ", ".
 std::string join(const std::vector<std::string>& names);
+/// The first `shown` names joined with ", ", then "and N more": a message stays one readable
+/// line when a grid names 65536 candidates.
+std::string join_some(const std::vector<std::string>& names, std::size_t shown = 8);
 
 /// "unknown <what> '<name>'", plus " (did you mean '<close>'?)" when one of `known` is close.
 std::string unknown(std::string_view what, const std::string& name,
@@ -66,6 +69,9 @@ class Reader {
     bool is_type(const Json& json, const std::string& pointer, bool ok, std::string_view expected);
 
     std::optional<std::string> string(const Json& json, const std::string& pointer);
+    /// A string naming a file or directory: not empty and without a NUL character (the system
+    /// would read "a.spv\u0000.txt" as "a.spv").
+    std::optional<std::string> path(const Json& json, const std::string& pointer);
     /// A string that spells one of `choices`, as its value. The spellings are the enum's
     /// NLOHMANN_JSON_SERIALIZE_ENUM ones, so the file format has one list of them.
     template <class T>

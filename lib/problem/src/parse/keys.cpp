@@ -132,6 +132,10 @@ void parse_list(Reader& reader, const Json& json, const std::string& pointer, Pr
     }
 }
 
+// Far more keys than anyone tunes in one file (each is a full tuning run); a larger product is
+// almost certainly a value list pasted into the wrong parameter.
+constexpr std::uint64_t max_grid_keys = 65536;
+
 void parse_grid(Reader& reader, const Json& json, const std::string& pointer, Problem& problem,
                 std::unordered_set<ProblemKey>& seen) {
     if (!reader.is_type(json, pointer, json.is_object(), "an object (parameter -> values)")) {
@@ -165,6 +169,19 @@ void parse_grid(Reader& reader, const Json& json, const std::string& pointer, Pr
         }
     }
     if (reader.error_count() != errors) {
+        return;
+    }
+    // Counted before any key is made: a typo can ask for 10^12 keys, which would take forever
+    // to expand and far longer to tune.
+    std::uint64_t keys = 1;
+    bool overflow = false;
+    for (const auto& axis : axes) {
+        overflow = overflow || __builtin_mul_overflow(keys, axis.size(), &keys);
+    }
+    if (overflow || keys > max_grid_keys) {
+        reader.error(pointer, "the grid has " +
+                                  (overflow ? "more than 2^64" : std::to_string(keys)) +
+                                  " keys; expected at most " + std::to_string(max_grid_keys));
         return;
     }
     // Cartesian product, the first parameter varying slowest.

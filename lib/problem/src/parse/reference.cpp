@@ -38,7 +38,7 @@ std::optional<std::size_t> resolve_candidate_name(Reader& reader, const Json& js
         return std::nullopt;
     }
     reader.error(pointer,
-                 unknown("candidate", *name, names) + "; the candidates are: " + join(names));
+                 unknown("candidate", *name, names) + "; the candidates are: " + join_some(names));
     return std::nullopt;
 }
 

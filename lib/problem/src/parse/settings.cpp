@@ -5,7 +5,7 @@ namespace {
 
 std::optional<std::uint32_t> count(Reader& reader, const Json& json, const std::string& pointer,
                                    std::int64_t min) {
-    if (auto value = reader.integer(json, pointer, min, 1'000'000)) {
+    if (auto value = reader.integer(json, pointer, min, max_sample_count)) {
         return static_cast<std::uint32_t>(*value);
     }
     return std::nullopt;

@@ -30,6 +30,9 @@ class Descriptor {
     int fd_;
 };
 
+/// What a file that is not a regular one is, for messages: "a directory", "a FIFO", "a device".
+std::string describe_file_type(mode_t mode);
+
 /// Throws std::system_error for `error` (an errno value): "<action> <path>: <reason>".
 [[noreturn]] void throw_errno(int error, std::string_view action,
                               const std::filesystem::path& path);

@@ -30,4 +30,11 @@ std::optional<std::filesystem::path> find_kernel(
     std::string_view spirv, const std::filesystem::path& problem_file,
     const std::vector<std::filesystem::path>& kernel_dirs);
 
+/// Why no `kind` file ("SPIR-V", "GLSL") named `name` was found: the first place that holds
+/// something other than a regular file (a directory, a FIFO, a device, a symbolic-link loop),
+/// which a plain "cannot find" would hide, else every place looked at.
+std::string kernel_not_found(std::string_view kind, std::string_view name,
+                             const std::filesystem::path& problem_file,
+                             const std::vector<std::filesystem::path>& kernel_dirs);
+
 }  // namespace spvtune::problem

@@ -202,6 +202,9 @@ NLOHMANN_JSON_SERIALIZE_ENUM(SamplingMode, {
                                                {SamplingMode::fixed, "fixed"},
                                            })
 
+/// The most warm-up runs or samples a file or the command line may ask for.
+inline constexpr std::uint32_t max_sample_count = 1'000'000;
+
 /// Measurement settings from the file; empty fields leave the tool's defaults.
 struct Settings {
     std::optional<SamplingMode> mode;

@@ -1,0 +1,30 @@
+#include "path_options.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+namespace spvtune::app {
+
+CLI::Validator file_path() {
+    return {[](const std::string& text) -> std::string {
+                return text.empty() ? "expected a file path, found an empty path" : "";
+            },
+            ""};
+}
+
+CLI::Validator directory_path() {
+    return {[](const std::string& text) -> std::string {
+                if (text.empty()) {
+                    return "expected a directory, found an empty path";
+                }
+                std::error_code error;
+                const auto status = std::filesystem::status(text, error);
+                if (std::filesystem::exists(status) && !std::filesystem::is_directory(status)) {
+                    return "'" + text + "' is not a directory";
+                }
+                return "";
+            },
+            ""};
+}
+
+}  // namespace spvtune::app

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Crash-consistency evidence for the cache file: no finished entry is ever lost.
+
+Not a test (it takes minutes and its kill moments are random); run it before changing how the
+cache is written and keep its counts in the change's note. Three parts, each printing counts:
+
+1. `kill -9` of `spvtune tune --retune` at a random moment, KILLS times in one cache
+   directory (a small problem of eight keys). After every kill the cache file must parse, keep
+   every entry stored before, and hold every key the killed run printed as tuned.
+2. Four `spvtune tune` processes at once on one cache file, each tuning two of the eight keys,
+   ROUNDS times: every key of every writer must be in the file afterwards.
+3. Four cache writers at once (tests/cache/cache_writer.cpp, the library's save path), each
+   saving KEYS keys and printing each acknowledged save, killed with -9 at a random moment:
+   every acknowledged key must be in the file.
+
+Usage: scripts/crash-consistency.py [--kills N] [--rounds N] [--keys N] [--build DIR]
+Exit status: 0 when nothing was lost, 1 otherwise.
+"""
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROBLEM = {
+    "name": "crash-consistency",
+    "parameters": {"n": {"type": "int"}},
+    "keys": {"grid": {"n": [1024, 1025, 1026, 1027, 1028, 1029, 1030, 1031]}},
+    "buffers": {
+        "x": {"type": "f32", "count": "n", "init": {"iota": {}}, "role": "input"},
+        "y": {"type": "f32", "count": "n", "role": "output"},
+    },
+    "candidates": [{
+        "name": "scale", "spirv": "scale.spv", "grid": {"WG": [1, 64]},
+        "specialization": {"0": "WG"}, "workgroups": ["ceil_div(n, WG)", 1, 1],
+        "push_constants": [{"type": "u32", "value": "n"}], "bindings": {"0": "x", "1": "y"},
+    }],
+    "reference": {"candidate": "scale[WG=1]", "compare": {"y": {"rtol": 1e-6}}},
+    "settings": {"mode": "fixed", "warmup": 0, "samples": 3, "min_sample_ms": 0},
+}
+KEYS = PROBLEM["keys"]["grid"]["n"]
+
+
+def cache_entries(binary, directory):
+    """The printed keys of every entry in the directory's cache files; None when one does not
+    parse. Moved-aside files (".corrupt-") count as a parse failure: a crash must not cause one.
+    """
+    keys = set()
+    for path in Path(directory).glob("*.json"):
+        if ".corrupt-" in path.name:
+            return None
+        shown = subprocess.run([binary, "cache", "show", str(path), "--json"],
+                               capture_output=True, text=True)
+        if shown.returncode != 0:
+            return None
+        document = json.loads(shown.stdout)
+        for lists in document["tuners"].values():
+            for candidate_list in lists.values():
+                keys.update(e["printed_key"] for e in candidate_list["entries"].values())
+    return keys
+
+
+def tuned_keys(output):
+    """Keys a tune run printed as finished ("crash-consistency n=1024: tuned in ...")."""
+    return {line.split(" ")[1].rstrip(":") for line in output.splitlines()
+            if line.startswith("crash-consistency n=") and ": tuned in" in line}
+
+
+def kill_tune(binary, problem, kernels, kills):
+    directory = tempfile.mkdtemp(prefix="crash-kill-")
+    base = [binary, "tune", problem, "--kernel-dir", kernels, "--cache-dir", directory]
+    started = time.monotonic()
+    subprocess.run(base, capture_output=True, check=True)  # every key stored once
+    full_run = time.monotonic() - started
+    known = cache_entries(binary, directory)
+    lost = unreadable = 0
+    for _ in range(kills):
+        child = subprocess.Popen(base + ["--retune"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
+        output = []
+        reader = threading.Thread(target=lambda: output.append(child.stdout.read()))
+        reader.start()
+        time.sleep(random.uniform(0, full_run * 1.2))
+        child.kill()
+        child.wait()
+        reader.join()
+        present = cache_entries(binary, directory)
+        if present is None:
+            unreadable += 1
+            continue
+        lost += len((known | tuned_keys("".join(output))) - present)
+        known |= present
+    shutil.rmtree(directory)
+    print(f"kill -9 of tune: {kills} kills (a full run takes {full_run:.2f} s), "
+          f"{lost} entries lost, {unreadable} times the cache did not read back")
+    return lost + unreadable
+
+
+def concurrent_tunes(binary, kernels, rounds):
+    lost = unreadable = 0
+    for _ in range(rounds):
+        directory = tempfile.mkdtemp(prefix="crash-writers-")
+        # --key filters are ANDed, so each writer gets its own copy of the problem, with two
+        # of the keys.
+        writers = []
+        for w in range(4):
+            own = dict(PROBLEM, keys={"list": [{"n": n} for n in KEYS[2 * w:2 * w + 2]]})
+            path = Path(directory) / "problems" / f"writer{w}.json"
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(json.dumps(own))
+            writers.append(subprocess.Popen(
+                [binary, "tune", str(path), "--kernel-dir", kernels, "--cache-dir", directory,
+                 "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        failed = sum(writer.wait() != 0 for writer in writers)
+        present = cache_entries(binary, directory)
+        if present is None or failed:
+            unreadable += 1
+            continue
+        lost += len({f"n={n}" for n in KEYS} - present)
+        shutil.rmtree(directory)
+    print(f"4 concurrent tunes: {rounds} rounds ({4 * rounds} writers), {lost} entries lost, "
+          f"{unreadable} rounds with a failed writer or an unreadable cache")
+    return lost + unreadable
+
+
+def concurrent_writers(binary, writer, keys):
+    directory = tempfile.mkdtemp(prefix="crash-store-")
+    start = Path(directory) / "start"
+    children = [subprocess.Popen(
+        [writer, directory, f"winner{w}", str(start)]
+        + [str(w * keys + k) for k in range(keys)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) for w in range(4)]
+    outputs = [[] for _ in children]
+    readers = [threading.Thread(target=lambda c=c, o=o: o.append(c.stdout.read()))
+               for c, o in zip(children, outputs)]
+    for reader in readers:
+        reader.start()
+    start.touch()
+    time.sleep(random.uniform(0.05, 0.5))
+    for child in children:
+        child.kill()
+    for child, reader in zip(children, readers):
+        child.wait()
+        reader.join()
+    acknowledged = {f"n={line.split()[1]}" for o in outputs for line in "".join(o).splitlines()
+                    if line.startswith("stored ")}
+    present = cache_entries(binary, directory)
+    shutil.rmtree(directory)
+    if present is None:
+        print("4 cache writers killed with -9: the cache did not read back")
+        return 1
+    lost = len(acknowledged - present)
+    print(f"4 cache writers killed with -9: {len(acknowledged)} saves acknowledged, "
+          f"{lost} lost")
+    return lost
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=14)
+    parser.add_argument("--keys", type=int, default=300)
+    parser.add_argument("--build", default=str(ROOT / "build" / "default"))
+    args = parser.parse_args()
+    build = Path(args.build)
+    binary = str(build / "app" / "spvtune")
+    kernels = str(build / "cli_test_kernels")
+    writer = str(build / "tests" / "cache" / "spvtune_cache_writer")
+    with tempfile.TemporaryDirectory() as scratch:
+        problem = Path(scratch) / "problem.json"
+        problem.write_text(json.dumps(PROBLEM))
+        failures = kill_tune(binary, str(problem), kernels, args.kills)
+        failures += concurrent_tunes(binary, kernels, args.rounds)
+        failures += concurrent_writers(binary, writer, args.keys)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
