@@ -10,6 +10,7 @@
 #include "cache_files.hpp"
 #include "cache_layouts.hpp"
 #include "cache_subcommands.hpp"
+#include "path_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -95,10 +96,7 @@ CacheSubcommand add_cache_prune_command(CLI::App& cache) {
         ->add_option("--problems", options->problems, "Problem files whose candidates are current")
         ->required()
         ->check(CLI::ExistingFile);
-    prune_command
-        ->add_option("--kernel-dir", options->kernel_dirs,
-                     "Extra directory to look for SPIR-V and GLSL files in (repeatable)")
-        ->allow_extra_args(false);
+    add_kernel_dir_option(*prune_command, options->kernel_dirs);
     prune_command->add_flag("--dry-run", options->dry_run, "Only say what would be removed");
     return {prune_command, [options] { return run_prune(*options); }};
 }

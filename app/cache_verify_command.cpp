@@ -9,6 +9,7 @@
 #include "cache_files.hpp"
 #include "cache_layouts.hpp"
 #include "cache_subcommands.hpp"
+#include "path_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -133,10 +134,7 @@ CacheSubcommand add_cache_verify_command(CLI::App& cache) {
         ->add_option("--hardware", options->hardware,
                      "Hardware identities that must have a file (default: every file there)")
         ->allow_extra_args(false);
-    verify
-        ->add_option("--kernel-dir", options->kernel_dirs,
-                     "Extra directory to look for SPIR-V and GLSL files in (repeatable)")
-        ->allow_extra_args(false);
+    add_kernel_dir_option(*verify, options->kernel_dirs);
     return {verify, [options] { return run_verify(*options); }};
 }
 

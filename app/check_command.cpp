@@ -115,10 +115,7 @@ CommandAction register_check_command(CLI::App& parent) {
                      "Cache directory, for compiled GLSL (default: $SPVTUNE_CACHE_DIR, else "
                      "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)")
         ->check(directory_path());
-    command
-        ->add_option("--kernel-dir", options->kernel_dirs,
-                     "Directory to look for SPIR-V and GLSL files in (repeatable)")
-        ->allow_extra_args(false);
+    add_kernel_dir_option(*command, options->kernel_dirs);
     return [options] { return run_check(*options); };
 }
 

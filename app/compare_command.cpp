@@ -26,6 +26,7 @@
 #include "compare/saved_results.hpp"
 #include "device_options.hpp"
 #include "key_filter.hpp"
+#include "path_options.hpp"
 #include "problem_loading.hpp"
 #include "sampling_options.hpp"
 #include "worker_command.hpp"
@@ -466,12 +467,11 @@ CommandAction register_compare_command(CLI::App& parent) {
                         "Exit 1 when a contender is slower than the baseline by more than this "
                         "percent with 95% confidence, or its output is wrong");
     add_device_option(*command, options->device);
-    command->add_option("--cache-dir", options->cache_dir,
-                        "Cache directory for compiled GLSL (default: as tune)");
     command
-        ->add_option("--kernel-dir", options->kernel_dirs,
-                     "Extra directory to look for SPIR-V and GLSL files in (repeatable)")
-        ->allow_extra_args(false);
+        ->add_option("--cache-dir", options->cache_dir,
+                     "Cache directory for compiled GLSL (default: as tune)")
+        ->check(directory_path());
+    add_kernel_dir_option(*command, options->kernel_dirs);
     command
         ->add_option("--key", options->key_filters,
                      "Only the keys with these parameter values, e.g. n=4096 (repeatable)")

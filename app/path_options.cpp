@@ -27,4 +27,11 @@ CLI::Validator directory_path() {
             ""};
 }
 
+void add_kernel_dir_option(CLI::App& command, std::vector<std::string>& kernel_dirs) {
+    command
+        .add_option("--kernel-dir", kernel_dirs,
+                    "Extra directory to look for SPIR-V and GLSL files in (repeatable)")
+        ->allow_extra_args(false);
+}
+
 }  // namespace spvtune::app

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
 namespace spvtune::app {
@@ -12,5 +15,9 @@ CLI::Validator file_path();
 
 /// A directory: not empty, and a directory where something is there already.
 CLI::Validator directory_path();
+
+/// Adds `--kernel-dir DIR` (repeatable, one value per occurrence so that files after it stay
+/// files): where the commands that load problem files look for SPIR-V and GLSL files.
+void add_kernel_dir_option(CLI::App& command, std::vector<std::string>& kernel_dirs);
 
 }  // namespace spvtune::app

@@ -286,11 +286,7 @@ CommandAction register_tune_command(CLI::App& parent) {
                      "Cache directory (default: $SPVTUNE_CACHE_DIR, else "
                      "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)")
         ->check(directory_path());
-    // One value per occurrence, so that files after the option stay files.
-    command
-        ->add_option("--kernel-dir", options->kernel_dirs,
-                     "Extra directory to look for SPIR-V and GLSL files in (repeatable)")
-        ->allow_extra_args(false);
+    add_kernel_dir_option(*command, options->kernel_dirs);
     command
         ->add_option("--key", options->key_filters,
                      "Only the files' keys with these parameter values, e.g. n=4096: a filter "
