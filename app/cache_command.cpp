@@ -177,7 +177,17 @@ std::vector<std::string> entry_row(const std::string& tuner, const cache::CacheK
 }
 
 int run_show(const CacheOptions& options) {
-    const fs::path file = resolve_file(options.file, cache_directory(options));
+    const fs::path directory = cache_directory(options);
+    const fs::path file =
+        options.file.empty()
+            ? directory / cache::cache_file_name(selected_hardware_identity(options.device))
+            : resolve_file(options.file, directory);
+    if (options.file.empty() && !fs::exists(file)) {
+        std::cout << file.string()
+                  << ": no cache file for this device yet (spvtune tune makes "
+                     "it)\n";
+        return exit_success;
+    }
     const auto document = read_or_report(file);
     if (!document) {
         return exit_usage;
@@ -308,8 +318,10 @@ CommandAction register_cache_command(CLI::App& parent) {
     auto* list = command->add_subcommand(
         "list", "List the cache files in the directory: hardware, tuners, entry counts");
     auto* show = command->add_subcommand("show", "Print a cache file's entries as a table");
-    show->add_option("file", options->file, "Cache file, or its name in the cache directory")
-        ->required();
+    show->add_option("file", options->file,
+                     "Cache file, or its name in the cache directory (default: the selected "
+                     "device's file, as cache path shows it)");
+    add_device_option(*show, options->device);
     show->add_flag("--json", options->json, "Print the whole file as JSON");
     auto* clear = command->add_subcommand(
         "clear", "Remove entries (all, or those matching --tuner/--key) and report them");

@@ -99,3 +99,19 @@ TEST_CASE("cache prune removes older candidate lists, and --dry-run only says so
     const nlohmann::json after = nlohmann::json::parse(read_bytes(file));
     CHECK_FALSE(after.at("tuners").contains("scale-test"));
 }
+
+TEST_CASE("cache show without a file shows the selected device's file, as cache path names it") {
+    ShippedCache shipped;
+    const SpvtuneRun shown =
+        run_spvtune(shipped.scratch, {"cache", "show", "--cache-dir", shipped.cache.string()});
+    CHECK_MESSAGE(shown.exit_code == 0, shown.err);
+    CHECK(contains(shown.out, shipped.cache_files().at(0).string()));
+    CHECK(contains(shown.out, "scale-test"));
+
+    const fs::path empty = shipped.scratch.path() / "empty";
+    fs::create_directories(empty);
+    const SpvtuneRun none =
+        run_spvtune(shipped.scratch, {"cache", "show", "--cache-dir", empty.string()});
+    CHECK(none.exit_code == 0);
+    CHECK(contains(none.out, "no cache file for this device yet"));
+}
