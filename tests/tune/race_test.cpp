@@ -138,3 +138,26 @@ TEST_CASE("a runner-up that may still be meaningfully faster keeps the race goin
     CHECK(outcome.ranking[0].statistics.samples == 60);
     CHECK(outcome.ranking[1].statistics.samples == 60);
 }
+
+TEST_CASE("near-ties that cannot beat the leader by more than the threshold stop being sampled") {
+    // b and c overlap the steady leader but cannot beat it by 2%: they are out at the first
+    // decision. d is centred on the leader with ±10% noise and keeps the race open, so without
+    // that rule b and c would be sampled to the maximum beside it.
+    auto steady = [](double ns) {
+        return [ns](int call) { return ns + 2 * fakes::noise(std::size_t(call)); };
+    };
+    Timeline timeline{{steady(1000), steady(1001), steady(1001.5),
+                       [](int call) { return 1000.0 + 100 * fakes::noise(std::size_t(call)); }}};
+    SamplingSettings settings = fakes::adaptive_sampling(10, 60);
+    settings.stable_relative_width = 0.001;
+    const auto candidates = fakes::benchmark_candidates({"a", "b", "c", "d"});
+    const BenchmarkOutcome outcome = run_benchmark(candidates, settings, timeline.source());
+    REQUIRE(outcome.ranking.size() == 4);
+    for (const RankedCandidate& candidate : outcome.ranking) {
+        CAPTURE(candidate.name);
+        if (candidate.name == "b" || candidate.name == "c") {
+            CHECK(candidate.eliminated);
+            CHECK(candidate.statistics.samples == 10);
+        }
+    }
+}

@@ -193,13 +193,19 @@ class Scheduler {
         return live;
     }
 
-    /// Stops measuring candidates clearly slower than the leader, slowest first, keeping two.
+    /// Stops measuring candidates that cannot meaningfully beat the leader, slowest first,
+    /// keeping two.
     void eliminate() {
         std::vector<Track*> live = live_by_rank();
         if (live.size() <= 2) {
             return;
         }
-        const double limit = settings_.elimination_ratio * live.front()->statistics.ci_high_ns;
+        // Out once it cannot beat the leader by more than the indifference threshold, even at
+        // the low end of its interval: it may still be faster by less, which does not matter,
+        // and a crowd of near-ties would otherwise be sampled to the maximum.
+        const SampleStatistics& leader = live.front()->statistics;
+        const double limit = settings_.elimination_ratio *
+                             (leader.ci_high_ns - settings_.indifference * leader.median_ns);
         std::size_t remaining = live.size();
         for (auto it = live.rbegin(); it != live.rend() - 1 && remaining > 2; ++it) {
             if ((*it)->statistics.ci_low_ns > limit) {

@@ -47,7 +47,8 @@ struct SamplingSettings {
     /// Adaptive: the cap on samples per candidate. Fixed: the exact number.
     std::size_t max_samples = 60;
     /// Adaptive: a candidate whose interval's low end exceeds this multiple of the leader's high
-    /// end is eliminated (at least two candidates always stay live).
+    /// end less `indifference` times the leader's median (it cannot beat the leader by more than
+    /// that) is eliminated (at least two candidates always stay live).
     double elimination_ratio = 1.0;
     /// Adaptive: intervals narrower than this fraction of their median count as settled.
     double stable_relative_width = 0.05;
