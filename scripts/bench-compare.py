@@ -9,7 +9,7 @@ catches a contender about 10% slower. Not a timed test: it prints counts and rat
    called `slower` in at least 19 of 20 runs.
 
 Uses the compare test problem (tests/cli/problems/compare.json) and its kernels from the
-default build. Usage: scripts/bench-compare.py [--runs 20] [--key n=131072]
+default build, with the tool's default sample budget (60 per arm). Usage: scripts/bench-compare.py [--runs 20] [--key n=131072]
 """
 import argparse
 import json
@@ -33,7 +33,11 @@ def problem_with_padding(percent):
     return problem
 
 
-def compare(work, problem, contender, key, threshold, extra=()):
+# The tool's default sample budget (60), not the test problem's smaller one.
+DEFAULT_SAMPLES = ["--samples", "60"]
+
+
+def compare(work, problem, contender, key, threshold, extra=DEFAULT_SAMPLES):
     problem_file = work / "problem.json"
     problem_file.write_text(json.dumps(problem))
     report = work / "report.json"
