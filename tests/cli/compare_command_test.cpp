@@ -247,10 +247,9 @@ TEST_CASE("compare: mistakes are usage errors that name what was expected") {
 TEST_CASE("compare: a contender whose worker dies fails the run, the others keep their verdicts") {
     CompareFixture fixture;
     ::setenv("SPVTUNE_TEST_WORKER_FAULT", "abort:copy", 1);
-    const SpvtuneRun run =
-        fixture.compare({compare_problem, "--baseline", "base", "--contender", "copy",
-                         "--contender", "planted", "--key", "n=65536", "--json",
-                         fixture.json.string()});
+    const SpvtuneRun run = fixture.compare({compare_problem, "--baseline", "base", "--contender",
+                                            "copy", "--contender", "planted", "--key", "n=65536",
+                                            "--json", fixture.json.string()});
     ::unsetenv("SPVTUNE_TEST_WORKER_FAULT");
     CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
     const auto copies = fixture.contenders("copy");
