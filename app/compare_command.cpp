@@ -104,13 +104,21 @@ std::vector<std::size_t> select_candidates(const problem::Problem& problem, cons
     return selected;
 }
 
-Side& load_side(std::deque<Side>& sides, const std::string& file, const std::string& extra_dir,
-                const CompareOptions& options) {
+/// Where one side's kernels are looked up: its own directory (--base-kernel-dir or
+/// --new-kernel-dir) before the shared --kernel-dir ones.
+std::vector<std::string> side_kernel_dirs(const std::string& extra_dir,
+                                          const CompareOptions& options) {
     std::vector<std::string> dirs;
     if (!extra_dir.empty()) {
         dirs.push_back(extra_dir);
     }
     dirs.insert(dirs.end(), options.kernel_dirs.begin(), options.kernel_dirs.end());
+    return dirs;
+}
+
+Side& load_side(std::deque<Side>& sides, const std::string& file, const std::string& extra_dir,
+                const CompareOptions& options) {
+    const std::vector<std::string> dirs = side_kernel_dirs(extra_dir, options);
     const LoadedFile loaded = load_problem_file(file, load_options(dirs, options.cache_dir));
     if (!loaded.problem) {
         throw UsageError(file + ": invalid problem file (" + std::to_string(loaded.errors) +
@@ -392,8 +400,10 @@ int run_compare(CompareOptions& options) {
             run.fail_if_slower = gate;
         } else {
             // The settings come from the base side's file under the command line.
-            const LoadedFile first = load_problem_file(
-                options.files.front(), load_options(options.kernel_dirs, options.cache_dir));
+            const LoadedFile first =
+                load_problem_file(options.files.front(),
+                                  load_options(side_kernel_dirs(options.base_kernel_dir, options),
+                                               options.cache_dir));
             if (!first.problem) {
                 return exit_usage;
             }

@@ -15,6 +15,10 @@ using namespace spvtune::test;
 namespace {
 
 const std::string compare_problem = problems + "/compare.json";
+// The contender that does the baseline's work 128 times over. Under ASan lavapipe's fixed cost of
+// a workgroup grows about 25x while the kernel's own work does not, so a smaller factor (16 was
+// tried) leaves the planted contender within noise of the baseline there.
+const std::string planted_name = "planted[REPEAT=128]";
 
 struct CompareFixture : TuneFixture {
     std::filesystem::path json = scratch.path() / "compare.json";
@@ -60,7 +64,7 @@ TEST_CASE("compare: a planted slower contender is slower and the gate fails the 
         fixture.compare({compare_problem, "--baseline", "base", "--contender", "planted",
                          "--fail-if-slower", "10", "--json", fixture.json.string()});
     CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
-    const auto planted = fixture.contenders("planted[REPEAT=16]");
+    const auto planted = fixture.contenders(planted_name);
     REQUIRE(planted.size() == 2);
     for (const auto& contender : planted) {
         CHECK(contender.at("verdict") == "slower");
@@ -138,7 +142,7 @@ TEST_CASE("compare: the JUnit check rejects a report that breaks the schema's ru
 
 TEST_CASE("compare: two problem files match candidates by name and list the unmatched") {
     CompareFixture fixture;
-    // The new file's `copy` does the work eight times over; `wrong` was removed, `extra` added.
+    // The new file's `copy` does the work 128 times over; `wrong` was removed, `extra` added.
     nlohmann::json problem =
         nlohmann::json::parse(spvtune::tune::testing::read_bytes(compare_problem));
     const auto base_file = fixture.scratch.path() / "base.json";
@@ -149,7 +153,7 @@ TEST_CASE("compare: two problem files match candidates by name and list the unma
     nlohmann::json slower_copy = candidates.at(2);
     slower_copy["name"] = "copy";
     slower_copy.erase("grid");
-    slower_copy["specialization"]["1"] = 8;
+    slower_copy["specialization"]["1"] = 128;
     candidates[1] = slower_copy;
     candidates[3]["name"] = "extra";
     std::ofstream(new_file) << changed.dump();
@@ -170,6 +174,58 @@ TEST_CASE("compare: two problem files match candidates by name and list the unma
     CHECK(bases[0].at("verdict") != "faster");
 }
 
+TEST_CASE("compare: one problem file against two kernel directories compares each candidate") {
+    CompareFixture fixture;
+    // The same GLSL file name in both directories: the new one does its work 128 times over.
+    const std::string source = spvtune::tune::testing::read_bytes(
+        std::string(SPVTUNE_SOURCE_DIR) + "/tests/cli/kernels/scale_repeat.comp");
+    const std::string once = "const uint REPEAT = 1;";
+    REQUIRE(contains(source, once));
+    std::string slower = source;
+    slower.replace(slower.find(once), once.size(), "const uint REPEAT = 128;");
+    const auto base_dir = fixture.scratch.path() / "base";
+    const auto new_dir = fixture.scratch.path() / "new";
+    std::filesystem::create_directories(base_dir);
+    std::filesystem::create_directories(new_dir);
+    std::ofstream(base_dir / "k.comp") << source;
+    std::ofstream(new_dir / "k.comp") << slower;
+
+    nlohmann::json problem =
+        nlohmann::json::parse(spvtune::tune::testing::read_bytes(compare_problem));
+    nlohmann::json kernel = problem.at("candidates").at(2);
+    kernel["name"] = "k";
+    kernel.erase("spirv");
+    kernel.erase("grid");
+    kernel["glsl"] = "k.comp";
+    kernel["specialization"] = {{"0", 64}};
+    problem["candidates"] = nlohmann::json::array({kernel});
+    problem["reference"]["candidate"] = "k";
+    const auto file = fixture.scratch.path() / "one.json";
+    std::ofstream(file) << problem.dump();
+
+    const SpvtuneRun run =
+        fixture.compare({file.string(), "--base-kernel-dir", base_dir.string(), "--new-kernel-dir",
+                         new_dir.string(), "--key", "n=65536", "--json", fixture.json.string()});
+    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
+    const nlohmann::json report = fixture.json_report();
+    CHECK(report.at("mode") == "files");
+    CHECK(report.at("added").empty());
+    CHECK(report.at("removed").empty());
+    const auto contenders = fixture.contenders("k");
+    REQUIRE(contenders.size() == 1);
+    CHECK_MESSAGE(contenders[0].at("verdict") == "slower", contenders[0].dump());
+
+    // The same directory on both sides is the same kernel: never faster or slower.
+    const SpvtuneRun same =
+        fixture.compare({file.string(), "--base-kernel-dir", base_dir.string(), "--new-kernel-dir",
+                         base_dir.string(), "--key", "n=65536", "--json", fixture.json.string()});
+    CHECK_MESSAGE(same.exit_code == 0, same.out << same.err);
+    const auto copies = fixture.contenders("k");
+    REQUIRE(copies.size() == 1);
+    CHECK(copies[0].at("verdict") != "slower");
+    CHECK(copies[0].at("verdict") != "faster");
+}
+
 TEST_CASE("compare --results judges two saved tune reports without a device and warns of drift") {
     CompareFixture fixture;
     const auto old_report = fixture.scratch.path() / "old.json";
@@ -184,7 +240,7 @@ TEST_CASE("compare --results judges two saved tune reports without a device and 
     // The new run's planted contender is made ten times slower on paper.
     nlohmann::json edited = nlohmann::json::parse(spvtune::tune::testing::read_bytes(new_report));
     for (auto& candidate : edited["problems"][0]["keys"][0]["candidates"]) {
-        if (candidate["name"] == "planted[REPEAT=16]") {
+        if (candidate["name"] == planted_name) {
             for (auto& sample : candidate["samples_ns"]) {
                 sample = sample.get<double>() * 10;
             }
@@ -197,7 +253,7 @@ TEST_CASE("compare --results judges two saved tune reports without a device and 
                          "20", "--json", fixture.json.string()});
     CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
     CHECK(contains(run.out, "cannot cancel drift"));
-    const auto planted = fixture.contenders("planted[REPEAT=16]");
+    const auto planted = fixture.contenders(planted_name);
     REQUIRE(planted.size() == 1);
     CHECK(planted[0].at("verdict") == "slower");
     CHECK(planted[0].at("ratio").get<double>() == doctest::Approx(10));
@@ -256,7 +312,7 @@ TEST_CASE("compare: a contender whose worker dies fails the run, the others keep
     REQUIRE(copies.size() == 1);
     CHECK(copies[0].at("status") == "failed");
     CHECK(contains(copies[0].at("message"), "crashed"));
-    const auto planted = fixture.contenders("planted[REPEAT=16]");
+    const auto planted = fixture.contenders(planted_name);
     REQUIRE(planted.size() == 1);
     CHECK(planted[0].at("verdict") == "slower");
     CHECK(fixture.json_report().at("summary").at("failed") == 1);
