@@ -26,3 +26,33 @@ function(spvtune_add_kernels)
     endforeach()
     add_custom_target(${ARG_TARGET} ALL DEPENDS ${outputs})
 endfunction()
+
+# spvtune_add_kernel_variants(TARGET <name> OUTPUT_DIR <dir> SOURCE <file.comp>
+#                             INCLUDE_DIR <dir> VARIANTS "<file>.spv:NAME=V,NAME=V" ...)
+# Compiles one GLSL source once per variant with that variant's #defines, for problems whose
+# templated "spirv" path picks a prebuilt file per grid point.
+function(spvtune_add_kernel_variants)
+    cmake_parse_arguments(ARG "" "TARGET;OUTPUT_DIR;SOURCE;INCLUDE_DIR" "VARIANTS" ${ARGN})
+    get_filename_component(source_path "${ARG_SOURCE}" ABSOLUTE)
+    file(GLOB includes CONFIGURE_DEPENDS "${ARG_INCLUDE_DIR}/*.glsl")
+    set(outputs)
+    foreach(variant IN LISTS ARG_VARIANTS)
+        string(REPLACE ":" ";" parts "${variant}")
+        list(GET parts 0 file_name)
+        list(GET parts 1 defines)
+        string(REPLACE "," ";" defines "${defines}")
+        list(TRANSFORM defines PREPEND "-D")
+        set(output "${ARG_OUTPUT_DIR}/${file_name}")
+        add_custom_command(
+            OUTPUT "${output}"
+            COMMAND ${CMAKE_COMMAND} -E make_directory "${ARG_OUTPUT_DIR}"
+            COMMAND ${GLSLANG_VALIDATOR} --quiet -V --target-env ${SPVTUNE_KERNEL_TARGET_ENV}
+                    ${defines} -I${ARG_INCLUDE_DIR} -o "${output}" "${source_path}"
+            COMMAND ${SPIRV_VAL} --target-env ${SPVTUNE_KERNEL_TARGET_ENV} "${output}"
+            DEPENDS "${source_path}" ${includes}
+            COMMENT "GLSL -> SPIR-V ${file_name}"
+            VERBATIM)
+        list(APPEND outputs "${output}")
+    endforeach()
+    add_custom_target(${ARG_TARGET} ALL DEPENDS ${outputs})
+endfunction()
