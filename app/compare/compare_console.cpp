@@ -62,8 +62,7 @@ void print_compare_report(std::ostream& out, const CompareRun& run, const Compar
     if (run.fail_if_slower) {
         out << ", gate: slower by more than " << *run.fail_if_slower * 100 << "%";
     }
-    out << "\nratios are contender / baseline median times, with " << interval_method(run.settings)
-        << '\n';
+    out << "\nratios are " << interval_method(run) << '\n';
     for (const std::string& warning : run.warnings) {
         out << "warning: " << warning << '\n';
     }

@@ -80,7 +80,7 @@ nlohmann::json compare_json(const CompareRun& run) {
         {"threshold", run.settings.threshold},
         {"fail_if_slower",
          run.fail_if_slower ? nlohmann::json(*run.fail_if_slower) : nlohmann::json(nullptr)},
-        {"interval", interval_method(run.settings)},
+        {"interval", interval_method(run)},
         {"warnings", run.warnings},
         {"added", run.added},
         {"removed", run.removed},

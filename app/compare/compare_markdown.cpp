@@ -39,8 +39,7 @@ std::string compare_markdown(const CompareRun& run) {
     if (run.fail_if_slower) {
         out << ", gate: fail if slower by more than " << *run.fail_if_slower * 100 << "%";
     }
-    out << ". Ratios are contender / baseline median times with " << interval_method(run.settings)
-        << ".\n\n";
+    out << ". Ratios are " << interval_method(run) << ".\n\n";
     out << "**" << summary.faster << " faster, " << summary.slower << " slower, "
         << summary.equivalent << " equivalent, " << summary.inconclusive << " inconclusive, "
         << summary.wrong_output << " wrong output, " << summary.failed << " failed";

@@ -117,10 +117,17 @@ std::string outcome_word(const problem::KeyComparison& key, std::size_t arm) {
     return std::string(problem::arm_status_name(key.arms[arm].status));
 }
 
-std::string interval_method(const tune::ComparisonSettings& settings) {
-    return "the 95% percentile-bootstrap interval of the ratio of medians (" +
-           std::to_string(settings.resamples) + " resamples, seed " +
-           std::to_string(settings.seed) + ")";
+std::string interval_method(const CompareRun& run) {
+    const std::string bootstrap = " (" + std::to_string(run.settings.resamples) +
+                                  " resamples, seed " + std::to_string(run.settings.seed) + ")";
+    if (run.mode == "results") {
+        return "contender / baseline median times of runs measured apart, with the 95% "
+               "percentile-bootstrap interval of the ratio of medians" +
+               bootstrap;
+    }
+    return "medians of the per-round ratios contender / baseline (each round measures every arm "
+           "side by side), with the 95% percentile-bootstrap interval over rounds" +
+           bootstrap;
 }
 
 }  // namespace spvtune::app

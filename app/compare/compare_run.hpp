@@ -59,14 +59,16 @@ CompareSummary summarize(const CompareRun& run);
 /// 1 when something failed to run, or when the gate is on and something regressed; else 0.
 int compare_exit_code(const CompareRun& run, const CompareSummary& summary);
 
-/// "0.512x [0.498, 0.526]": the ratio of medians (contender / baseline) and its interval.
+/// "0.512x [0.498, 0.526]": the ratio (contender / baseline) and its interval.
 std::string ratio_text(const tune::RatioInterval& interval);
 
 /// What the contender at `arm` came to: its verdict ("faster"), or why it has none ("wrong
 /// output", "skipped", "failed"); for a key that could not be compared, "not compared".
 std::string outcome_word(const problem::KeyComparison& key, std::size_t arm);
 
-/// "the 95% percentile-bootstrap interval of the ratio of medians (2000 resamples, seed 24301)".
-std::string interval_method(const tune::ComparisonSettings& settings);
+/// What the run's ratios and intervals are, after "ratios are": the medians of per-round ratios
+/// for arms measured side by side, the ratio of medians for saved results ("results" mode),
+/// each with its bootstrap's resamples and seed.
+std::string interval_method(const CompareRun& run);
 
 }  // namespace spvtune::app

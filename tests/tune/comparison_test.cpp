@@ -1,4 +1,5 @@
-// Comparing contenders with a baseline: a bootstrap interval of the ratio of medians, verdicts
+// Comparing contenders with a baseline: bootstrap intervals of the ratio (paired by round, or of
+// the medians for samples measured apart), verdicts
 // against a threshold, interleaved rounds, and sampling that stops once every verdict settles.
 #include <algorithm>
 #include <cstddef>
@@ -85,6 +86,48 @@ TEST_CASE("an identical sample set is within any threshold") {
     CHECK(interval.low <= 1.0);
     CHECK(interval.high >= 1.0);
     CHECK(judge(interval, 0.05) == Verdict::equivalent);
+}
+
+TEST_CASE("a load that changes between rounds cancels in the paired ratio, not in the unpaired") {
+    // Every round runs under its own load, 1x to 1.6x, that slows both arms of the round alike;
+    // within a round the contender is 10% slower, give or take 1%.
+    std::vector<double> baseline;
+    std::vector<double> contender;
+    for (std::size_t round = 0; round < 40; ++round) {
+        const double load = 1 + 0.6 * static_cast<double>((round * 7) % 11) / 10;
+        baseline.push_back(1000 * load * (1 + 0.01 * fakes::noise(round)));
+        contender.push_back(1100 * load * (1 + 0.01 * fakes::noise(round + 100)));
+    }
+    const ComparisonSettings settings;
+    const RatioInterval paired = paired_ratio_interval(baseline, contender, settings);
+    CHECK(paired.ratio == doctest::Approx(1.1).epsilon(0.01));
+    CHECK(paired.low > 1.08);
+    CHECK(paired.high < 1.12);
+    CHECK(judge(paired, 0.05) == Verdict::slower);
+    // Apart, the load's spread swamps the difference: the same samples settle nothing.
+    const RatioInterval apart = ratio_interval(baseline, contender, settings);
+    CHECK(judge(apart, 0.05) == Verdict::inconclusive);
+    CHECK(apart.high - apart.low > 4 * (paired.high - paired.low));
+}
+
+TEST_CASE("measured arms are judged round by round, saved ones as samples apart") {
+    // The contender is 10% slower within every round; the rounds' load alternates 1x and 1.5x.
+    std::size_t calls = 0;
+    const SampleSource measure = [&](std::size_t arm) -> Result<Sample> {
+        const std::size_t round = calls++ / 2;  // two arms: two calls a round
+        const double load = round % 2 == 0 ? 1.0 : 1.5;
+        return Sample{(arm == 0 ? 1000 : 1100) * load, TimingMethod::device_timestamps};
+    };
+    ComparisonSettings settings;
+    settings.warmup_runs = 0;
+    const ComparisonOutcome outcome = run_comparison(2, settings, measure);
+    REQUIRE(outcome.contenders.size() == 1);
+    CHECK(outcome.contenders[0].interval.ratio == doctest::Approx(1.1));
+    CHECK(outcome.contenders[0].verdict == Verdict::slower);
+    const ComparisonOutcome saved = compare_samples(outcome.samples, settings);
+    REQUIRE(saved.contenders.size() == 1);
+    CHECK(saved.contenders[0].interval.high - saved.contenders[0].interval.low >
+          outcome.contenders[0].interval.high - outcome.contenders[0].interval.low);
 }
 
 TEST_CASE("arms are measured in interleaved rounds that alternate direction") {

@@ -55,11 +55,20 @@ std::optional<std::size_t> samples_to_settle(const RatioInterval& interval, std:
 
 namespace {
 
+/// How the samples of two arms were taken: in the same interleaved rounds, or apart.
+enum class Pairing { rounds, none };
+
+RatioInterval interval_of(const std::vector<std::vector<double>>& samples, std::size_t arm,
+                          const ComparisonSettings& settings, Pairing pairing) {
+    return pairing == Pairing::rounds ? paired_ratio_interval(samples[0], samples[arm], settings)
+                                      : ratio_interval(samples[0], samples[arm], settings);
+}
+
 ContenderComparison judge_arm(const std::vector<std::vector<double>>& samples, std::size_t arm,
-                              const ComparisonSettings& settings) {
+                              const ComparisonSettings& settings, Pairing pairing) {
     ContenderComparison contender;
     contender.arm = arm;
-    contender.interval = ratio_interval(samples[0], samples[arm], settings);
+    contender.interval = interval_of(samples, arm, settings, pairing);
     contender.verdict = judge(contender.interval, settings.threshold);
     if (contender.verdict == Verdict::inconclusive) {
         contender.samples_to_settle =
@@ -142,7 +151,7 @@ class Comparison {
     bool all_settled() const {
         for (std::size_t arm = 1; arm < arms(); ++arm) {
             if (measured(arm) &&
-                judge(ratio_interval(outcome_.samples[0], outcome_.samples[arm], settings_),
+                judge(interval_of(outcome_.samples, arm, settings_, Pairing::rounds),
                       settings_.threshold) == Verdict::inconclusive) {
                 return false;
             }
@@ -157,7 +166,8 @@ class Comparison {
         outcome_.baseline_cv = coefficient_of_variation(outcome_.samples[0]);
         for (std::size_t arm = 1; arm < arms(); ++arm) {
             if (measured(arm)) {
-                outcome_.contenders.push_back(judge_arm(outcome_.samples, arm, settings_));
+                outcome_.contenders.push_back(
+                    judge_arm(outcome_.samples, arm, settings_, Pairing::rounds));
             }
         }
     }
@@ -181,7 +191,8 @@ ComparisonOutcome compare_samples(std::vector<std::vector<double>> samples,
     for (std::size_t arm = 1; arm < outcome.samples.size(); ++arm) {
         outcome.rounds = std::max(outcome.rounds, outcome.samples[arm].size());
         if (!outcome.samples[arm].empty()) {
-            outcome.contenders.push_back(judge_arm(outcome.samples, arm, settings));
+            // Saved runs were measured apart: no round of one has a partner in the other.
+            outcome.contenders.push_back(judge_arm(outcome.samples, arm, settings, Pairing::none));
         }
     }
     return outcome;

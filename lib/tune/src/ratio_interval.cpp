@@ -72,6 +72,40 @@ RatioInterval ratio_interval(std::span<const double> baseline, std::span<const d
     return interval;
 }
 
+RatioInterval paired_ratio_interval(std::span<const double> baseline,
+                                    std::span<const double> contender,
+                                    const ComparisonSettings& settings) {
+    // Logarithms make the median of ratios symmetric: a round twice as slow and one twice as
+    // fast weigh alike. A non-positive time has no ratio and leaves its round out.
+    std::vector<double> log_ratios;
+    for (std::size_t round = 0; round < std::min(baseline.size(), contender.size()); ++round) {
+        if (baseline[round] > 0 && contender[round] > 0) {
+            log_ratios.push_back(std::log(contender[round] / baseline[round]));
+        }
+    }
+    RatioInterval interval;
+    if (log_ratios.empty()) {
+        return interval;
+    }
+    std::vector<double> scratch = log_ratios;
+    interval.ratio = std::exp(median_in_place(scratch));
+
+    std::mt19937_64 random(settings.seed);
+    std::vector<double> medians;
+    medians.reserve(settings.resamples);
+    for (std::size_t i = 0; i < settings.resamples; ++i) {
+        medians.push_back(resampled_median(log_ratios, random, scratch));
+    }
+    if (medians.empty()) {
+        interval.low = interval.high = interval.ratio;
+        return interval;
+    }
+    std::sort(medians.begin(), medians.end());
+    interval.low = std::exp(percentile(medians, 0.025));
+    interval.high = std::exp(percentile(medians, 0.975));
+    return interval;
+}
+
 double coefficient_of_variation(std::span<const double> samples) {
     const SampleStatistics statistics = summarize(samples);
     if (statistics.samples < 2 || statistics.mean_ns <= 0) {

@@ -14,7 +14,7 @@
 namespace spvtune::tune {
 
 /// How a contender compares with the baseline, given a threshold t (a fraction, 0.05 for 5%)
-/// and the 95% interval of the ratio of medians (contender / baseline).
+/// and the 95% interval of the ratio of times (contender / baseline).
 enum class Verdict {
     faster,        ///< the whole interval is below 1 - t
     slower,        ///< the whole interval is above 1 + t
@@ -25,7 +25,8 @@ enum class Verdict {
 /// "faster", "slower", "equivalent" or "inconclusive".
 std::string_view verdict_name(Verdict verdict) noexcept;
 
-/// The ratio of the contender's median time to the baseline's, with its confidence interval.
+/// How much slower the contender is than the baseline (a ratio of times: 1.1 is 10% slower),
+/// with its 95% confidence interval.
 struct RatioInterval {
     double ratio = 0;
     double low = 0;
@@ -53,6 +54,16 @@ struct ComparisonSettings {
 /// so the same samples always give the same interval. Both spans must be non-empty.
 RatioInterval ratio_interval(std::span<const double> baseline, std::span<const double> contender,
                              const ComparisonSettings& settings);
+
+/// For samples measured in interleaved rounds (sample i of each arm from round i, next to each
+/// other in time): the median of the per-round ratios contender[i] / baseline[i], with the 95%
+/// percentile-bootstrap interval from resampling whole rounds. Drift and load that change between
+/// rounds hit both samples of a round alike and cancel in its ratio, so the interval is narrower
+/// than ratio_interval's for the same samples. Pairs the first min(sizes) rounds; both spans must
+/// be non-empty.
+RatioInterval paired_ratio_interval(std::span<const double> baseline,
+                                    std::span<const double> contender,
+                                    const ComparisonSettings& settings);
 
 /// The verdict an interval gives at `threshold` (see Verdict).
 Verdict judge(const RatioInterval& interval, double threshold);
@@ -101,9 +112,10 @@ ComparisonOutcome compare_samples(std::vector<std::vector<double>> samples,
 
 /// Measures arm 0 (the baseline) and arms 1..arms-1 (the contenders) through `measure`,
 /// interleaved: warm-ups, then rounds of one sample per arm, in alternating order (A B C, then
-/// C B A) so drift hits every arm alike. From `min_samples` rounds on it stops as soon as every
-/// contender's verdict is settled (not inconclusive), else at `max_samples` or the time budget.
-/// A failed baseline ends the comparison (no verdicts).
+/// C B A) so drift hits every arm alike, and judged round by round (paired_ratio_interval). From
+/// `min_samples` rounds on it stops as soon as every contender's verdict is settled (not
+/// inconclusive), else at `max_samples` or the time budget. A failed baseline ends the comparison
+/// (no verdicts).
 ComparisonOutcome run_comparison(std::size_t arms, const ComparisonSettings& settings,
                                  const SampleSource& measure);
 
