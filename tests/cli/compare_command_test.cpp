@@ -39,6 +39,19 @@ struct CompareFixture : TuneFixture {
         return nlohmann::json::parse(spvtune::tune::testing::read_bytes(json));
     }
 
+    /// The JSON report's one contender entry named `name` (the run compared one key).
+    nlohmann::json only_contender(const std::string& name) const {
+        const std::vector<nlohmann::json> found = contenders(name);
+        REQUIRE(found.size() == 1);
+        return found.front();
+    }
+
+    /// Checks that `name`, compared on one key, was called neither faster nor slower.
+    void check_not_told_apart(const std::string& name) const {
+        const std::string verdict = only_contender(name).at("verdict");
+        CHECK_MESSAGE((verdict != "slower" && verdict != "faster"), verdict);
+    }
+
     /// Every contender entry of the JSON report named `name`, over all keys.
     std::vector<nlohmann::json> contenders(const std::string& name) const {
         std::vector<nlohmann::json> found;
@@ -165,13 +178,8 @@ TEST_CASE("compare: two problem files match candidates by name and list the unma
     CHECK(report.at("mode") == "files");
     CHECK(report.at("added") == nlohmann::json::array({"extra"}));
     CHECK(report.at("removed") == nlohmann::json::array({"wrong"}));
-    const auto copies = fixture.contenders("copy");
-    REQUIRE(copies.size() == 1);
-    CHECK(copies[0].at("verdict") == "slower");
-    const auto bases = fixture.contenders("base");
-    REQUIRE(bases.size() == 1);
-    CHECK(bases[0].at("verdict") != "slower");
-    CHECK(bases[0].at("verdict") != "faster");
+    CHECK(fixture.only_contender("copy").at("verdict") == "slower");
+    fixture.check_not_told_apart("base");
 }
 
 TEST_CASE("compare: one problem file against two kernel directories compares each candidate") {
@@ -211,19 +219,14 @@ TEST_CASE("compare: one problem file against two kernel directories compares eac
     CHECK(report.at("mode") == "files");
     CHECK(report.at("added").empty());
     CHECK(report.at("removed").empty());
-    const auto contenders = fixture.contenders("k");
-    REQUIRE(contenders.size() == 1);
-    CHECK_MESSAGE(contenders[0].at("verdict") == "slower", contenders[0].dump());
+    CHECK(fixture.only_contender("k").at("verdict") == "slower");
 
     // The same directory on both sides is the same kernel: never faster or slower.
     const SpvtuneRun same =
         fixture.compare({file.string(), "--base-kernel-dir", base_dir.string(), "--new-kernel-dir",
                          base_dir.string(), "--key", "n=65536", "--json", fixture.json.string()});
     CHECK_MESSAGE(same.exit_code == 0, same.out << same.err);
-    const auto copies = fixture.contenders("k");
-    REQUIRE(copies.size() == 1);
-    CHECK(copies[0].at("verdict") != "slower");
-    CHECK(copies[0].at("verdict") != "faster");
+    fixture.check_not_told_apart("k");
 }
 
 TEST_CASE("compare --results judges two saved tune reports without a device and warns of drift") {
