@@ -42,7 +42,8 @@ void print_key(std::ostream& out, const CompareRun& run, const problem::KeyCompa
                 out << " (about " << *verdict->samples_to_settle
                     << " samples each would probably settle it)";
             } else if (verdict->verdict == tune::Verdict::inconclusive) {
-                out << " (its ratio sits on the threshold)";
+                out << " (its ratio sits on or too near the threshold for more samples to settle "
+                       "it)";
             }
         } else {
             out << outcome_word(key, arm) << ": " << contender.message;

@@ -169,6 +169,8 @@ TEST_CASE("samples to settle grow with the square of the interval's width over i
     REQUIRE(needed.has_value());
     CHECK(*needed == 18);
     CHECK_FALSE(samples_to_settle({1.05, 1.0, 1.1}, 10, 0.05).has_value());
+    // 0.001 from the edge, 26,010 samples by the formula: no advice a user can act on.
+    CHECK_FALSE(samples_to_settle({1.049, 1.0, 1.1}, 10, 0.05).has_value());
 }
 
 TEST_CASE("a failing contender has no verdict, a failing baseline ends the comparison") {

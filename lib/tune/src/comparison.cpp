@@ -47,7 +47,9 @@ std::optional<std::size_t> samples_to_settle(const RatioInterval& interval, std:
     }
     const double needed =
         std::ceil(static_cast<double>(samples) * (half_width / gap) * (half_width / gap));
-    if (!std::isfinite(needed) || needed > 1e9) {
+    // Beyond a hundred times the samples so far the extrapolation is no advice: the ratio sits
+    // too close to an edge for any practical sample count.
+    if (!std::isfinite(needed) || needed > 100 * static_cast<double>(samples)) {
         return std::nullopt;
     }
     return std::max(static_cast<std::size_t>(needed), samples + 1);

@@ -70,7 +70,8 @@ Verdict judge(const RatioInterval& interval, double threshold);
 
 /// For an inconclusive interval from `samples` samples per arm: about how many samples per arm
 /// would settle it, assuming its width shrinks as 1 / sqrt(samples) around the same ratio.
-/// Nothing when the ratio sits on a threshold's edge (no sample count would settle it).
+/// Nothing when the ratio sits on a threshold's edge, or so near it that more than 100 times
+/// `samples` would be needed (no practical sample count settles it).
 std::optional<std::size_t> samples_to_settle(const RatioInterval& interval, std::size_t samples,
                                              double threshold);
 
