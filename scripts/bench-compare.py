@@ -23,27 +23,29 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "default"
 
 
-def problem_with_padding(percent):
-    """The compare problem plus `padded`: the baseline's kernel over percent% of its workgroups."""
+def problem_with_repeats():
+    """The compare problem with `planted` (tests/cli/kernels/scale_repeat.comp: x read REPEAT
+    times per element) at every REPEAT from 1 to 16: REPEAT=k+1 does one more read than k."""
     problem = json.loads((ROOT / "tests" / "cli" / "problems" / "compare.json").read_text())
-    base = next(c for c in problem["candidates"] if c["name"] == "base")
-    padded = dict(base)
-    padded["name"] = "padded"
-    padded["workgroups"] = [f"ceil_div(n * {percent}, 6400)", 1, 1]
-    problem["candidates"].append(padded)
+    planted = next(c for c in problem["candidates"] if c["name"] == "planted")
+    planted["grid"] = {"REPEAT": list(range(1, 17))}
     return problem
+
+
+def planted(repeat):
+    return f"planted[REPEAT={repeat}]"
 
 
 # The tool's default sample budget (60), not the test problem's smaller one.
 DEFAULT_SAMPLES = ["--samples", "60"]
 
 
-def compare(work, problem, contender, key, threshold, extra=DEFAULT_SAMPLES):
+def compare(work, problem, contender, key, threshold, extra=DEFAULT_SAMPLES, baseline="base"):
     problem_file = work / "problem.json"
     problem_file.write_text(json.dumps(problem))
     report = work / "report.json"
     subprocess.run([str(BUILD / "app" / "spvtune"), "compare", str(problem_file), "--baseline",
-                    "base", "--contender", contender, "--key", key, "--threshold",
+                    baseline, "--contender", contender, "--key", key, "--threshold",
                     str(threshold), "--kernel-dir", str(BUILD / "cli_test_kernels"), "--json",
                     str(report), *extra],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -62,45 +64,32 @@ def main():
         false_calls = 0
         verdicts = {}
         for _ in range(args.runs):
-            verdict, *_ = compare(work, problem_with_padding(100), "copy", args.key, 5)
+            verdict, *_ = compare(work, problem_with_repeats(), "copy", args.key, 5)
             verdicts[verdict] = verdicts.get(verdict, 0) + 1
             false_calls += verdict in ("faster", "slower")
         print(f"identical copy, {args.runs} runs at a 5% threshold: {verdicts}; "
               f"false faster/slower calls: {false_calls}/{args.runs} (target <= 1/20)")
 
-        # Calibrate the padding that makes the contender about 10% slower, with long runs.
+        # The same kernel doing about 10% more real work: REPEAT=k+1 against REPEAT=k, for the k
+        # whose ratio long runs measure closest to 1.10. Unlike idle padding workgroups (tried
+        # first: 1.04x to 1.22x from one process to the next), real reads cost the same each run.
+        problem = problem_with_repeats()
         long_run = ["--samples", "300", "--min-samples", "300"]
         measured = []
-        for percent in (110, 130, 160, 200):
-            _, ratio, *_ = compare(work, problem_with_padding(percent), "padded", args.key, 5,
-                                   long_run)
-            measured.append((percent, ratio))
-        print("padding calibration (percent of workgroups -> ratio): " +
-              ", ".join(f"{p}% -> {r:.3f}" for p, r in measured))
-        below = max((m for m in measured if m[1] <= 1.10), default=measured[0])
-        above = min((m for m in measured if m[1] > 1.10), default=measured[-1])
-        if above[1] > below[1]:
-            percent = round(below[0] + (1.10 - below[1]) * (above[0] - below[0]) /
-                            (above[1] - below[1]))
-        else:
-            percent = above[0]
-        # Interpolation lands near 1.10; nudge the padding until a long run confirms 1.09..1.12,
-        # so the detection count below is for a contender truly about 10% slower.
-        for _ in range(6):
-            problem = problem_with_padding(percent)
-            _, ratio, *_ = compare(work, problem, "padded", args.key, 5, long_run)
-            if ratio < 1.09:
-                percent += 2
-            elif ratio > 1.12:
-                percent -= 2
-            else:
-                break
-        print(f"contender: {percent}% of the workgroups, measured ratio {ratio:.3f}")
+        for repeat in (6, 8, 10, 12):
+            _, ratio, *_ = compare(work, problem, planted(repeat + 1), args.key, 5, long_run,
+                                   planted(repeat))
+            measured.append((repeat, ratio))
+        print("calibration (REPEAT=k+1 over REPEAT=k): " +
+              ", ".join(f"k={k} -> {r:.3f}" for k, r in measured))
+        repeat, ratio = min(measured, key=lambda m: abs(m[1] - 1.10))
+        print(f"contender: {planted(repeat + 1)} against {planted(repeat)}, ratio {ratio:.3f}")
 
         caught = 0
         verdicts = {}
         for _ in range(args.runs):
-            verdict, *_ = compare(work, problem, "padded", args.key, 5)
+            verdict, *_ = compare(work, problem, planted(repeat + 1), args.key, 5, DEFAULT_SAMPLES,
+                                  planted(repeat))
             verdicts[verdict] = verdicts.get(verdict, 0) + 1
             caught += verdict == "slower"
         print(f"contender {ratio:.2f}x, {args.runs} runs at a 5% threshold: {verdicts}; "

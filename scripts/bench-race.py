@@ -2,11 +2,17 @@
 """Measures what the adaptive race saves against fixed sampling, side by side in one run.
 
 Builds a 48-candidate problem from the shipped element-wise kernels (configs/elementwise.json),
-tunes its key with `--fixed` and adaptively (same maximum samples), alternating, and prints the
-wall-time ratio and whether the adaptive winner is the fixed winner or tied with it. Then tunes
-adaptively N more times and prints how often the winner agrees (repeatability).
+tunes its key with `--fixed` and adaptively (same maximum samples, the tool's default 60),
+alternating, and prints:
+- the wall-time ratio, and whether the adaptive winner is the fixed winner or tied with it;
+- tuning wall time over the kernel time it had to spend (the `time` breakdown of `--json`), with
+  where the rest went (target: <= 1.3 for kernels of >= 1 ms; these are 3 to 10 ms);
+- what a hopeless candidate costs: tests/cli/problems/scale.json's `slow` (one invocation per
+  workgroup, far more than 20x slower than `fast`), its warm-up runs and samples per key (target:
+  at most one sample beyond its warm-up).
+Repeatability across runs is scripts/repeatability.py's job.
 
-Usage: scripts/bench-race.py [--spvtune build/default/app/spvtune] [--repeats 3] [--samples 30]
+Usage: scripts/bench-race.py [--spvtune build/default/app/spvtune] [--repeats 3] [--samples 60]
 """
 import argparse
 import json
@@ -42,14 +48,31 @@ def tune(spvtune, problem_file, work, extra):
     elapsed = time.monotonic() - start
     key = json.loads(report.read_text())["problems"][0]["keys"][0]
     tied = {c["name"] for c in key["candidates"] if c.get("status") in ("winner", "tied")}
-    return elapsed, key["winner"], tied
+    return elapsed, key["winner"], tied, key
+
+
+def hopeless_costs(spvtune, work):
+    """Tunes scale.json adaptively; per key, `slow`'s warm-ups, samples and slowdown."""
+    report = work / "scale-report.json"
+    subprocess.run([spvtune, "tune", str(ROOT / "tests" / "cli" / "problems" / "scale.json"),
+                    "--kernel-dir", str(ROOT / "build" / "default" / "cli_test_kernels"),
+                    "--cache-dir", str(work / "scale-cache"), "--retune", "--json", str(report),
+                    "-q"], check=True)
+    costs = []
+    for key in json.loads(report.read_text())["problems"][0]["keys"]:
+        measured = {c["name"]: c for c in key["candidates"] if c.get("samples_ns")}
+        slow = measured["slow"]
+        best = min(c["statistics"]["median_ns"] for c in measured.values())
+        costs.append((len(slow.get("warmup_ns", [])), len(slow["samples_ns"]),
+                      slow["statistics"]["median_ns"] / best))
+    return costs
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--spvtune", default=str(ROOT / "build" / "default" / "app" / "spvtune"))
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--samples", type=int, default=60)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as scratch:
@@ -63,17 +86,28 @@ def main():
 
         ratios = []
         agree = 0
+        crawl_costs = []
+        overheads = []
         for _ in range(args.repeats):
-            fixed_s, fixed_winner, fixed_tied = tune(args.spvtune, problem_file, work,
-                                                     kernels + samples + ["--fixed"])
-            adaptive_s, winner, _ = tune(args.spvtune, problem_file, work, kernels + samples)
+            fixed_s, fixed_winner, fixed_tied, _ = tune(args.spvtune, problem_file, work,
+                                                        kernels + samples + ["--fixed"])
+            adaptive_s, winner, _, key = tune(args.spvtune, problem_file, work, kernels + samples)
             ratios.append(adaptive_s / fixed_s)
             agree += winner == fixed_winner or winner in fixed_tied
             print(f"fixed {fixed_s:6.2f} s ({fixed_winner})  adaptive {adaptive_s:6.2f} s ({winner})"
                   f"  ratio {adaptive_s / fixed_s:.2f}")
+            overheads.append(key["time"])
+            crawl_costs += hopeless_costs(args.spvtune, work)
         ratios.sort()
         print(f"adaptive / fixed wall time, median of {len(ratios)}: {ratios[len(ratios) // 2]:.2f}"
               f" (target <= 0.40); adaptive winner same as or tied with fixed: {agree}/{args.repeats}")
+        for time_ in overheads:
+            rest = {k: round(v, 2) for k, v in time_.items() if k not in ("wall_s", "kernel_s")}
+            print(f"adaptive wall / kernel time: {time_['wall_s']:.2f} s / {time_['kernel_s']:.2f} s"
+                  f" = {time_['wall_s'] / time_['kernel_s']:.2f} (target <= 1.3); the rest: {rest}")
+        print("hopeless `slow` per key (warm-ups + samples, times slower than the best): " +
+              ", ".join(f"{w} + {n} at {slow:.0f}x" for w, n, slow in crawl_costs) +
+              " (target: at most 1 sample beyond its warm-up)")
 
 
 if __name__ == "__main__":
