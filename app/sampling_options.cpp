@@ -59,6 +59,19 @@ CLI::Validator number_from(double min, bool or_equal) {
             or_equal ? "NONNEGATIVE" : "POSITIVE"};
 }
 
+/// Accepts a number in [0, 100).
+CLI::Validator percentage_below_100() {
+    return {[](std::string& text) -> std::string {
+                char* end = nullptr;
+                const double value = std::strtod(text.c_str(), &end);
+                const bool whole = !text.empty() && end == text.c_str() + text.size();
+                return whole && std::isfinite(value) && value >= 0 && value < 100
+                           ? ""
+                           : "expected a percentage from 0 to below 100, found " + text;
+            },
+            "PCT"};
+}
+
 }  // namespace
 
 void add_measurement_options(CLI::App& command, problem::Settings& overrides) {
@@ -119,6 +132,13 @@ void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool&
                     "candidate_budget_s",
                     number_text(static_cast<double>(sampling.candidate_budget->count()) / 1000)))
         ->check(number_from(0, false));
+    command
+        .add_option(
+            "--indifference", overrides.indifference_percent,
+            "Adaptive: leaders confidently closer than this percent are practically "
+            "equivalent; sampling stops and reports them tied (0: never)" +
+                default_text("indifference_percent", number_text(sampling.indifference * 100)))
+        ->check(percentage_below_100());
 }
 
 std::optional<std::string> sample_count_conflict(const problem::Settings& file_settings,

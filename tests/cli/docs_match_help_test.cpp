@@ -130,6 +130,7 @@ TEST_CASE("tune --help shows every default, and docs/problem-format.md the same 
         CAPTURE(field);
         CHECK(contains(text, "the file's " + field + ", else " + value + ")"));
     }
-    // mode, warmup, samples, min_samples, min_sample_ms, both budgets, kernel_timeout_s
-    CHECK(rows == 8);
+    // mode, warmup, samples, min_samples, min_sample_ms, both budgets, indifference_percent,
+    // kernel_timeout_s
+    CHECK(rows == 9);
 }

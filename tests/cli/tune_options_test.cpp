@@ -1,5 +1,6 @@
 // tune's sampling and selection options: the same rules as a problem file's settings.
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -53,6 +54,36 @@ TEST_CASE("tune --time-budget below a millisecond is kept as 1 ms, never as no t
         fixture.tune("scale.json", {"--key", "n=16384", "--time-budget", "0.0001"});
     REQUIRE_MESSAGE(run.exit_code == 0, run.err);
     CHECK(fixture.report_json().at("problems").at(0).at("settings").at("time_budget_ms") == 1);
+}
+
+TEST_CASE("tune --indifference sets the race's indifference over the file's, as a fraction") {
+    TuneFixture fixture;
+    auto json = nlohmann::json::parse(spvtune::tune::testing::read_bytes(problems + "/scale.json"));
+    json["settings"]["indifference_percent"] = 7;
+    const auto file = fixture.scratch.path() / "scale.json";
+    spvtune::tune::testing::write_bytes(file, json.dump());
+    const std::vector<std::string> args{"tune",         file.string(),
+                                        "--cache-dir",  fixture.cache.string(),
+                                        "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR,
+                                        "--key",        "n=16384",
+                                        "--json",       fixture.report.string()};
+    const SpvtuneRun from_file = run_spvtune(fixture.scratch, args);
+    REQUIRE_MESSAGE(from_file.exit_code == 0, from_file.err);
+    const auto indifference = [&] {
+        return fixture.report_json().at("problems").at(0).at("settings").at("indifference");
+    };
+    CHECK(indifference().get<double>() == doctest::Approx(0.07));
+
+    auto overridden = args;
+    overridden.insert(overridden.end(), {"--retune", "--indifference", "0"});
+    const SpvtuneRun from_option = run_spvtune(fixture.scratch, overridden);
+    REQUIRE_MESSAGE(from_option.exit_code == 0, from_option.err);
+    CHECK(indifference().get<double>() == 0.0);
+
+    overridden.back() = "100";
+    const SpvtuneRun refused = run_spvtune(fixture.scratch, overridden);
+    CHECK(refused.exit_code == 2);
+    CHECK(contains(refused.err, "expected a percentage from 0 to below 100, found 100"));
 }
 
 TEST_CASE("tune --candidate-budget is the cap the report's settings hold, in milliseconds") {

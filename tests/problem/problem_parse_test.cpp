@@ -207,6 +207,19 @@ TEST_CASE("a candidate budget and a kernel timeout in the settings are read, and
     }
 }
 
+TEST_CASE("an indifference percentage in the settings is read, and 100 or more is refused") {
+    Json json = saxpy_json();
+    json["settings"] = Json::parse(R"({"indifference_percent": 0.5})");
+    CHECK(parse(json).settings.indifference_percent == 0.5);
+    json["settings"]["indifference_percent"] = 0;
+    CHECK(parse(json).settings.indifference_percent == 0.0);
+    json["settings"]["indifference_percent"] = 100;
+    CHECK(contains(error_of(json),
+                   "/settings/indifference_percent: expected a percentage below 100, found 100"));
+    json["settings"]["indifference_percent"] = -1;
+    CHECK(contains(error_of(json), "/settings/indifference_percent"));
+}
+
 TEST_CASE("a missing or unreadable problem file is an error naming it") {
     try {
         load_problem("/nonexistent/problem.json");

@@ -41,6 +41,9 @@ tune::SamplingSettings sampling_settings(const Settings& file, const Settings& o
         settings.time_budget =
             std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(*budget * 1000)));
     }
+    if (const auto percent = either(overrides.indifference_percent, file.indifference_percent)) {
+        settings.indifference = *percent / 100;
+    }
     if (const auto cap = either(overrides.candidate_budget_s, file.candidate_budget_s)) {
         settings.candidate_budget =
             std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(*cap * 1000)));

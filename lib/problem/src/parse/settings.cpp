@@ -15,9 +15,10 @@ std::optional<std::uint32_t> count(Reader& reader, const Json& json, const std::
 
 void parse_settings(Reader& reader, const Json& json, Problem& problem) {
     const std::string pointer = "/settings";
-    if (!reader.object(json, pointer, {},
-                       {"mode", "warmup", "samples", "min_samples", "min_sample_ms",
-                        "time_budget_s", "candidate_budget_s", "kernel_timeout_s"})) {
+    if (!reader.object(
+            json, pointer, {},
+            {"mode", "warmup", "samples", "min_samples", "min_sample_ms", "time_budget_s",
+             "candidate_budget_s", "indifference_percent", "kernel_timeout_s"})) {
         return;
     }
     Settings& settings = problem.settings;
@@ -55,6 +56,14 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
         settings.candidate_budget_s = reader.number(json["candidate_budget_s"], at, 0);
         if (settings.candidate_budget_s && *settings.candidate_budget_s == 0) {
             reader.error(at, "expected a candidate budget > 0, found 0");
+        }
+    }
+    if (json.contains("indifference_percent")) {
+        const std::string at = child(pointer, "indifference_percent");
+        settings.indifference_percent = reader.number(json["indifference_percent"], at, 0);
+        if (settings.indifference_percent && *settings.indifference_percent >= 100) {
+            reader.error(at, "expected a percentage below 100, found " +
+                                 json["indifference_percent"].dump());
         }
     }
     if (json.contains("kernel_timeout_s")) {

@@ -214,6 +214,9 @@ struct Settings {
     std::optional<double> min_sample_ms;
     std::optional<double> time_budget_s;
     std::optional<double> candidate_budget_s;
+    /// Adaptive: leaders confidently closer than this percentage of the leader's median are
+    /// practically equivalent (tune::SamplingSettings::indifference, as a percentage).
+    std::optional<double> indifference_percent;
     /// The longest one kernel may run in the worker before its candidate counts as hung.
     std::optional<double> kernel_timeout_s;
 };
