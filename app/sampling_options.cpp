@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <string>
 
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/vulkan/batched_timer.hpp>
@@ -44,28 +46,33 @@ CLI::Validator integer_in(std::int64_t min, std::int64_t max) {
             min > 0 ? "POSITIVE" : "NONNEGATIVE"};
 }
 
+/// The finite number `text` spells out whole, if it is one.
+std::optional<double> finite_number(const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value)) {
+        return std::nullopt;
+    }
+    return value;
+}
+
 /// A finite number above `min` (or at least `min` when `or_equal`).
 CLI::Validator number_from(double min, bool or_equal) {
     const std::string expected =
         std::string("expected a number ") + (or_equal ? ">= " : "> ") + number_text(min);
     return {[=](std::string& text) -> std::string {
-                char* end = nullptr;
-                const double value = std::strtod(text.c_str(), &end);
-                const bool whole = !text.empty() && end == text.c_str() + text.size();
-                const bool in_range = or_equal ? value >= min : value > min;
-                return whole && std::isfinite(value) && in_range ? ""
-                                                                 : expected + ", found " + text;
+                const std::optional<double> value = finite_number(text);
+                const bool in_range = value && (or_equal ? *value >= min : *value > min);
+                return in_range ? "" : expected + ", found " + text;
             },
             or_equal ? "NONNEGATIVE" : "POSITIVE"};
 }
 
-/// Accepts a number in [0, 100).
+/// A finite number in [0, 100).
 CLI::Validator percentage_below_100() {
     return {[](std::string& text) -> std::string {
-                char* end = nullptr;
-                const double value = std::strtod(text.c_str(), &end);
-                const bool whole = !text.empty() && end == text.c_str() + text.size();
-                return whole && std::isfinite(value) && value >= 0 && value < 100
+                const std::optional<double> value = finite_number(text);
+                return value && *value >= 0 && *value < 100
                            ? ""
                            : "expected a percentage from 0 to below 100, found " + text;
             },
