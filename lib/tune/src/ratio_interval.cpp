@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <spvtune/tune/comparison.hpp>
@@ -41,6 +43,15 @@ double percentile(const std::vector<double>& sorted, double fraction) {
     return sorted[below] * (1 - weight) + sorted[above] * weight;
 }
 
+/// The 2.5th and 97.5th percentiles of bootstrap draws; `point` twice when there are none.
+std::pair<double, double> central_95(std::vector<double>& draws, double point) {
+    if (draws.empty()) {
+        return {point, point};
+    }
+    std::sort(draws.begin(), draws.end());
+    return {percentile(draws, 0.025), percentile(draws, 0.975)};
+}
+
 }  // namespace
 
 RatioInterval ratio_interval(std::span<const double> baseline, std::span<const double> contender,
@@ -62,13 +73,7 @@ RatioInterval ratio_interval(std::span<const double> baseline, std::span<const d
     }
     RatioInterval interval;
     interval.ratio = baseline_median > 0 ? contender_median / baseline_median : 0;
-    if (ratios.empty()) {
-        interval.low = interval.high = interval.ratio;
-        return interval;
-    }
-    std::sort(ratios.begin(), ratios.end());
-    interval.low = percentile(ratios, 0.025);
-    interval.high = percentile(ratios, 0.975);
+    std::tie(interval.low, interval.high) = central_95(ratios, interval.ratio);
     return interval;
 }
 
@@ -88,7 +93,8 @@ RatioInterval paired_ratio_interval(std::span<const double> baseline,
         return interval;
     }
     std::vector<double> scratch = log_ratios;
-    interval.ratio = std::exp(median_in_place(scratch));
+    const double log_ratio = median_in_place(scratch);
+    interval.ratio = std::exp(log_ratio);
 
     std::mt19937_64 random(settings.seed);
     std::vector<double> medians;
@@ -96,13 +102,9 @@ RatioInterval paired_ratio_interval(std::span<const double> baseline,
     for (std::size_t i = 0; i < settings.resamples; ++i) {
         medians.push_back(resampled_median(log_ratios, random, scratch));
     }
-    if (medians.empty()) {
-        interval.low = interval.high = interval.ratio;
-        return interval;
-    }
-    std::sort(medians.begin(), medians.end());
-    interval.low = std::exp(percentile(medians, 0.025));
-    interval.high = std::exp(percentile(medians, 0.975));
+    const auto [low, high] = central_95(medians, log_ratio);
+    interval.low = std::exp(low);
+    interval.high = std::exp(high);
     return interval;
 }
 
