@@ -215,3 +215,62 @@ TEST_CASE("one outlier inflates the coefficient of variation but not its robust 
     CHECK(robust_coefficient_of_variation(samples) < 2 * steady);
     CHECK(robust_coefficient_of_variation(samples) < 0.02);
 }
+
+TEST_CASE("the intervals' coverage follows the settings, the stricter one containing the other") {
+    const std::vector<double> baseline = noisy(1000, 30, 0.05);
+    const std::vector<double> contender = noisy(1100, 30, 0.05, 7);
+    ComparisonSettings settings;
+    const RatioInterval paired_95 = paired_ratio_interval(baseline, contender, settings);
+    const RatioInterval unpaired_95 = ratio_interval(baseline, contender, settings);
+    settings.confidence = 0.99;
+    const RatioInterval paired_99 = paired_ratio_interval(baseline, contender, settings);
+    const RatioInterval unpaired_99 = ratio_interval(baseline, contender, settings);
+    CHECK(paired_99.ratio == paired_95.ratio);
+    CHECK(paired_99.low < paired_95.low);
+    CHECK(paired_99.high > paired_95.high);
+    CHECK(unpaired_99.low < unpaired_95.low);
+    CHECK(unpaired_99.high > unpaired_95.high);
+}
+
+TEST_CASE("sampling stops only at its looks: after min_samples rounds, then as the rounds double") {
+    ComparisonSettings settings;
+    settings.min_samples = 8;
+    settings.max_samples = 40;
+    settings.resamples = 500;
+    // Noise of 1% to 6%: some comparisons settle at the first look, some later, some never.
+    for (int percent = 1; percent <= 6; ++percent) {
+        Arms arms({1000, 1000, 1040}, percent / 100.0);
+        const ComparisonOutcome outcome = run_comparison(3, settings, arms.source());
+        CHECK_MESSAGE((outcome.rounds == 8 || outcome.rounds == 16 || outcome.rounds == 32 ||
+                       outcome.rounds == 40),
+                      outcome.rounds << " rounds at " << percent << "% noise");
+    }
+}
+
+TEST_CASE("an early stop needs its verdicts at the stricter confidence") {
+    // A steady baseline, and a contender 3.5-8% slower in all rounds but one in eight, where it is
+    // 10% faster: after 8 rounds the 95% interval is wholly above 1.01, the 99% one is not.
+    const std::vector<double> contender{900, 1040, 1045, 1050, 1060, 1070, 1080, 1035};
+    const auto measure = [&](std::vector<std::size_t>& calls) -> SampleSource {
+        return [&](std::size_t arm) -> Result<Sample> {
+            const std::size_t index = calls[arm]++;
+            const double ns = arm == 0 ? 1000 : contender[index % contender.size()];
+            return Sample{ns, TimingMethod::device_timestamps};
+        };
+    };
+    ComparisonSettings settings;
+    settings.threshold = 0.01;
+    settings.warmup_runs = 0;
+    settings.min_samples = 8;
+    settings.max_samples = 64;
+    std::vector<std::size_t> lenient_calls(2);
+    settings.early_stop_confidence = settings.confidence;
+    const ComparisonOutcome lenient = run_comparison(2, settings, measure(lenient_calls));
+    std::vector<std::size_t> strict_calls(2);
+    settings.early_stop_confidence = 0.99;
+    const ComparisonOutcome strict = run_comparison(2, settings, measure(strict_calls));
+    CHECK(lenient.rounds == 8);
+    CHECK(strict.rounds == 16);
+    REQUIRE(strict.contenders.size() == 1);
+    CHECK(strict.contenders[0].verdict == Verdict::slower);
+}

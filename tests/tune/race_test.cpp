@@ -52,6 +52,10 @@ TEST_CASE("an eliminated candidate never wins over the candidates still racing")
 
 TEST_CASE("no decision rests on fewer samples than a 95% interval needs") {
     CHECK(samples_for_coverage(0.95) == 6);
+    // [min, max] of n samples covers 1 - 2^(1 - n): 99.2% at 8, 99.9% at 11.
+    CHECK(samples_for_coverage(0.99) == 8);
+    CHECK(samples_for_coverage(0.999) == 11);
+    CHECK(samples_for_coverage(1.0) == 41);
     CHECK(median_interval_coverage(5) < 0.95);
     CHECK(median_interval_coverage(6) >= 0.95);
     for (const std::size_t min_samples : {1, 2, 3}) {

@@ -83,7 +83,8 @@ ContenderComparison judge_arm(const std::vector<std::vector<double>>& samples, s
 class Comparison {
   public:
     Comparison(std::size_t arms, const ComparisonSettings& settings, const SampleSource& measure)
-        : settings_(settings), measure_(measure) {
+        : settings_(settings), early_stop_(settings), measure_(measure) {
+        early_stop_.confidence = std::max(settings.confidence, settings.early_stop_confidence);
         outcome_.samples.resize(arms);
         outcome_.errors.resize(arms);
     }
@@ -91,10 +92,13 @@ class Comparison {
     ComparisonOutcome run() {
         const auto start = std::chrono::steady_clock::now();
         warm_up();
-        // Below the samples a 95% interval of a median needs, the bootstrap interval is too
-        // narrow for its coverage: no verdict may end sampling before that.
-        const std::size_t decisions_from =
-            std::max(settings_.min_samples, samples_for_coverage(0.95));
+        // A verdict may end sampling only at a look; the looks are few (the first after
+        // min_samples rounds, then each time the rounds double), and each is held to the stricter
+        // early-stop confidence, so that peeking does not add up to a false call. Below the
+        // samples a median's interval needs for that coverage, its bootstrap interval is too
+        // narrow: the first look comes no sooner.
+        std::size_t next_look = std::max<std::size_t>(
+            {settings_.min_samples, samples_for_coverage(early_stop_.confidence), 1});
         for (std::size_t round = 0; round < std::max<std::size_t>(settings_.max_samples, 1);
              ++round) {
             if (!live(0)) {
@@ -102,8 +106,11 @@ class Comparison {
             }
             sample_round(round);
             outcome_.rounds = round + 1;
-            if (outcome_.rounds >= decisions_from && all_settled()) {
-                break;
+            if (outcome_.rounds == next_look) {
+                next_look *= 2;
+                if (all_settled()) {
+                    break;
+                }
             }
             if (settings_.time_budget &&
                 std::chrono::steady_clock::now() - start >= *settings_.time_budget) {
@@ -153,7 +160,7 @@ class Comparison {
     bool all_settled() const {
         for (std::size_t arm = 1; arm < arms(); ++arm) {
             if (measured(arm) &&
-                judge(interval_of(outcome_.samples, arm, settings_, Pairing::rounds),
+                judge(interval_of(outcome_.samples, arm, early_stop_, Pairing::rounds),
                       settings_.threshold) == Verdict::inconclusive) {
                 return false;
             }
@@ -175,6 +182,7 @@ class Comparison {
     }
 
     const ComparisonSettings& settings_;
+    ComparisonSettings early_stop_;  ///< settings_ at the early-stop confidence
     const SampleSource& measure_;
     ComparisonOutcome outcome_;
 };

@@ -43,13 +43,15 @@ double percentile(const std::vector<double>& sorted, double fraction) {
     return sorted[below] * (1 - weight) + sorted[above] * weight;
 }
 
-/// The 2.5th and 97.5th percentiles of bootstrap draws; `point` twice when there are none.
-std::pair<double, double> central_95(std::vector<double>& draws, double point) {
+/// The central `confidence` of bootstrap draws (for 0.95, the 2.5th to the 97.5th percentile);
+/// `point` twice when there are none.
+std::pair<double, double> central(std::vector<double>& draws, double point, double confidence) {
     if (draws.empty()) {
         return {point, point};
     }
     std::sort(draws.begin(), draws.end());
-    return {percentile(draws, 0.025), percentile(draws, 0.975)};
+    const double tail = (1 - std::clamp(confidence, 0.0, 1.0)) / 2;
+    return {percentile(draws, tail), percentile(draws, 1 - tail)};
 }
 
 }  // namespace
@@ -73,7 +75,7 @@ RatioInterval ratio_interval(std::span<const double> baseline, std::span<const d
     }
     RatioInterval interval;
     interval.ratio = baseline_median > 0 ? contender_median / baseline_median : 0;
-    std::tie(interval.low, interval.high) = central_95(ratios, interval.ratio);
+    std::tie(interval.low, interval.high) = central(ratios, interval.ratio, settings.confidence);
     return interval;
 }
 
@@ -102,7 +104,7 @@ RatioInterval paired_ratio_interval(std::span<const double> baseline,
     for (std::size_t i = 0; i < settings.resamples; ++i) {
         medians.push_back(resampled_median(log_ratios, random, scratch));
     }
-    const auto [low, high] = central_95(medians, log_ratio);
+    const auto [low, high] = central(medians, log_ratio, settings.confidence);
     interval.low = std::exp(low);
     interval.high = std::exp(high);
     return interval;

@@ -36,8 +36,11 @@ double median_interval_coverage(std::size_t n) {
 }
 
 std::size_t samples_for_coverage(double confidence) {
+    // The interval chosen for `confidence` itself: the 95% one stops widening at 95% and never
+    // reaches a higher level, however many samples. Certainty no sample count gives.
+    confidence = std::min(confidence, 1 - 1e-12);
     std::size_t n = 1;
-    while (median_interval_coverage(n) < confidence) {
+    while (median_confidence_ranks(n, confidence).coverage < confidence) {
         ++n;
     }
     return n;

@@ -44,23 +44,31 @@ struct ComparisonSettings {
     std::size_t max_samples = 60;
     /// Stop sampling once this much wall time has passed (after at least one round).
     std::optional<std::chrono::milliseconds> time_budget;
+    /// The coverage of the reported intervals, and of the verdicts judged on them.
+    double confidence = 0.95;
+    /// The coverage an early stop needs: sampling ends before `max_samples` only when every
+    /// verdict holds at this stricter confidence. A comparison looks at its intervals several
+    /// times (see run_comparison); deciding each look at `confidence` would add up their chances
+    /// of a false call, so the looks are few and each is held to this level.
+    double early_stop_confidence = 0.99;
     /// Bootstrap resamples per interval, and the seed that makes the intervals reproducible.
     std::size_t resamples = 2000;
     std::uint64_t seed = 0x5eed;
 };
 
-/// The 95% percentile-bootstrap interval of median(contender) / median(baseline): both sample
+/// The percentile-bootstrap interval (at `settings.confidence`, 95% by default) of
+/// median(contender) / median(baseline): both sample
 /// sets are resampled independently, `settings.resamples` times, with a fixed-seed generator,
 /// so the same samples always give the same interval. Both spans must be non-empty.
 RatioInterval ratio_interval(std::span<const double> baseline, std::span<const double> contender,
                              const ComparisonSettings& settings);
 
 /// For samples measured in interleaved rounds (sample i of each arm from round i, next to each
-/// other in time): the median of the per-round ratios contender[i] / baseline[i], with the 95%
-/// percentile-bootstrap interval from resampling whole rounds. Drift and load that change between
-/// rounds hit both samples of a round alike and cancel in its ratio, so the interval is narrower
-/// than ratio_interval's for the same samples. Pairs the first min(sizes) rounds; both spans must
-/// be non-empty.
+/// other in time): the median of the per-round ratios contender[i] / baseline[i], with the
+/// percentile-bootstrap interval at `settings.confidence` from resampling whole rounds. Drift and
+/// load that change between rounds hit both samples of a round alike and cancel in its ratio, so
+/// the interval is narrower than ratio_interval's for the same samples. Pairs the first min(sizes)
+/// rounds; both spans must be non-empty.
 RatioInterval paired_ratio_interval(std::span<const double> baseline,
                                     std::span<const double> contender,
                                     const ComparisonSettings& settings);
@@ -113,10 +121,13 @@ ComparisonOutcome compare_samples(std::vector<std::vector<double>> samples,
 
 /// Measures arm 0 (the baseline) and arms 1..arms-1 (the contenders) through `measure`,
 /// interleaved: warm-ups, then rounds of one sample per arm, in alternating order (A B C, then
-/// C B A) so drift hits every arm alike, and judged round by round (paired_ratio_interval). From
-/// `min_samples` rounds on it stops as soon as every contender's verdict is settled (not
-/// inconclusive), else at `max_samples` or the time budget. A failed baseline ends the comparison
-/// (no verdicts).
+/// C B A) so drift hits every arm alike, and judged round by round (paired_ratio_interval). It
+/// looks at its intervals after `min_samples` rounds (never fewer than a 99% interval of a median
+/// needs) and again each time the rounds double; it stops at a look where every contender's
+/// verdict is settled (not inconclusive) at `early_stop_confidence`, else at `max_samples` or the
+/// time budget. The verdicts it returns are judged at `confidence`: a verdict that stopped
+/// sampling early holds there too, since the stricter interval contains that one. A failed
+/// baseline ends the comparison (no verdicts).
 ComparisonOutcome run_comparison(std::size_t arms, const ComparisonSettings& settings,
                                  const SampleSource& measure);
 
