@@ -35,8 +35,8 @@ class ScriptedExecutor final : public CandidateExecutor {
         return CandidateOutputs{{std::vector<std::byte>(plan.buffers.at(1).bytes, value)}};
     }
 
-    tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate,
-                                       const KeyPlan& /*plan*/) override {
+    tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate, const KeyPlan& /*plan*/,
+                                       std::uint32_t /*runs*/) override {
         return tune::Sample{ns.at(candidate.name), tune::TimingMethod::device_timestamps};
     }
 

@@ -163,7 +163,7 @@ tune::Result<CandidateOutputs> DeviceExecutor::run(const ResolvedCandidate& cand
 }
 
 tune::Result<tune::Sample> DeviceExecutor::measure(const ResolvedCandidate& candidate,
-                                                   const KeyPlan& plan) {
+                                                   const KeyPlan& plan, std::uint32_t runs) {
     std::lock_guard lock(impl_->mutex);
     return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Result<tune::Sample> {
         KeyState& state = impl_->state_for(plan);
@@ -171,6 +171,9 @@ tune::Result<tune::Sample> DeviceExecutor::measure(const ResolvedCandidate& cand
         // Every sample starts from the same data, so values that drift over repeated runs
         // (growing sums, denormals) cannot make one candidate's samples slower.
         impl_->reset_checked(state, plan);
+        if (runs != own_batch) {
+            return to_sample(job.time(runs));
+        }
         auto timer = state.timers.try_emplace(candidate.candidate, impl_->batch).first;
         return to_sample(timer->second.sample(job));
     });

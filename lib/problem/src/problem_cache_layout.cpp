@@ -12,7 +12,8 @@ class NoExecutor final : public CandidateExecutor {
     tune::Result<CandidateOutputs> run(const ResolvedCandidate&, const KeyPlan&) override {
         return tune::fail("no device");
     }
-    tune::Result<tune::Sample> measure(const ResolvedCandidate&, const KeyPlan&) override {
+    tune::Result<tune::Sample> measure(const ResolvedCandidate&, const KeyPlan&,
+                                       std::uint32_t) override {
         return tune::fail("no device");
     }
     tune::Status prepare(const ResolvedCandidate&) override { return tune::fail("no device"); }

@@ -138,12 +138,13 @@ void ProblemRunner::dump_outputs(OutputDump* dump) {
     impl_->dump = dump;
 }
 
-tune::Result<tune::Sample> ProblemRunner::measure(std::size_t candidate, const KeyPlan& plan) {
+tune::Result<tune::Sample> ProblemRunner::measure(std::size_t candidate, const KeyPlan& plan,
+                                                  std::uint32_t runs) {
     return impl_->runnable(
         plan, candidate, [&](const ResolvedCandidate& resolved) -> tune::Result<tune::Sample> {
             tune::Result<tune::Sample> sample =
                 impl_->timed(plan.key, &ExecutorTime::measuring_s,
-                             [&] { return impl_->executor.measure(resolved, plan); });
+                             [&] { return impl_->executor.measure(resolved, plan, runs); });
             if (sample) {
                 std::lock_guard lock(impl_->mutex);
                 auto& recorded = impl_->samples[plan.key];

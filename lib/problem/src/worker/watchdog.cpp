@@ -59,9 +59,24 @@ Allowance Watchdog::run(const ProblemKey& key) const {
             kernel_time.why + ", plus 1 s for transfers"};
 }
 
-Allowance Watchdog::measure(const ProblemKey& key, std::size_t candidate) const {
+Allowance Watchdog::measure(const ProblemKey& key, std::size_t candidate,
+                            std::uint32_t runs) const {
     const Allowance kernel_time = kernel(key);
     const auto found = keys_.find(key);
+    if (runs != own_batch) {
+        const double count = runs;
+        if (found != keys_.end()) {
+            if (const auto run = found->second.run_s.find(candidate);
+                run != found->second.run_s.end()) {
+                return {kernel_time.seconds + count * run->second + transfer_allowance_s,
+                        kernel_time.why + ", plus " + std::to_string(runs) + " of its last " +
+                            text(run->second) + " runs and 1 s for transfers"};
+            }
+        }
+        return {count * kernel_time.seconds + transfer_allowance_s,
+                kernel_time.why + ", for each of a batch of " + std::to_string(runs) +
+                    ", plus 1 s for transfers"};
+    }
     if (found != keys_.end()) {
         if (const auto batch = found->second.batch_s.find(candidate);
             batch != found->second.batch_s.end()) {
@@ -87,6 +102,7 @@ void Watchdog::measured(const ProblemKey& key, std::size_t candidate, const tune
     const double one = sample.ns_per_run * 1e-9;
     times.best_s = times.best_s ? std::min(*times.best_s, one) : one;
     times.batch_s[candidate] = one * static_cast<double>(sample.runs);
+    times.run_s[candidate] = one;
 }
 
 }  // namespace spvtune::problem::worker

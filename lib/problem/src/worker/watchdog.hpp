@@ -2,11 +2,13 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
 
+#include <spvtune/problem/candidate_executor.hpp>
 #include <spvtune/problem/problem_key.hpp>
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/vulkan/batched_timer.hpp>
@@ -26,7 +28,9 @@ struct Allowance {
 /// on a CPU driver, and below the Vulkan engine's 30 s fence timeout, so that a hang is named
 /// by the watchdog rather than by the worker's failed wait. A run gets one kernel; a measure
 /// gets the batch its candidate measured last time plus one kernel, or, for its first sample
-/// (one calibrating dispatch and a batch spanning the window), two kernels and the window.
+/// (one calibrating dispatch and a batch spanning the window), two kernels and the window. A
+/// measure of a batch the caller chose gets that many of its candidate's last runs plus one
+/// kernel, or, before the candidate has a sample, that many kernels.
 /// Every request gets 1 s more for uploads and read-back. Pipeline builds are not kernels: 120 s.
 class Watchdog {
   public:
@@ -35,7 +39,8 @@ class Watchdog {
 
     Allowance prepare() const;
     Allowance run(const ProblemKey& key) const;
-    Allowance measure(const ProblemKey& key, std::size_t candidate) const;
+    /// `runs`: the batch the caller asked for, or own_batch.
+    Allowance measure(const ProblemKey& key, std::size_t candidate, std::uint32_t runs) const;
 
     /// A run of the key that succeeded, with its wall time.
     void ran(const ProblemKey& key, std::chrono::steady_clock::duration took);
@@ -46,6 +51,7 @@ class Watchdog {
     struct KeyTimes {
         std::optional<double> best_s;           ///< fastest run or dispatch so far
         std::map<std::size_t, double> batch_s;  ///< each candidate's last sample's batch
+        std::map<std::size_t, double> run_s;    ///< each candidate's last sample, per run
     };
 
     Allowance kernel(const ProblemKey& key) const;

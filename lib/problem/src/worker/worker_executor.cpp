@@ -148,12 +148,15 @@ struct WorkerExecutor::Impl {
 
     /// A run or measure request: prepared first, then sent with the watchdog's allowance.
     tune::Result<Message> kernel_call(const ResolvedCandidate& candidate, const KeyPlan& plan,
-                                      const char* op, const worker::Allowance& allowance) {
+                                      const char* op, const worker::Allowance& allowance,
+                                      const nlohmann::json& arguments = nlohmann::json::object()) {
         if (auto prepared_now = ensure_prepared(candidate); !prepared_now) {
             return tune::fail(prepared_now.error());
         }
         Message request;
-        request.header = {{"op", op}, {"key", plan.key}};
+        request.header = arguments;
+        request.header["op"] = op;
+        request.header["key"] = plan.key;
         return call(candidate.candidate, std::move(request), allowance);
     }
 };
@@ -177,11 +180,12 @@ tune::Result<CandidateOutputs> WorkerExecutor::run(const ResolvedCandidate& cand
 }
 
 tune::Result<tune::Sample> WorkerExecutor::measure(const ResolvedCandidate& candidate,
-                                                   const KeyPlan& plan) {
+                                                   const KeyPlan& plan, std::uint32_t runs) {
     std::lock_guard lock(impl_->mutex);
     Impl& impl = *impl_;
     auto reply = impl.kernel_call(candidate, plan, "measure",
-                                  impl.watchdog.measure(plan.key, candidate.candidate));
+                                  impl.watchdog.measure(plan.key, candidate.candidate, runs),
+                                  {{"runs", runs}});
     if (!reply) {
         return tune::fail(reply.error());
     }

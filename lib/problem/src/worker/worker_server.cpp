@@ -55,7 +55,8 @@ class Server {
             }
             reply.blobs = std::move(outputs.value().buffers);
         } else if (op == "measure") {
-            auto sample = executor_.measure(*resolved, *plan_);
+            const auto runs = header.value("runs", own_batch);
+            auto sample = executor_.measure(*resolved, *plan_, runs);
             if (!sample) {
                 return failure(sample.error());
             }

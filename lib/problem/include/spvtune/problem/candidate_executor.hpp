@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,9 @@
 #include <spvtune/tune/sampling.hpp>
 
 namespace spvtune::problem {
+
+/// CandidateExecutor::measure's batch of runs when the executor sizes it itself.
+inline constexpr std::uint32_t own_batch = 0;
 
 /// How a candidate took down the process that ran it.
 enum class FaultKind {
@@ -49,9 +53,12 @@ class CandidateExecutor {
                                                const KeyPlan& plan) = 0;
 
     /// One sample for the plan's key: the time of one run (every dispatch of the candidate's
-    /// steps), measured over a batch.
+    /// steps), measured over a batch of `runs` back-to-back runs. `own_batch` lets the executor
+    /// size the batch to the sampling window from the candidate's first runs and keep that size.
+    /// A count is for arms compared with each other: the fixed cost of a submission weighs
+    /// 1 / runs on each run, so arms judged side by side must be timed over equal batches.
     virtual tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate,
-                                               const KeyPlan& plan) = 0;
+                                               const KeyPlan& plan, std::uint32_t runs) = 0;
 
     /// Builds what running the candidate needs (its steps' pipelines), without running it.
     virtual tune::Status prepare(const ResolvedCandidate& candidate) = 0;

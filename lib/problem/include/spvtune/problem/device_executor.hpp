@@ -23,8 +23,8 @@ class DeviceExecutor final : public CandidateExecutor {
 
     tune::Result<CandidateOutputs> run(const ResolvedCandidate& candidate,
                                        const KeyPlan& plan) override;
-    tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate,
-                                       const KeyPlan& plan) override;
+    tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate, const KeyPlan& plan,
+                                       std::uint32_t runs) override;
     tune::Status prepare(const ResolvedCandidate& candidate) override;
 
     /// Whether a call failed in a way that leaves the device unable to run anything more: it

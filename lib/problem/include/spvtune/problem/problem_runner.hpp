@@ -59,8 +59,10 @@ class ProblemRunner {
     /// One run of `candidate` for the plan's key: its checked buffers' contents afterwards.
     tune::Result<CandidateOutputs> run(std::size_t candidate, const KeyPlan& plan);
 
-    /// One sample of `candidate` for the plan's key, recorded for samples().
-    tune::Result<tune::Sample> measure(std::size_t candidate, const KeyPlan& plan);
+    /// One sample of `candidate` for the plan's key over a batch of `runs` (own_batch: the
+    /// executor sizes it; see CandidateExecutor::measure), recorded for samples().
+    tune::Result<tune::Sample> measure(std::size_t candidate, const KeyPlan& plan,
+                                       std::uint32_t runs = own_batch);
 
     /// Prepares the candidate for every key of the problem it can run for.
     tune::Status prepare(std::size_t candidate);

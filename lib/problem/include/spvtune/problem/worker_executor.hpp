@@ -41,8 +41,8 @@ class WorkerExecutor final : public CandidateExecutor {
 
     tune::Result<CandidateOutputs> run(const ResolvedCandidate& candidate,
                                        const KeyPlan& plan) override;
-    tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate,
-                                       const KeyPlan& plan) override;
+    tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate, const KeyPlan& plan,
+                                       std::uint32_t runs) override;
     tune::Status prepare(const ResolvedCandidate& candidate) override;
 
     std::vector<CandidateFault> faults() const override;
