@@ -1,5 +1,6 @@
 // compare_key measures every arm of a key over batches of equal size, whatever batch each arm
 // would have calibrated alone. A scripted executor stands in for the device.
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -57,6 +58,22 @@ DeviceLimits roomy_device() {
     return limits;
 }
 
+/// compare_key on the problem's second key for the candidates `order` (the baseline first), with
+/// one warm-up and 8 to `max_samples` rounds.
+KeyComparison compare_candidates(const Problem& problem, ProblemRunner& runner,
+                                 const std::vector<std::size_t>& order, std::size_t max_samples) {
+    std::vector<ComparisonArm> arms;
+    for (const std::size_t candidate : order) {
+        arms.push_back({&problem, &runner, candidate});
+    }
+    tune::ComparisonSettings settings;
+    settings.warmup_runs = 1;
+    settings.min_samples = 8;
+    settings.max_samples = max_samples;
+    return compare_key(arms, problem.keys.at(1).key, roomy_device(), tune::AutotuneLevel::full,
+                       settings);
+}
+
 }  // namespace
 
 TEST_CASE("compare: identical arms that calibrate different batches are timed over equal ones") {
@@ -65,15 +82,7 @@ TEST_CASE("compare: identical arms that calibrate different batches are timed ov
     // The same kernel three times over, calibrated near a batch boundary: 1, 2 and 3 runs.
     executor.own_runs = {{"saxpy[WG=32]", 1}, {"saxpy[WG=64]", 2}, {"saxpy[WG=128]", 3}};
     ProblemRunner runner(problem, executor);
-    const std::vector<ComparisonArm> arms{
-        {&problem, &runner, 1}, {&problem, &runner, 0}, {&problem, &runner, 2}};
-    tune::ComparisonSettings settings;
-    settings.warmup_runs = 1;
-    settings.min_samples = 8;
-    settings.max_samples = 16;
-
-    const KeyComparison comparison = compare_key(arms, problem.keys.at(1).key, roomy_device(),
-                                                 tune::AutotuneLevel::full, settings);
+    const KeyComparison comparison = compare_candidates(problem, runner, {1, 0, 2}, 16);
     REQUIRE_FALSE(comparison.error);
     // Each arm's first sample (its warm-up) calibrates its own batch; every sample after it
     // times the largest of those.
@@ -98,14 +107,7 @@ TEST_CASE("compare: a far slower arm is not stretched beyond 64 times its own ba
     BatchScriptedExecutor executor;
     executor.own_runs = {{"saxpy[WG=32]", 1}, {"saxpy[WG=64]", 4096}};
     ProblemRunner runner(problem, executor);
-    const std::vector<ComparisonArm> arms{{&problem, &runner, 1}, {&problem, &runner, 0}};
-    tune::ComparisonSettings settings;
-    settings.warmup_runs = 1;
-    settings.min_samples = 8;
-    settings.max_samples = 8;
-
-    const KeyComparison comparison = compare_key(arms, problem.keys.at(1).key, roomy_device(),
-                                                 tune::AutotuneLevel::full, settings);
+    const KeyComparison comparison = compare_candidates(problem, runner, {1, 0}, 8);
     REQUIRE_FALSE(comparison.error);
     const std::vector<std::uint32_t>& slow = executor.timed.at("saxpy[WG=32]");
     REQUIRE(slow.size() == 9);
