@@ -62,28 +62,29 @@ Allowance Watchdog::run(const ProblemKey& key) const {
 Allowance Watchdog::measure(const ProblemKey& key, std::size_t candidate,
                             std::uint32_t runs) const {
     const Allowance kernel_time = kernel(key);
-    const auto found = keys_.find(key);
+    const LastSample* last = nullptr;
+    if (const auto found = keys_.find(key); found != keys_.end()) {
+        if (const auto sample = found->second.last.find(candidate);
+            sample != found->second.last.end()) {
+            last = &sample->second;
+        }
+    }
     if (runs != own_batch) {
         const double count = runs;
-        if (found != keys_.end()) {
-            if (const auto run = found->second.run_s.find(candidate);
-                run != found->second.run_s.end()) {
-                return {kernel_time.seconds + count * run->second + transfer_allowance_s,
-                        kernel_time.why + ", plus " + std::to_string(runs) + " of its last " +
-                            text(run->second) + " runs and 1 s for transfers"};
-            }
+        if (last != nullptr) {
+            return {kernel_time.seconds + count * last->run_s + transfer_allowance_s,
+                    kernel_time.why + ", plus " + std::to_string(runs) + " of its last " +
+                        text(last->run_s) + " runs and 1 s for transfers"};
         }
         return {count * kernel_time.seconds + transfer_allowance_s,
                 kernel_time.why + ", for each of a batch of " + std::to_string(runs) +
                     ", plus 1 s for transfers"};
     }
-    if (found != keys_.end()) {
-        if (const auto batch = found->second.batch_s.find(candidate);
-            batch != found->second.batch_s.end()) {
-            return {kernel_time.seconds + batch->second + transfer_allowance_s,
-                    kernel_time.why + ", plus the last batch's " + text(batch->second) +
-                        " and 1 s for transfers"};
-        }
+    if (last != nullptr) {
+        const double batch_s = last->run_s * static_cast<double>(last->runs);
+        return {kernel_time.seconds + batch_s + transfer_allowance_s,
+                kernel_time.why + ", plus the last batch's " + text(batch_s) +
+                    " and 1 s for transfers"};
     }
     const double window = std::chrono::duration<double>(batch_.min_window).count();
     return {2 * kernel_time.seconds + window + transfer_allowance_s,
@@ -101,8 +102,7 @@ void Watchdog::measured(const ProblemKey& key, std::size_t candidate, const tune
     KeyTimes& times = keys_[key];
     const double one = sample.ns_per_run * 1e-9;
     times.best_s = times.best_s ? std::min(*times.best_s, one) : one;
-    times.batch_s[candidate] = one * static_cast<double>(sample.runs);
-    times.run_s[candidate] = one;
+    times.last[candidate] = {one, sample.runs};
 }
 
 }  // namespace spvtune::problem::worker

@@ -48,10 +48,14 @@ class Watchdog {
     void measured(const ProblemKey& key, std::size_t candidate, const tune::Sample& sample);
 
   private:
+    /// A candidate's last sample: the time of one run, and how many runs its batch held.
+    struct LastSample {
+        double run_s = 0;
+        std::uint64_t runs = 1;
+    };
     struct KeyTimes {
-        std::optional<double> best_s;           ///< fastest run or dispatch so far
-        std::map<std::size_t, double> batch_s;  ///< each candidate's last sample's batch
-        std::map<std::size_t, double> run_s;    ///< each candidate's last sample, per run
+        std::optional<double> best_s;            ///< fastest run or dispatch so far
+        std::map<std::size_t, LastSample> last;  ///< by candidate
     };
 
     Allowance kernel(const ProblemKey& key) const;
