@@ -87,6 +87,20 @@ TEST_CASE("a candidate far slower than the fastest is cut after its first sample
     CHECK(outcome.ranking.front().name == "fast");
 }
 
+TEST_CASE("a candidate 20 times slower is cut after one sample even when that sample reads low") {
+    // Its first sample reads 14x the leader (a third under its true 20x): one noisy sample
+    // must not buy a candidate this slow a full round of decisions.
+    Timeline timeline{{[](int call) { return jittered(1000, call); },
+                       [](int call) { return call == 1 ? 14'000.0 : 20'000.0; }}};
+    const auto candidates = fakes::benchmark_candidates({"fast", "slow"});
+    const BenchmarkOutcome outcome =
+        run_benchmark(candidates, fakes::adaptive_sampling(10, 60), timeline.source());
+    CHECK(timeline.calls[1] == 2);  // one warm-up, one sample
+    REQUIRE(outcome.ranking.size() == 2);
+    CHECK(outcome.ranking.back().name == "slow");
+    CHECK(outcome.ranking.back().eliminated);
+}
+
 TEST_CASE("fixed sampling measures everyone to the end, the hopeless included") {
     Timeline timeline{{[](int) { return 1000.0; }, [](int) { return 25'000.0; }}};
     const auto candidates = fakes::benchmark_candidates({"fast", "hopeless"});
