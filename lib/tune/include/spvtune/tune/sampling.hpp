@@ -54,9 +54,10 @@ struct SamplingSettings {
     double stable_relative_width = 0.05;
     /// Adaptive: a candidate whose first sample is more than this multiple of the fastest first
     /// sample is eliminated at once, without further samples (the hopeless cost one run). Well
-    /// under 20 so that a candidate 20 times slower is cut even when its first sample reads
-    /// low: one sample of a loaded machine easily strays by a third.
-    double hopeless_ratio = 10.0;
+    /// under 20 so that a candidate 20 times slower is cut even when its first sample reads up
+    /// to 40% low, and not far under, since on a loaded machine one sample can read several
+    /// times its true time and a true leader must not be cut on one such reading.
+    double hopeless_ratio = 12.0;
     /// Adaptive: leaders whose medians confidently differ by less than this fraction of the
     /// leader's median are practically equivalent: sampling stops and they are reported tied.
     double indifference = 0.02;
