@@ -34,7 +34,9 @@ int main(int argc, char** argv) {
     add(register_tune_command(app));
     add(register_compare_command(app));
     add(register_show_output_command(app));
+    add(register_completion_command(app));
     add(register_worker_command(app));
+    add(register_manual_page_command(app));
 
     try {
         app.parse(argc, argv);
