@@ -104,12 +104,16 @@ void collect(const CommandModel& command, std::vector<const CommandModel*>& out)
 
 }  // namespace
 
-std::string CommandModel::command_line() const {
-    std::string line = "spvtune";
+std::string CommandModel::path_text() const {
+    std::string text;
     for (const std::string& word : path) {
-        line += " " + word;
+        text += (text.empty() ? "" : " ") + word;
     }
-    return line;
+    return text;
+}
+
+std::string CommandModel::command_line() const {
+    return path.empty() ? "spvtune" : "spvtune " + path_text();
 }
 
 std::vector<const ArgumentModel*> CommandModel::options_in_force() const {

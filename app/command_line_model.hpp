@@ -52,6 +52,8 @@ struct CommandModel {
     std::vector<std::unique_ptr<CommandModel>> subcommands;
     const CommandModel* parent = nullptr;
 
+    /// "cache show"; "" for spvtune itself.
+    std::string path_text() const;
     /// "spvtune cache show".
     std::string command_line() const;
     /// Its options and those of its parents (`cache --cache-dir` applies to `cache show`),

@@ -5,15 +5,6 @@
 namespace spvtune::app {
 namespace {
 
-/// The command's path as the script keys it: "cache show", "" for spvtune itself.
-std::string key_of(const CommandModel& command) {
-    std::string key;
-    for (const std::string& word : command.path) {
-        key += (key.empty() ? "" : " ") + word;
-    }
-    return key;
-}
-
 std::string words(const std::vector<std::string>& list) {
     std::string text;
     for (const std::string& word : list) {
@@ -48,7 +39,7 @@ void case_function(std::ostream& out, const std::string& name, const std::string
     for (const CommandModel* command : commands) {
         const std::string line = words_of(*command);
         if (!line.empty()) {
-            out << "        \"" << key_of(*command) << "\") echo \"" << line << "\" ;;\n";
+            out << "        \"" << command->path_text() << "\") echo \"" << line << "\" ;;\n";
         }
     }
     out << "    esac\n}\n\n";
@@ -64,7 +55,7 @@ void option_kinds(std::ostream& out, const std::vector<const CommandModel*>& com
             }
             out << "        ";
             for (std::size_t i = 0; i < option->names.size(); ++i) {
-                out << (i == 0 ? "" : "|") << '"' << key_of(*command) << '|' << option->names[i]
+                out << (i == 0 ? "" : "|") << '"' << command->path_text() << '|' << option->names[i]
                     << '"';
             }
             out << ") echo \"" << kind_word(*option) << "\" ;;\n";
@@ -80,7 +71,7 @@ void positional_kinds(std::ostream& out, const std::vector<const CommandModel*>&
         if (command->positionals.empty()) {
             continue;
         }
-        out << "        \"" << key_of(*command) << "\")\n            case \"$2\" in\n";
+        out << "        \"" << command->path_text() << "\")\n            case \"$2\" in\n";
         for (std::size_t i = 0; i < command->positionals.size(); ++i) {
             const ArgumentModel& positional = command->positionals[i];
             // The last positional, when it takes several words, takes every one after.

@@ -5,14 +5,6 @@
 namespace spvtune::app {
 namespace {
 
-std::string key_of(const CommandModel& command) {
-    std::string key;
-    for (const std::string& word : command.path) {
-        key += (key.empty() ? "" : " ") + word;
-    }
-    return key;
-}
-
 /// A single-quoted fish word.
 std::string fish_word(const std::string& text) {
     std::string out = "'";
@@ -58,7 +50,7 @@ void case_function(std::ostream& out, const std::string& name,
         if (words.empty()) {
             continue;
         }
-        out << "        case " << fish_word(key_of(*command)) << "\n            printf '%s\\n'";
+        out << "        case " << fish_word(command->path_text()) << "\n            printf '%s\\n'";
         for (const std::string& word : words) {
             out << " -- " << fish_word(word);
         }
@@ -129,7 +121,7 @@ std::string fish_completion_script(const CommandModel& root) {
     out << path_functions << "complete -c spvtune -f\n";
     for (const CommandModel* command : commands) {
         const std::string condition =
-            " -n " + fish_word("__spvtune_at " + fish_word(key_of(*command)));
+            " -n " + fish_word("__spvtune_at " + fish_word(command->path_text()));
         out << "\n# " << command->command_line() << "\n";
         for (const auto& subcommand : command->subcommands) {
             out << "complete -c spvtune" << condition << " -a "
