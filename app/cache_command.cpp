@@ -320,13 +320,16 @@ CommandAction register_cache_command(CLI::App& parent) {
     auto* show = command->add_subcommand("show", "Print a cache file's entries as a table");
     show->add_option("file", options->file,
                      "Cache file, or its name in the cache directory (default: the selected "
-                     "device's file, as cache path shows it)");
+                     "device's file, as cache path shows it)")
+        ->type_name("FILE");
     add_device_option(*show, options->device);
     show->add_flag("--json", options->json, "Print the whole file as JSON");
     auto* clear = command->add_subcommand(
         "clear", "Remove entries (all, or those matching --tuner/--key) and report them");
-    clear->add_option("file", options->file,
-                      "Only this cache file (default: every cache file in the directory)");
+    clear
+        ->add_option("file", options->file,
+                     "Only this cache file (default: every cache file in the directory)")
+        ->type_name("FILE");
     clear->add_option("--tuner", options->tuner, "Only entries of this tuner");
     clear
         ->add_option("--key", options->keys,

@@ -86,8 +86,11 @@ nlohmann::json diff_json(const std::vector<HardwareDiff>& diffs,
         hardware.push_back(
             {{"hardware", diff.hardware}, {"device", diff.device}, {"entries", entries}});
     }
-    return {
-        {"schema_version", 1}, {"command", "cache diff"}, {"notes", notes}, {"hardware", hardware}};
+    return {{"schema_version", 1},
+            {"command", "cache diff"},
+            {"spvtune_version", SPVTUNE_VERSION},
+            {"notes", notes},
+            {"hardware", hardware}};
 }
 
 std::string diff_markdown(const std::vector<HardwareDiff>& diffs,
@@ -189,9 +192,11 @@ CacheSubcommand add_cache_diff_command(CLI::App& cache) {
     diff->add_option("new", options->new_side, "The new cache directory or file")
         ->required()
         ->check(CLI::ExistingPath);
-    diff->add_option("--json", options->json_out, "Write the changes as JSON (- for stdout)");
+    diff->add_option("--json", options->json_out, "Write the changes as JSON (- for stdout)")
+        ->type_name("FILE");
     diff->add_option("--markdown", options->markdown_out,
-                     "Write the changes as Markdown, e.g. for release notes");
+                     "Write the changes as Markdown, e.g. for release notes")
+        ->type_name("FILE");
     return {diff, [options] { return run_diff(*options); }};
 }
 

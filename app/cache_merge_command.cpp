@@ -89,6 +89,7 @@ CacheSubcommand add_cache_merge_command(CLI::App& cache) {
     merge
         ->add_option("-o,--output", options->output,
                      "Directory to write the merged files to (its own files are merged too)")
+        ->type_name("DIR")
         ->required();
     return {merge, [options] { return run_merge(*options); }};
 }

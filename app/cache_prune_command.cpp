@@ -94,6 +94,7 @@ CacheSubcommand add_cache_prune_command(CLI::App& cache) {
         ->check(CLI::ExistingDirectory);
     prune_command
         ->add_option("--problems", options->problems, "Problem files whose candidates are current")
+        ->type_name("JSON")
         ->required()
         ->check(CLI::ExistingFile);
     add_kernel_dir_option(*prune_command, options->kernel_dirs);

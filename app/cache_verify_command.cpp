@@ -128,6 +128,7 @@ CacheSubcommand add_cache_verify_command(CLI::App& cache) {
         ->required()
         ->check(CLI::ExistingDirectory);
     verify->add_option("--problems", options->problems, "Problem files the cache must cover")
+        ->type_name("JSON")
         ->required()
         ->check(CLI::ExistingFile);
     verify

@@ -107,7 +107,9 @@ CommandAction register_check_command(CLI::App& parent) {
     auto* command = parent.add_subcommand(
         "check", "Validate problem descriptions against their SPIR-V and the device's limits");
     auto options = std::make_shared<CheckOptions>();
-    command->add_option("problems", options->files, "Problem description files (JSON)")->required();
+    command->add_option("problems", options->files, "Problem description files (JSON)")
+        ->type_name("JSON")
+        ->required();
     add_device_option(*command, options->device);
     // Only compiled GLSL candidates are kept there: check writes no cache file.
     command

@@ -25,5 +25,9 @@ CommandAction register_compare_command(CLI::App& parent);
 CommandAction register_tune_command(CLI::App& parent);
 CommandAction register_show_output_command(CLI::App& parent);
 CommandAction register_worker_command(CLI::App& parent);
+/// `completion SHELL`: a completion script generated from `parent`'s command tree.
+CommandAction register_completion_command(CLI::App& parent);
+/// Hidden `manual-page`: the troff manual page generated from `parent`'s command tree.
+CommandAction register_manual_page_command(CLI::App& parent);
 
 }  // namespace spvtune::app

@@ -29,6 +29,7 @@
 #include "path_options.hpp"
 #include "problem_loading.hpp"
 #include "sampling_options.hpp"
+#include "terminal_color.hpp"
 #include "worker_command.hpp"
 
 namespace spvtune::app {
@@ -52,6 +53,7 @@ struct CompareOptions {
     std::string junit_out;
     bool in_process = false;
     problem::Settings overrides;
+    ColorMode color = ColorMode::automatic;
 };
 
 /// A usage mistake: reported with exit code 2 before anything runs.
@@ -434,7 +436,8 @@ int run_compare(CompareOptions& options) {
     write_report(options.junit_out, compare_junit(run), "JUnit");
     const bool report_on_stdout =
         options.json_out == "-" || options.markdown_out == "-" || options.junit_out == "-";
-    print_compare_report(report_on_stdout ? std::cerr : std::cout, run, summary);
+    std::ostream& terminal = report_on_stdout ? std::cerr : std::cout;
+    print_compare_report(terminal, run, summary, Palette::for_stream(options.color, terminal));
     return compare_exit_code(run, summary);
 }
 
@@ -449,6 +452,7 @@ CommandAction register_compare_command(CLI::App& parent) {
                      "One problem file (with --baseline/--contender, or --base-kernel-dir and "
                      "--new-kernel-dir), two problem files BASE NEW, or with --results two "
                      "saved tune --json reports OLD NEW")
+        ->type_name("JSON")
         ->required()
         ->expected(1, 2)
         ->check(CLI::ExistingFile);
@@ -487,15 +491,24 @@ CommandAction register_compare_command(CLI::App& parent) {
                      "Only the keys with these parameter values, e.g. n=4096 (repeatable)")
         ->allow_extra_args(false);
     add_measurement_options(*command, options->overrides);
-    command->add_option("--json", options->json_out,
-                        "Write the comparison as JSON to this file (- for stdout)");
-    command->add_option("--markdown", options->markdown_out,
-                        "Write a Markdown table to this file, e.g. $GITHUB_STEP_SUMMARY");
-    command->add_option("--junit", options->junit_out,
-                        "Write JUnit XML to this file: a test case per key and contender");
+    command
+        ->add_option("--json", options->json_out,
+                     "Write the comparison as JSON to this file (- for stdout)")
+        ->type_name("FILE");
+    command
+        ->add_option("--markdown", options->markdown_out,
+                     "Write a Markdown table to this file, e.g. $GITHUB_STEP_SUMMARY")
+        ->type_name("FILE");
+    command
+        ->add_option("--junit", options->junit_out,
+                     "Write JUnit XML to this file: a test case per key and contender")
+        ->type_name("FILE");
     command->add_flag("--in-process", options->in_process,
                       "Run the candidates in this process rather than in worker processes");
-    return [options] { return run_compare(*options); };
+    return [options, command] {
+        options->color = color_mode(*command);
+        return run_compare(*options);
+    };
 }
 
 }  // namespace spvtune::app

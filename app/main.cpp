@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "help_text.hpp"
+#include "terminal_color.hpp"
 #include "usage_errors.hpp"
 #include "version_text.hpp"
 
@@ -16,6 +17,10 @@ int main(int argc, char** argv) {
     CLI::App app{"spvtune: benchmark and tune Vulkan compute kernels"};
     app.set_version_flag("--version", version_text);
     app.require_subcommand(1);
+    // Before the subcommands, which inherit it: the global options (--color) may follow the
+    // command, as in `spvtune tune --color never`.
+    app.fallthrough();
+    add_color_option(app);
     // Set before the subcommands are added: each copies its parent's footer.
     app.footer(environment_help() + "\n" + exit_codes_help());
 
@@ -29,7 +34,9 @@ int main(int argc, char** argv) {
     add(register_tune_command(app));
     add(register_compare_command(app));
     add(register_show_output_command(app));
+    add(register_completion_command(app));
     add(register_worker_command(app));
+    add(register_manual_page_command(app));
 
     try {
         app.parse(argc, argv);

@@ -9,7 +9,7 @@ CLI::Validator file_path() {
     return {[](const std::string& text) -> std::string {
                 return text.empty() ? "expected a file path, found an empty path" : "";
             },
-            ""};
+            "FILE"};
 }
 
 CLI::Validator directory_path() {
@@ -24,13 +24,14 @@ CLI::Validator directory_path() {
                 }
                 return "";
             },
-            ""};
+            "DIR"};
 }
 
 void add_kernel_dir_option(CLI::App& command, std::vector<std::string>& kernel_dirs) {
     command
         .add_option("--kernel-dir", kernel_dirs,
                     "Extra directory to look for SPIR-V and GLSL files in (repeatable)")
+        ->type_name("DIR")
         ->allow_extra_args(false);
 }
 

@@ -7,6 +7,8 @@
 
 namespace spvtune::app {
 
+// The validators' names (FILE, DIR) show in --help and tell the completion scripts what to
+// offer (command_line_model.hpp).
 // An empty path on the command line is a slip (an unset shell variable), never a choice: an
 // empty --cache-dir would fall back to the home cache, an empty --json would be dropped.
 

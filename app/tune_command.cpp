@@ -31,6 +31,7 @@
 #include "report/json_reporter.hpp"
 #include "sampling_options.hpp"
 #include "shard.hpp"
+#include "terminal_color.hpp"
 #include "worker_command.hpp"
 
 namespace spvtune::app {
@@ -65,6 +66,7 @@ struct TuneOptions {
     std::string shard;
     std::optional<std::size_t> shard_count;
     problem::Settings overrides;
+    ColorMode color = ColorMode::automatic;
 };
 
 struct SelectedKey {
@@ -213,8 +215,9 @@ int run_tune(TuneOptions& options) {
     }
     // With the JSON report on stdout (`--json -`), the tables go to stderr so a pipe gets pure
     // JSON.
-    reporters.add(std::make_unique<ConsoleReporter>(
-        options.quiet, options.verbose, options.json_out == "-" ? std::cerr : std::cout));
+    reporters.add(std::make_unique<ConsoleReporter>(options.quiet, options.verbose,
+                                                    options.json_out == "-" ? std::cerr : std::cout,
+                                                    options.color));
     reporters.run_started(RunInfo{physical->identity.device_name, hardware,
                                   store->file_for(hardware), *problems, work.size()});
     interrupted = 0;
@@ -278,6 +281,7 @@ CommandAction register_tune_command(CLI::App& parent) {
     auto* command = parent.add_subcommand(
         "tune", "Measure the candidates of every key and store the winners in the cache");
     command->add_option("problems", options->files, "Problem description files (JSON)")
+        ->type_name("JSON")
         ->required()
         ->check(CLI::ExistingFile);
     add_device_option(*command, options->device);
@@ -299,9 +303,11 @@ CommandAction register_tune_command(CLI::App& parent) {
         ->add_option("--json", options->json_out,
                      "Write the full results as JSON to this file (- for stdout)")
         ->check(file_path());
-    command->add_option("--dump-outputs", options->dump_dir,
-                        "Write every checked output each candidate (and each key's reference) "
-                        "produces to this directory, for spvtune show-output");
+    command
+        ->add_option("--dump-outputs", options->dump_dir,
+                     "Write every checked output each candidate (and each key's reference) "
+                     "produces to this directory, for spvtune show-output")
+        ->type_name("DIR");
     auto* quiet = command->add_flag("-q,--quiet", options->quiet, "Print only failures");
     command->add_flag("-v,--verbose", options->verbose, "Print the ranking of cached keys too")
         ->excludes(quiet);
@@ -314,7 +320,10 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_flag("--in-process", options->in_process,
                       "Run the candidates in this process rather than in a worker process under "
                       "a watchdog (for debugging: a hung kernel then hangs the run)");
-    return [options] { return run_tune(*options); };
+    return [options, command] {
+        options->color = color_mode(*command);
+        return run_tune(*options);
+    };
 }
 
 }  // namespace spvtune::app

@@ -9,6 +9,7 @@ packages=(
     libcli11-dev nlohmann-json3-dev doctest-dev
     clang-format
     python3 python3-jsonschema
+    zsh fish groff-base  # the completion scripts and the manual page are checked in them
 )
 
 missing=()

@@ -1,11 +1,12 @@
 #include <algorithm>
 #include <cstdio>
-#include <iomanip>
+#include <optional>
 
 #include <spvtune/problem/problem_key.hpp>
 #include <spvtune/tune/statistics.hpp>
 
 #include "../report/key_table.hpp"
+#include "../terminal_color.hpp"
 #include "compare_reports.hpp"
 
 namespace spvtune::app {
@@ -17,10 +18,32 @@ std::string percent(double fraction) {
     return text;
 }
 
-void print_key(std::ostream& out, const CompareRun& run, const problem::KeyComparison& key) {
+/// The tone of a contender's outcome (`outcome_word`); `equivalent` stays plain.
+std::optional<Tone> outcome_tone(const std::string& word) {
+    if (word == "faster") {
+        return Tone::good;
+    }
+    if (word == "inconclusive") {
+        return Tone::warning;
+    }
+    if (word == "skipped" || word == "not compared") {
+        return Tone::muted;
+    }
+    return word == "equivalent" ? std::nullopt : std::optional(Tone::bad);
+}
+
+std::string painted_outcome(const Palette& palette, const problem::KeyComparison& key,
+                            std::size_t arm) {
+    const std::string word = outcome_word(key, arm);
+    const std::optional<Tone> tone = outcome_tone(word);
+    return tone ? palette.paint(word, *tone) : word;
+}
+
+void print_key(std::ostream& out, const CompareRun& run, const problem::KeyComparison& key,
+               const Palette& palette) {
     out << "  " << problem::to_string(key.key);
     if (key.error) {
-        out << ": not compared: " << *key.error << '\n';
+        out << ": " << palette.paint("not compared", Tone::muted) << ": " << *key.error << '\n';
         return;
     }
     const problem::ArmReport& baseline = key.arms.front();
@@ -33,11 +56,10 @@ void print_key(std::ostream& out, const CompareRun& run, const problem::KeyCompa
     }
     for (std::size_t arm = 1; arm < key.arms.size(); ++arm) {
         const problem::ArmReport& contender = key.arms[arm];
-        out << "    " << std::left << std::setw(static_cast<int>(width)) << contender.name
-            << std::right << "  ";
+        out << "    " << pad_right(contender.name, width) << "  ";
         const tune::ContenderComparison* verdict = find_verdict(key, arm);
         if (verdict != nullptr) {
-            out << ratio_text(verdict->interval) << "  " << outcome_word(key, arm);
+            out << ratio_text(verdict->interval) << "  " << painted_outcome(palette, key, arm);
             if (verdict->samples_to_settle) {
                 out << " (about " << *verdict->samples_to_settle
                     << " samples each would probably settle it)";
@@ -46,10 +68,10 @@ void print_key(std::ostream& out, const CompareRun& run, const problem::KeyCompa
                        "it)";
             }
         } else {
-            out << outcome_word(key, arm) << ": " << contender.message;
+            out << painted_outcome(palette, key, arm) << ": " << contender.message;
         }
         if (regression(run, key, arm)) {
-            out << (run.fail_if_slower ? "  REGRESSION" : "");
+            out << (run.fail_if_slower ? "  " + palette.paint("REGRESSION", Tone::bad) : "");
         }
         out << '\n';
     }
@@ -57,7 +79,8 @@ void print_key(std::ostream& out, const CompareRun& run, const problem::KeyCompa
 
 }  // namespace
 
-void print_compare_report(std::ostream& out, const CompareRun& run, const CompareSummary& summary) {
+void print_compare_report(std::ostream& out, const CompareRun& run, const CompareSummary& summary,
+                          const Palette& palette) {
     out << "compare on " << (run.device.empty() ? "an unknown device" : run.device)
         << ": threshold ±" << run.settings.threshold * 100 << "%";
     if (run.fail_if_slower) {
@@ -80,7 +103,7 @@ void print_compare_report(std::ostream& out, const CompareRun& run, const Compar
         }
         out << '\n';
         for (const problem::KeyComparison& key : group.keys) {
-            print_key(out, run, key);
+            print_key(out, run, key, palette);
         }
     }
     out << "summary: " << summary.faster << " faster, " << summary.slower << " slower, "
@@ -88,7 +111,9 @@ void print_compare_report(std::ostream& out, const CompareRun& run, const Compar
         << summary.wrong_output << " wrong output, " << summary.skipped << " skipped, "
         << summary.failed << " failed";
     if (run.fail_if_slower) {
-        out << "; gate " << (compare_exit_code(run, summary) == 0 ? "passed" : "FAILED");
+        const bool passed = compare_exit_code(run, summary) == 0;
+        out << "; gate "
+            << palette.paint(passed ? "passed" : "FAILED", passed ? Tone::good : Tone::bad);
     }
     out << '\n';
 }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../terminal_color.hpp"
 #include "compare_run.hpp"
 
 namespace spvtune::app {
@@ -20,7 +21,9 @@ std::string compare_markdown(const CompareRun& run);
 /// element for a regression or a wrong output, an error element for what failed to run.
 std::string compare_junit(const CompareRun& run);
 
-/// The terminal report; not a stable interface (use --json in scripts).
-void print_compare_report(std::ostream& out, const CompareRun& run, const CompareSummary& summary);
+/// The terminal report, verdicts painted with `palette`; not a stable interface (use --json in
+/// scripts).
+void print_compare_report(std::ostream& out, const CompareRun& run, const CompareSummary& summary,
+                          const Palette& palette);
 
 }  // namespace spvtune::app

@@ -17,8 +17,8 @@ std::optional<std::filesystem::file_time_type> modified_at(const std::filesystem
 
 }  // namespace
 
-ConsoleReporter::ConsoleReporter(bool quiet, bool verbose, std::ostream& out)
-    : out_(out), quiet_(quiet), verbose_(verbose) {}
+ConsoleReporter::ConsoleReporter(bool quiet, bool verbose, std::ostream& out, ColorMode color)
+    : out_(out), quiet_(quiet), verbose_(verbose), color_(color) {}
 
 void ConsoleReporter::run_started(const RunInfo& run) {
     cache_file_ = run.cache_file;
@@ -51,7 +51,9 @@ void ConsoleReporter::key_finished(const KeyRun& key, const problem::KeyReport& 
     if (quiet_ && report.status != problem::KeyStatus::failed) {
         return;
     }
-    print_key_report(quiet_ ? std::cerr : out_, key.problem.problem, report, verbose_);
+    std::ostream& stream = quiet_ ? std::cerr : out_;
+    print_key_report(stream, key.problem.problem, report, verbose_,
+                     Palette::for_stream(color_, stream));
     if (!quiet_ && report.status != problem::KeyStatus::cached) {
         out_ << '\n';
     }
@@ -66,7 +68,9 @@ void ConsoleReporter::run_finished(const RunSummary& summary) {
     if (!quiet_) {
         out_ << "\n"
              << summary.done << " key" << (summary.done == 1 ? "" : "s") << " done, "
-             << summary.failed << " failed; ";
+             << (summary.failed > 0 ? Palette::for_stream(color_, out_) : Palette(false))
+                    .paint(std::to_string(summary.failed) + " failed", Tone::bad)
+             << "; ";
         if (stored) {
             out_ << "results in " << cache_file_.string() << '\n';
         }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <ostream>
 
+#include "../terminal_color.hpp"
 #include "progress.hpp"
 #include "reporter.hpp"
 
@@ -13,10 +14,11 @@ namespace spvtune::app {
 /// The terminal: the device and cache file, a progress line on stderr, each key's ranking table
 /// on stdout as it finishes, and the summary. Quiet prints only failed keys (on stderr) and the
 /// interruption notice; verbose adds the tables of cached keys. `out` is stdout unless stdout
-/// carries something else (`--json -`): then the tables go to stderr.
+/// carries something else (`--json -`): then the tables go to stderr. Statuses are coloured per
+/// stream as `color` decides (terminal_color.hpp).
 class ConsoleReporter final : public TuneReporter {
   public:
-    ConsoleReporter(bool quiet, bool verbose, std::ostream& out);
+    ConsoleReporter(bool quiet, bool verbose, std::ostream& out, ColorMode color);
 
     void run_started(const RunInfo& run) override;
     void key_started(const KeyRun& key) override;
@@ -29,6 +31,7 @@ class ConsoleReporter final : public TuneReporter {
     std::ostream& out_;
     bool quiet_;
     bool verbose_;
+    ColorMode color_;
     std::filesystem::path cache_file_;
     /// The cache file's modification time when the run started (none: no file), so the summary
     /// can tell whether the keys tuned now were written (a newer-schema file, an unwritable

@@ -25,7 +25,11 @@ void write_json(const std::string& path, const nlohmann::json& json) {
 JsonReporter::JsonReporter(std::string path) : path_(std::move(path)) {}
 
 void JsonReporter::run_started(const RunInfo& run) {
-    report_ = {{"spvtune_version", SPVTUNE_VERSION},
+    // schema_version: raised when a change could mislead an existing reader
+    // (configs/schemas/tune-report.schema.json, docs/json-report.md).
+    report_ = {{"schema_version", 1},
+               {"command", "tune"},
+               {"spvtune_version", SPVTUNE_VERSION},
                {"device", run.hardware.record},
                {"cache_file", run.cache_file.string()},
                {"problems", nlohmann::json::array()}};

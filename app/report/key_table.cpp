@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <iomanip>
+#include <optional>
 #include <sstream>
 
 #include <spvtune/tune/statistics.hpp>
@@ -45,6 +45,21 @@ std::string headline(const problem::Problem& problem, const problem::KeyReport& 
     return text;
 }
 
+/// The tone of a table status, from its first words: what happened to the candidate. A plain
+/// `ok` (correct, slower than the winner) stays unpainted.
+std::optional<Tone> status_tone(const std::string& status) {
+    if (status.starts_with("ok (winner)")) {
+        return Tone::good;
+    }
+    if (status.starts_with("tied")) {
+        return Tone::warning;
+    }
+    if (status.starts_with("skipped")) {
+        return Tone::muted;
+    }
+    return status.starts_with("ok") ? std::nullopt : std::optional(Tone::bad);
+}
+
 }  // namespace
 
 std::string format_duration_ns(double ns) {
@@ -62,7 +77,7 @@ std::string format_duration_ns(double ns) {
 }
 
 void print_key_report(std::ostream& out, const problem::Problem& problem,
-                      const problem::KeyReport& report, bool verbose) {
+                      const problem::KeyReport& report, bool verbose, const Palette& palette) {
     using problem::KeyStatus;
     const std::string title = headline(problem, report);
     const tune::TuneEntry* entry = report.entry ? &*report.entry : nullptr;
@@ -71,7 +86,7 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
 
     switch (report.status) {
         case KeyStatus::failed:
-            out << title << ": FAILED\n";
+            out << title << ": " << palette.paint("FAILED", Tone::bad) << '\n';
             for (std::istringstream lines(report.error); !lines.eof();) {
                 std::string line;
                 std::getline(lines, line);
@@ -102,7 +117,7 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
             break;
         case KeyStatus::tuned:
             out << title << ": tuned in " << elapsed << ", winner "
-                << (entry ? entry->winner_name : "?");
+                << palette.paint(entry ? entry->winner_name : "?", Tone::good);
             if (problem.reference.candidates.size() > 1 && report.reference) {
                 // Several references: say which one this key was checked against.
                 out << ", checked against " << problem.candidates[*report.reference].name;
@@ -123,12 +138,23 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
     for (const auto& candidate : problem.candidates) {
         width = std::max(width, candidate.name.size());
     }
+    // Padded on the visible width: a painted cell is longer than what the terminal shows.
     auto row = [&](const std::string& rank, const std::string& name, const std::string& median,
                    const std::string& interval, const std::string& ratio,
                    const std::string& status) {
-        out << "  " << std::left << std::setw(3) << rank << std::setw(static_cast<int>(width) + 2)
-            << name << std::setw(11) << median << std::setw(25) << interval << std::setw(9) << ratio
-            << status << '\n';
+        out << "  " << pad_right(rank, 3) << pad_right(name, width + 2) << pad_right(median, 11)
+            << pad_right(interval, 25) << pad_right(ratio, 9) << status << '\n';
+    };
+    // The status word painted, the details after it plain.
+    auto painted = [&](const std::string& status) {
+        const std::size_t end = std::min(status.find_first_of(",:["), status.size());
+        std::size_t word_end = end;
+        while (word_end > 0 && status[word_end - 1] == ' ') {
+            --word_end;
+        }
+        const std::optional<Tone> tone = status_tone(status);
+        return tone ? palette.paint(status.substr(0, word_end), *tone) + status.substr(word_end)
+                    : status;
     };
     if (table) {
         const tune::RankedCandidate* ref = find_ranked(*entry, reference);
@@ -149,7 +175,8 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
             }
             if (stats.samples == 0) {
                 // A lone candidate the library settled without measuring: no time to show.
-                row(std::to_string(i + 1), ranked.name, "-", "-", "-", status + " [not measured]");
+                row(std::to_string(i + 1), ranked.name, "-", "-", "-",
+                    painted(status) + " [not measured]");
                 continue;
             }
             std::string interval =
@@ -159,21 +186,22 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
                 // Too few samples for a 95% interval: say what it really covers.
                 interval += " (" + std::to_string(static_cast<int>(coverage * 100)) + "%)";
             }
-            row(std::to_string(i + 1), ranked.name, format_duration_ns(stats.median_ns), interval,
+            const std::string name = i == 0 ? palette.paint(ranked.name, Tone::good) : ranked.name;
+            row(std::to_string(i + 1), name, format_duration_ns(stats.median_ns), interval,
                 speedup(reference_ns, stats.median_ns),
-                status + " [" + std::to_string(stats.samples) + " samples]");
+                painted(status) + " [" + std::to_string(stats.samples) + " samples]");
         }
         for (const tune::CandidateFailure& failure : entry->failures) {
             if (skipped_by_plan(report, failure)) {
                 continue;
             }
             row("-", failure.name, "-", "-", "-",
-                problem::failure_status(report, failure) + ": " + failure.reason);
+                painted(problem::failure_status(report, failure) + ": " + failure.reason));
         }
     }
     if (table || verbose || report.status == KeyStatus::tuned) {
         for (const problem::SkippedCandidate& skipped : report.skipped) {
-            row("-", skipped.name, "-", "-", "-", "skipped: " + skipped.reason);
+            row("-", skipped.name, "-", "-", "-", painted("skipped: " + skipped.reason));
         }
     }
 }

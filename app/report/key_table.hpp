@@ -6,6 +6,8 @@
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
 
+#include "../terminal_color.hpp"
+
 namespace spvtune::app {
 
 /// "850 ns", "12.3 us", "4.56 ms", "1.23 s".
@@ -13,8 +15,9 @@ std::string format_duration_ns(double ns);
 
 /// The human report of one key: a headline, then for measured keys (or always when `verbose`)
 /// the ranked candidates with median, confidence interval, speedup over the reference and
-/// status, and every candidate that failed, was wrong, or was skipped, with the reason.
+/// status, and every candidate that failed, was wrong, or was skipped, with the reason. Statuses
+/// are painted with `palette`.
 void print_key_report(std::ostream& out, const problem::Problem& problem,
-                      const problem::KeyReport& report, bool verbose);
+                      const problem::KeyReport& report, bool verbose, const Palette& palette);
 
 }  // namespace spvtune::app
