@@ -55,6 +55,7 @@ struct TuneOptions {
     std::vector<std::string> kernel_dirs;
     std::vector<std::string> key_filters;
     bool retune = false;
+    bool keep_ranking = false;
     bool compile_only = false;
     std::string json_out;
     std::string dump_dir;
@@ -204,7 +205,8 @@ int run_tune(TuneOptions& options) {
     const auto directory = cache::choose_cache_directory(cache::cache_directory_sources(
         options.cache_dir.empty() ? std::nullopt
                                   : std::optional<std::filesystem::path>(options.cache_dir)));
-    auto store = std::make_shared<cache::CacheFileStore>(directory);
+    auto store = std::make_shared<cache::CacheFileStore>(
+        directory, cache::CacheFileStoreOptions{.keep_ranking = options.keep_ranking});
 
     FanOutReporter reporters;
     // The JSON file first: when it cannot be written, the run fails before the console's summary.
@@ -293,6 +295,9 @@ CommandAction register_tune_command(CLI::App& parent) {
                      "that adds no key (repeatable; all must match)")
         ->allow_extra_args(false);
     command->add_flag("--retune", options->retune, "Measure again even if the cache has a result");
+    command->add_flag("--keep-ranking", options->keep_ranking,
+                      "Store every ranked candidate's statistics in the cache, not only the "
+                      "winner's and the others' order");
     command->add_flag("--compile-only", options->compile_only,
                       "Compile every candidate's pipeline; measure and record nothing");
     command

@@ -23,6 +23,10 @@ struct CacheFileStoreOptions {
     /// marks stay in memory, and a corrupt file is reported and left where it is, not moved
     /// aside. No lock file is created either.
     bool read_only = false;
+    /// Write every ranked candidate's statistics. By default only the winner's are written and,
+    /// of the others, their order (what a winner that fails at run time falls back along), which
+    /// keeps files small and quick to load.
+    bool keep_ranking = false;
 };
 
 /// The persistent cache: one JSON file per hardware identity in one directory.
