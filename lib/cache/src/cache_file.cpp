@@ -10,11 +10,19 @@
 namespace spvtune::cache {
 
 CacheDocument read_cache_file(const std::filesystem::path& file) {
-    const auto contents = cache_io::read_file(file);
-    if (!contents) {
-        throw std::system_error(ENOENT, std::generic_category(), "cannot open " + file.string());
+    for (int attempt = 1;; ++attempt) {
+        const auto contents = cache_io::read_file(file);
+        if (!contents) {
+            throw std::system_error(ENOENT, std::generic_category(),
+                                    "cannot open " + file.string());
+        }
+        CacheDocument document = cache_journal::read_document(file, contents->text);
+        // A full write between reading the file and its journal would leave this read without
+        // the journal's entries, which the new file holds: read that one instead.
+        if (attempt == 3 || cache_io::stamp_of(file) == contents->stamp) {
+            return document;
+        }
     }
-    return cache_journal::read_document(file, contents->text);
 }
 
 bool edit_cache_file(const std::filesystem::path& file,
