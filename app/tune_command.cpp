@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <spvtune/cache/cache_file.hpp>
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_location.hpp>
 #include <spvtune/problem/device_bridge.hpp>
@@ -67,6 +68,18 @@ struct TuneOptions {
     std::optional<std::size_t> shard_count;
     problem::Settings overrides;
 };
+
+/// Each key went to the cache file's journal as it settled (quick, and safe against a crash);
+/// one full write at the end leaves the file alone holding the run's results, as people read,
+/// commit and ship it. A failure only costs that: the journal stays and readers still see it.
+void fold_journal(const std::filesystem::path& file) {
+    try {
+        cache::compact_cache_file(file);
+    } catch (const std::exception& error) {
+        std::cerr << "spvtune: warning: the cache file's journal was not folded in: "
+                  << error.what() << '\n';
+    }
+}
 
 struct SelectedKey {
     const problem::Problem* problem;
@@ -263,6 +276,7 @@ int run_tune(TuneOptions& options) {
         }
     }
     std::signal(SIGINT, SIG_DFL);
+    fold_journal(store->file_for(hardware));
     summary.interrupted = interrupted != 0;
     reporters.run_finished(summary);
     if (summary.interrupted) {
