@@ -209,12 +209,16 @@ void read_runners_up(const Reader& r, const json& value, const Place& at,
 
 CacheKeyRecord read_entry(const Reader& r, const json& value, const Place& at, int version,
                           const CacheCandidateList& list) {
-    const auto& o = version == 1 ? r.object(value, at,
-                                            {"printed_key", "winner", "ranking", "failures",
-                                             "tuned_at", "settings", "needs_retune"})
-                                 : r.object(value, at,
-                                            {"printed_key", "winner", "ranking", "runners_up",
-                                             "failures", "tuned_at", "settings", "needs_retune"});
+    // A newer version is read as far as this one knows it: runners_up only when it is there.
+    const bool with_runners_up =
+        version == cache_schema_version ||
+        (version > cache_schema_version && value.is_object() && value.contains("runners_up"));
+    const auto& o = with_runners_up ? r.object(value, at,
+                                               {"printed_key", "winner", "ranking", "runners_up",
+                                                "failures", "tuned_at", "settings", "needs_retune"})
+                                    : r.object(value, at,
+                                               {"printed_key", "winner", "ranking", "failures",
+                                                "tuned_at", "settings", "needs_retune"});
     CacheKeyRecord record;
     record.printed_key = r.string(o.at("printed_key"), at / "printed_key");
     tune::TuneEntry& entry = record.entry;
@@ -227,7 +231,7 @@ CacheKeyRecord read_entry(const Reader& r, const json& value, const Place& at, i
     for (std::size_t i = 0; i < ranking.size(); ++i) {
         entry.ranking.push_back(read_ranked(r, ranking[i], ranking_at / i));
     }
-    if (version > 1) {
+    if (with_runners_up) {
         read_runners_up(r, o.at("runners_up"), at / "runners_up", list, entry);
     }
     const Place failures_at = at / "failures";
