@@ -167,6 +167,9 @@ std::vector<std::string> entry_row(const std::string& tuner, const cache::CacheK
         if (entry.ranking.size() > 1) {
             const tune::RankedCandidate& second = entry.ranking[1];
             runner_up = second.name;
+        }
+        if (entry.ranking.size() > 1 && cache::statistics_kept(entry.ranking[1].statistics)) {
+            const tune::RankedCandidate& second = entry.ranking[1];
             char text[32];
             std::snprintf(text, sizeof text, "+%.1f%%",
                           (second.statistics.median_ns / best - 1.0) * 100.0);
@@ -340,7 +343,8 @@ CommandAction register_cache_command(CLI::App& parent) {
 
     const std::vector<CacheSubcommand> own_files = {
         add_cache_merge_command(*command), add_cache_verify_command(*command),
-        add_cache_prune_command(*command), add_cache_diff_command(*command)};
+        add_cache_prune_command(*command), add_cache_diff_command(*command),
+        add_cache_compact_command(*command)};
 
     return [options, path, list, show, clear, own_files] {
         for (const CacheSubcommand& subcommand : own_files) {

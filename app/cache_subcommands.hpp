@@ -16,5 +16,6 @@ CacheSubcommand add_cache_merge_command(CLI::App& cache);
 CacheSubcommand add_cache_verify_command(CLI::App& cache);
 CacheSubcommand add_cache_prune_command(CLI::App& cache);
 CacheSubcommand add_cache_diff_command(CLI::App& cache);
+CacheSubcommand add_cache_compact_command(CLI::App& cache);
 
 }  // namespace spvtune::app

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <spvtune/cache/cache_file.hpp>
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_location.hpp>
 #include <spvtune/problem/device_bridge.hpp>
@@ -56,6 +57,7 @@ struct TuneOptions {
     std::vector<std::string> kernel_dirs;
     std::vector<std::string> key_filters;
     bool retune = false;
+    bool keep_ranking = false;
     bool compile_only = false;
     std::string json_out;
     std::string dump_dir;
@@ -68,6 +70,18 @@ struct TuneOptions {
     problem::Settings overrides;
     ColorMode color = ColorMode::automatic;
 };
+
+/// Each key went to the cache file's journal as it settled (quick, and safe against a crash);
+/// one full write at the end leaves the file alone holding the run's results, as people read,
+/// commit and ship it. A failure only costs that: the journal stays and readers still see it.
+void fold_journal(const std::filesystem::path& file) {
+    try {
+        cache::compact_cache_file(file);
+    } catch (const std::exception& error) {
+        std::cerr << "spvtune: warning: the cache file's journal was not folded in: "
+                  << error.what() << '\n';
+    }
+}
 
 struct SelectedKey {
     const problem::Problem* problem;
@@ -206,7 +220,8 @@ int run_tune(TuneOptions& options) {
     const auto directory = cache::choose_cache_directory(cache::cache_directory_sources(
         options.cache_dir.empty() ? std::nullopt
                                   : std::optional<std::filesystem::path>(options.cache_dir)));
-    auto store = std::make_shared<cache::CacheFileStore>(directory);
+    auto store = std::make_shared<cache::CacheFileStore>(
+        directory, cache::CacheFileStoreOptions{.keep_ranking = options.keep_ranking});
 
     FanOutReporter reporters;
     // The JSON file first: when it cannot be written, the run fails before the console's summary.
@@ -264,6 +279,7 @@ int run_tune(TuneOptions& options) {
         }
     }
     std::signal(SIGINT, SIG_DFL);
+    fold_journal(store->file_for(hardware));
     summary.interrupted = interrupted != 0;
     reporters.run_finished(summary);
     if (summary.interrupted) {
@@ -297,6 +313,9 @@ CommandAction register_tune_command(CLI::App& parent) {
                      "that adds no key (repeatable; all must match)")
         ->allow_extra_args(false);
     command->add_flag("--retune", options->retune, "Measure again even if the cache has a result");
+    command->add_flag("--keep-ranking", options->keep_ranking,
+                      "Store every ranked candidate's statistics in the cache, not only the "
+                      "winner's and the others' order");
     command->add_flag("--compile-only", options->compile_only,
                       "Compile every candidate's pipeline; measure and record nothing");
     command

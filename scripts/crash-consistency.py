@@ -2,7 +2,7 @@
 """Crash-consistency evidence for the cache file: no finished entry is ever lost.
 
 Not a test (it takes minutes and its kill moments are random); run it before changing how the
-cache is written and keep its counts in the change's note. Three parts, each printing counts:
+cache is written and keep its counts in the change's note. Four parts, each printing counts:
 
 1. `kill -9` of `spvtune tune --retune` at a random moment, KILLS times in one cache
    directory (a small problem of eight keys). After every kill the cache file must parse, keep
@@ -11,9 +11,13 @@ cache is written and keep its counts in the change's note. Three parts, each pri
    ROUNDS times: every key of every writer must be in the file afterwards.
 3. Four cache writers at once (tests/cache/cache_writer.cpp, the library's save path), each
    saving KEYS keys and printing each acknowledged save, killed with -9 at a random moment:
-   every acknowledged key must be in the file.
+   every acknowledged key must be in the file. Most saves append a record to the journal beside
+   the file (`<file>.journal`); the part also counts the kills that left a record cut short
+   there (which readers ignore, and the next save writes over).
+4. `kill -9` of `spvtune cache compact` at a random moment, COMPACTS times, each on a cache
+   whose journal holds entries the file does not: the file must load and keep every entry.
 
-Usage: scripts/crash-consistency.py [--kills N] [--rounds N] [--keys N] [--build DIR]
+Usage: scripts/crash-consistency.py [--kills N] [--rounds N] [--keys N] [--compacts N] [--build DIR]
 Exit status: 0 when nothing was lost, 1 otherwise.
 """
 
@@ -131,6 +135,33 @@ def concurrent_tunes(binary, kernels, rounds):
     return lost + unreadable
 
 
+def torn_journal_tail(directory):
+    """True when a journal in `directory` ends in a record cut short (a kill during an append).
+    Records: "<16 hex FNV-1a 64 of the payload> <length> <payload>\\n" after one header line."""
+    for journal in Path(directory).glob("*.json.journal"):
+        data = journal.read_bytes()
+        at = data.find(b"\n") + 1
+        while at < len(data):
+            try:
+                checksum, length, rest = data[at:].split(b" ", 2)
+                length = int(length)
+            except ValueError:
+                return True
+            payload = rest[:length]
+            if len(payload) < length or rest[length:length + 1] != b"\n" \
+                    or int(checksum, 16) != fnv1a64(payload):
+                return True
+            at += len(checksum) + len(str(length)) + 2 + length + 1
+    return False
+
+
+def fnv1a64(data):
+    value = 0xcbf29ce484222325
+    for byte in data:
+        value = ((value ^ byte) * 0x100000001b3) & 0xffffffffffffffff
+    return value
+
+
 def concurrent_writers(binary, writer, keys):
     directory = tempfile.mkdtemp(prefix="crash-store-")
     start = Path(directory) / "start"
@@ -152,15 +183,54 @@ def concurrent_writers(binary, writer, keys):
         reader.join()
     acknowledged = {f"n={line.split()[1]}" for o in outputs for line in "".join(o).splitlines()
                     if line.startswith("stored ")}
+    torn = torn_journal_tail(directory)
     present = cache_entries(binary, directory)
     shutil.rmtree(directory)
     if present is None:
         print("4 cache writers killed with -9: the cache did not read back")
-        return 1
+        return 1, torn
     lost = len(acknowledged - present)
     print(f"4 cache writers killed with -9: {len(acknowledged)} saves acknowledged, "
-          f"{lost} lost")
-    return lost
+          f"{lost} lost{', a journal record cut short' if torn else ''}")
+    return lost, torn
+
+
+def kill_compact(binary, writer, compacts, keys):
+    # One cache whose journal holds entries the file does not (the first save writes the file,
+    # later ones append), copied for each kill.
+    template = tempfile.mkdtemp(prefix="crash-compact-")
+    subprocess.run([writer, template, "winner", "-"] + [str(k) for k in range(keys)],
+                   capture_output=True, check=True)
+    known = cache_entries(binary, template)
+    timing = tempfile.mkdtemp(prefix="crash-compact-")
+    shutil.rmtree(timing)
+    shutil.copytree(template, timing)
+    started = time.monotonic()
+    subprocess.run([binary, "cache", "compact", timing], capture_output=True, check=True)
+    full_run = time.monotonic() - started
+    shutil.rmtree(timing)
+    lost = unreadable = folded = 0
+    for _ in range(compacts):
+        directory = tempfile.mkdtemp(prefix="crash-compact-")
+        shutil.rmtree(directory)
+        shutil.copytree(template, directory)
+        child = subprocess.Popen([binary, "cache", "compact", directory],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(random.uniform(0, full_run * 1.2))
+        child.kill()
+        child.wait()
+        folded += not any(Path(directory).glob("*.journal"))
+        present = cache_entries(binary, directory)
+        shutil.rmtree(directory)
+        if present is None:
+            unreadable += 1
+            continue
+        lost += len(known - present)
+    shutil.rmtree(template)
+    print(f"kill -9 of cache compact: {compacts} kills of a {len(known)}-entry cache (a full "
+          f"run takes {full_run:.2f} s; {folded} kills came after the journal was folded in), "
+          f"{lost} entries lost, {unreadable} times the cache did not read back")
+    return lost + unreadable
 
 
 def main():
@@ -168,6 +238,8 @@ def main():
     parser.add_argument("--kills", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=14)
     parser.add_argument("--keys", type=int, default=300)
+    parser.add_argument("--writer-rounds", type=int, default=20)
+    parser.add_argument("--compacts", type=int, default=40)
     parser.add_argument("--build", default=str(ROOT / "build" / "default"))
     args = parser.parse_args()
     build = Path(args.build)
@@ -179,7 +251,14 @@ def main():
         problem.write_text(json.dumps(PROBLEM))
         failures = kill_tune(binary, str(problem), kernels, args.kills)
         failures += concurrent_tunes(binary, kernels, args.rounds)
-        failures += concurrent_writers(binary, writer, args.keys)
+        torn_rounds = 0
+        for _ in range(args.writer_rounds):
+            lost, torn = concurrent_writers(binary, writer, args.keys)
+            failures += lost
+            torn_rounds += torn
+        print(f"{args.writer_rounds} rounds of killed writers, {torn_rounds} of them with a "
+              f"journal record cut short")
+        failures += kill_compact(binary, writer, args.compacts, args.keys)
     sys.exit(1 if failures else 0)
 
 

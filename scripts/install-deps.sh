@@ -6,7 +6,7 @@ packages=(
     build-essential cmake ninja-build git
     libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
     glslang-tools glslang-dev spirv-tools libspirv-cross-c-shared-dev
-    libcli11-dev nlohmann-json3-dev doctest-dev
+    libcli11-dev nlohmann-json3-dev libsimdjson-dev doctest-dev
     clang-format
     python3 python3-jsonschema
     zsh fish groff-base  # the completion scripts and the manual page are checked in them

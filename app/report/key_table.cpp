@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include <spvtune/cache/cache_document.hpp>
 #include <spvtune/tune/statistics.hpp>
 #include <spvtune/tune/tune_error.hpp>
 
@@ -172,6 +173,12 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
             }
             if (ranked.method == tune::TimingMethod::host_clock) {
                 status += ", host-timed";
+            }
+            if (!cache::statistics_kept(stats)) {
+                // The cache file keeps only the winner's statistics (tune --keep-ranking).
+                row(std::to_string(i + 1), ranked.name, "-", "-", "-",
+                    status + " [statistics not kept]");
+                continue;
             }
             if (stats.samples == 0) {
                 // A lone candidate the library settled without measuring: no time to show.

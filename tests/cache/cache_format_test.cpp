@@ -169,11 +169,11 @@ TEST_CASE("bad JSON syntax is reported with its line and column") {
 
 TEST_CASE("a newer schema version is read, ignoring members this version does not know") {
     std::string text = serialize_cache(every_field_document());
-    text = replace_once(text, "\"schema_version\": 1", "\"schema_version\": 2, \"future\": {}");
+    text = replace_once(text, "\"schema_version\": 2", "\"schema_version\": 3, \"future\": {}");
     text = replace_once(text, "\"printed_key\": \"n=plain\"",
                         "\"printed_key\": \"n=plain\", \"x\": 1");
     const CacheDocument document = parse_cache(text, "gpu.json");
-    CHECK(document.schema_version == 2);
+    CHECK(document.schema_version == 3);
     CHECK(document.is_newer_schema());
     CHECK(document.find(sample_address("plain")) != nullptr);
     CHECK(document.entry_count() == 3);
@@ -190,4 +190,69 @@ TEST_CASE("invalid UTF-8 from a driver message is replaced, and the file stays s
     CHECK(read.find(sample_address("1"))->entry.failures[0].reason ==
           "driver said \xEF\xBF\xBD\xEF\xBF\xBD");
     CHECK(serialize_cache(read) == text);
+}
+
+TEST_CASE("by default an entry keeps the winner's statistics and, of the others, their order") {
+    CacheDocument document = make_cache_document(sample_hardware());
+    TuneEntry entry = sample_entry();
+    keep_ranking_order_only(entry);
+    document.put(sample_address("1"), sample_candidates(), CacheKeyRecord{"n=1", entry});
+    const std::string text = serialize_cache(document);
+    CHECK(text.find("\"runners_up\": [\n              2,\n              0\n            ]") !=
+          std::string::npos);
+    CHECK(text.find("\"index\":0,\"name\":\"naive\"") == std::string::npos);  // no row of its own
+    const TuneEntry read = parse_cache(text, "gpu.json").find(sample_address("1"))->entry;
+    check_same_entry(read, entry);
+    REQUIRE(read.ranking.size() == 3);
+    CHECK(statistics_kept(read.ranking[0].statistics));
+    CHECK(read.ranking[1].name == "tiled_32x8");  // named from the candidate list
+    CHECK_FALSE(statistics_kept(read.ranking[1].statistics));
+    CHECK(read.ranking[2].name == "naive");
+    CHECK(read.ranking[2].index == 0);
+    CHECK(serialize_cache(parse_cache(text, "gpu.json")) == text);
+    // Kept whole, every ranked candidate has its row and none is a runner-up only.
+    const std::string whole = serialize_cache(every_field_document());
+    CHECK(whole.find("\"runners_up\": []") != std::string::npos);
+    CHECK(whole.find("\"runners_up\": [\n") == std::string::npos);
+}
+
+TEST_CASE("a runner-up index outside the candidate list is an error") {
+    CacheDocument document = make_cache_document(sample_hardware());
+    TuneEntry entry = sample_entry();
+    keep_ranking_order_only(entry);
+    document.put(sample_address("1"), sample_candidates(), CacheKeyRecord{"n=1", entry});
+    const std::string text =
+        replace_once(serialize_cache(document), "              0\n            ]",
+                     "              4\n            ]");
+    try {
+        parse_cache(text, "gpu.json");
+        FAIL("expected an error");
+    } catch (const CacheFormatError& error) {
+        CHECK(error.pointer() ==
+              "/tuners/matmul/0123456789abcdef/entries/{\"n\":\"1\"}/runners_up/1");
+        CHECK(error.problem() == "runner-up index 4 is not one of the list's 4 candidates");
+    }
+}
+
+TEST_CASE("a version 1 file (no runners_up) is still read, and written back as version 2") {
+    const CacheDocument document = every_field_document();
+    json v1 = json::parse(serialize_cache(document));
+    v1["schema_version"] = 1;
+    for (auto& [tuner, lists] : v1["tuners"].items()) {
+        for (auto& [checksum, list] : lists.items()) {
+            for (auto& [key, entry] : list["entries"].items()) {
+                entry.erase("runners_up");
+            }
+        }
+    }
+    const CacheDocument read = parse_cache(v1.dump(2), "gpu.json");
+    CHECK(read.schema_version == 1);
+    CHECK_FALSE(read.is_newer_schema());
+    CHECK(serialize_cache(read) == serialize_cache(document));
+    // Version 1 knows no runners_up: one there is an unknown member, as any other would be.
+    json wrong = v1;
+    wrong["tuners"]["reduce"]["fedcba9876543210"]["entries"]["{\"n\":\"other\"}"]["runners_up"] =
+        json::array();
+    CHECK_THROWS_WITH_AS(parse_cache(wrong.dump(), "gpu.json"),
+                         doctest::Contains("expected no member \"runners_up\""), CacheFormatError);
 }

@@ -1,6 +1,9 @@
+#include <cmath>
 #include <utility>
 
 #include <spvtune/cache/cache_document.hpp>
+
+#include "cache_json_values.hpp"
 
 #ifndef SPVTUNE_VERSION
 #error "SPVTUNE_VERSION must be defined by the build"
@@ -34,6 +37,17 @@ void CacheDocument::put(const tune::EntryAddress& address,
         list.candidates = candidates;
     }
     list.entries.insert_or_assign(address.key_json, std::move(record));
+}
+
+bool statistics_kept(const tune::SampleStatistics& statistics) noexcept {
+    return !(statistics.samples == 0 && std::isnan(statistics.median_ns));
+}
+
+void keep_ranking_order_only(tune::TuneEntry& entry) {
+    for (std::size_t i = 1; i < entry.ranking.size(); ++i) {
+        tune::RankedCandidate& ranked = entry.ranking[i];
+        ranked = cache_json::runner_up(std::move(ranked.name), ranked.index);
+    }
 }
 
 std::size_t CacheDocument::entry_count() const noexcept {

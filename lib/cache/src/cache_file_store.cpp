@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <mutex>
 #include <system_error>
 #include <unordered_map>
@@ -8,6 +9,7 @@
 #include <spvtune/cache/cache_location.hpp>
 
 #include "cache_file_io.hpp"
+#include "cache_journal.hpp"
 #include "cache_json_values.hpp"
 
 namespace spvtune::cache {
@@ -21,6 +23,11 @@ struct HardwareState {
     /// Mirrors the file as of `stamp` unless `frozen`; then it is the in-memory cache.
     CacheDocument document;
     std::optional<cache_io::FileStamp> stamp;
+    /// The file's content hash (its journal's base) and size as of `stamp`.
+    std::uint64_t content_hash = 0;
+    std::size_t size = 0;
+    /// How far the journal has been read: just past its last valid record; 0 when it has none.
+    std::uint64_t journal_end = 0;
     bool read = false;
     /// The file is never written again by this store (newer schema, unreadable, not movable);
     /// results for this hardware are kept in memory only.
@@ -123,10 +130,15 @@ struct CacheFileStore::Impl {
         const fs::path& file = *state.file;
         const auto stamp = cache_io::stamp_of(file);
         if (state.read && stamp == state.stamp) {
-            return {};
+            if (!stamp || catch_up_journal(state)) {
+                return {};
+            }
+            state.read = false;  // the journal was replaced: read both again
+            return read(state, hardware, locked);
         }
         const auto contents = cache_io::read_file(file);
         state.read = true;
+        state.journal_end = 0;
         if (!contents) {
             state.document = make_cache_document(hardware);
             state.stamp.reset();
@@ -151,6 +163,9 @@ struct CacheFileStore::Impl {
             }
             state.document = std::move(document);
             state.stamp = contents->stamp;
+            state.content_hash = cache_journal::content_hash(contents->text);
+            state.size = contents->text.size();
+            catch_up_journal(state);
             return {};
         } catch (const CacheFormatError& error) {
             state.document = make_cache_document(hardware);
@@ -175,6 +190,22 @@ struct CacheFileStore::Impl {
                  " and tuning continues with an empty cache");
             return {};
         }
+    }
+
+    // Applies the journal's records added since the last look; false when the journal was
+    // replaced under this store (it then rereads the file too).
+    static bool catch_up_journal(HardwareState& state) {
+        if (state.document.schema_version != cache_schema_version) {
+            return true;  // only files this version writes get records appended
+        }
+        cache_journal::ReadResult journal =
+            cache_journal::read(*state.file, state.content_hash, state.journal_end);
+        if (journal.restart) {
+            return false;
+        }
+        cache_journal::apply(state.document, journal.records);
+        state.journal_end = std::max(state.journal_end, journal.valid_end);
+        return true;
     }
 
     void refresh(HardwareState& state, const tune::HardwareIdentity& hardware) {
@@ -257,9 +288,8 @@ struct CacheFileStore::Impl {
                 return {false, existing->entry,
                         kept_message(address, record.printed_key, existing->entry, record.entry)};
             }
-            state.document.put(address, candidates, std::move(record));
+            persist(state, cache_journal::Record{address, candidates, std::move(record)});
             inserted = true;
-            write(state);
             return {true, std::nullopt, {}};
         } catch (const std::system_error& error) {
             degrade(error.what());
@@ -280,6 +310,12 @@ struct CacheFileStore::Impl {
             }
             return changed;
         };
+        // The marked entry, as a journal record of the whole entry.
+        const auto marked = [&] {
+            const auto lists = state.document.tuners.find(address.tuner);
+            return cache_journal::Record{address, lists->second.at(address.checksum).candidates,
+                                         *state.document.find(address)};
+        };
         if (unwritable(state)) {
             if (options.read_only && !in_memory(state)) {
                 refresh(state, hardware);
@@ -294,7 +330,7 @@ struct CacheFileStore::Impl {
             const cache_io::FileLock lock(*state.file);
             read(state, hardware, true);
             if (mark() && !state.frozen) {
-                write(state);
+                persist(state, marked());
             }
         } catch (const std::system_error& error) {
             degrade(error.what());
@@ -302,11 +338,36 @@ struct CacheFileStore::Impl {
         }
     }
 
+    // Records one entry in the file: a record appended to the journal while the file is one
+    // this version wrote and the journal is small next to it, else a full write that folds the
+    // journal in. The document already holds the entry afterwards. Called under the lock.
+    void persist(HardwareState& state, cache_journal::Record record) {
+        // Past this the journal's records would cost loads more than an occasional full write.
+        const std::uint64_t journal_limit = 64 * 1024 + state.size / 16;
+        const bool append = state.stamp.has_value() &&
+                            state.document.schema_version == cache_schema_version &&
+                            state.journal_end < journal_limit;
+        if (append) {
+            state.journal_end =
+                cache_journal::append(*state.file, state.content_hash, state.journal_end, record);
+        }
+        state.document.put(record.address, record.candidates, std::move(record.record));
+        if (!append) {
+            write(state);
+        }
+    }
+
     void write(HardwareState& state) {
         state.document.schema_version = cache_schema_version;
         state.document.tool_version = std::string(spvtune_library_version());
-        cache_io::write_file_atomically(*state.file, serialize_cache(state.document));
+        const std::string text = serialize_cache(state.document);
+        cache_io::write_file_atomically(*state.file, text);
+        // The file holds the journal's records now (a stale journal is ignored if this stops).
+        cache_journal::remove(*state.file);
         state.stamp = cache_io::stamp_of(*state.file);
+        state.content_hash = cache_journal::content_hash(text);
+        state.size = text.size();
+        state.journal_end = 0;
     }
 };
 
@@ -351,9 +412,13 @@ tune::StoreOutcome CacheFileStore::save(const tune::HardwareIdentity& hardware,
                 "not stored: the key " + key_display + " has no JSON form (\"" + address.key_json +
                     "\")"};
     }
+    CacheKeyRecord record{key_display, entry};
+    if (!impl_->options.keep_ranking) {
+        keep_ranking_order_only(record.entry);
+    }
     const std::lock_guard guard(impl_->mutex);
     HardwareState& state = impl_->state_for(hardware);
-    return impl_->save(state, hardware, address, candidates, CacheKeyRecord{key_display, entry});
+    return impl_->save(state, hardware, address, candidates, std::move(record));
 }
 
 void CacheFileStore::mark_needs_retune(const tune::HardwareIdentity& hardware,

@@ -35,6 +35,15 @@ std::optional<double> decode_double(const nlohmann::json& value) noexcept {
     return std::nullopt;
 }
 
+tune::RankedCandidate runner_up(std::string name, std::size_t index) {
+    constexpr double unknown = std::numeric_limits<double>::quiet_NaN();
+    tune::RankedCandidate ranked;
+    ranked.name = std::move(name);
+    ranked.index = index;
+    ranked.statistics = {0, unknown, unknown, unknown, unknown, unknown, unknown};
+    return ranked;
+}
+
 std::optional<std::uint64_t> parse_checksum(std::string_view text) noexcept {
     if (text.size() != 16) {
         return std::nullopt;

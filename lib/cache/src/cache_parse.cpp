@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cassert>
 #include <limits>
 #include <string>
 #include <utility>
@@ -8,6 +9,7 @@
 #include <spvtune/cache/cache_format.hpp>
 
 #include "cache_json_values.hpp"
+#include "cache_parse_fast.hpp"
 
 namespace spvtune::cache {
 namespace {
@@ -189,10 +191,34 @@ tune::CandidateFailure read_failure(const Reader& r, const json& value, const Pl
     return f;
 }
 
-CacheKeyRecord read_entry(const Reader& r, const json& value, const Place& at) {
-    const auto& o = r.object(
-        value, at,
-        {"printed_key", "winner", "ranking", "failures", "tuned_at", "settings", "needs_retune"});
+// Version 2 keeps the full statistics of the leading ranked candidates only; `runners_up` gives
+// the rest of the ranking order, as indices into the candidate list.
+void read_runners_up(const Reader& r, const json& value, const Place& at,
+                     const CacheCandidateList& list, tune::TuneEntry& entry) {
+    const auto& indices = r.array(value, at);
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+        const std::size_t index = read_index(r, indices[i], at / i);
+        if (index >= list.candidates.size()) {
+            r.fail(at / i, "runner-up index " + std::to_string(index) +
+                               " is not one of the list's " +
+                               std::to_string(list.candidates.size()) + " candidates");
+        }
+        entry.ranking.push_back(cache_json::runner_up(list.candidates[index].name, index));
+    }
+}
+
+CacheKeyRecord read_entry(const Reader& r, const json& value, const Place& at, int version,
+                          const CacheCandidateList& list) {
+    // A newer version is read as far as this one knows it: runners_up only when it is there.
+    const bool with_runners_up =
+        version == cache_schema_version ||
+        (version > cache_schema_version && value.is_object() && value.contains("runners_up"));
+    const auto& o = with_runners_up ? r.object(value, at,
+                                               {"printed_key", "winner", "ranking", "runners_up",
+                                                "failures", "tuned_at", "settings", "needs_retune"})
+                                    : r.object(value, at,
+                                               {"printed_key", "winner", "ranking", "failures",
+                                                "tuned_at", "settings", "needs_retune"});
     CacheKeyRecord record;
     record.printed_key = r.string(o.at("printed_key"), at / "printed_key");
     tune::TuneEntry& entry = record.entry;
@@ -204,6 +230,9 @@ CacheKeyRecord read_entry(const Reader& r, const json& value, const Place& at) {
     const auto& ranking = r.array(o.at("ranking"), ranking_at);
     for (std::size_t i = 0; i < ranking.size(); ++i) {
         entry.ranking.push_back(read_ranked(r, ranking[i], ranking_at / i));
+    }
+    if (with_runners_up) {
+        read_runners_up(r, o.at("runners_up"), at / "runners_up", list, entry);
     }
     const Place failures_at = at / "failures";
     const auto& failures = r.array(o.at("failures"), failures_at);
@@ -228,7 +257,8 @@ void check_winner(const Reader& r, const CacheCandidateList& list, const tune::T
     }
 }
 
-CacheCandidateList read_candidate_list(const Reader& r, const json& value, const Place& at) {
+CacheCandidateList read_candidate_list(const Reader& r, const json& value, const Place& at,
+                                       int version) {
     const auto& o = r.object(value, at, {"candidates", "entries"});
     CacheCandidateList list;
     const Place candidates_at = at / "candidates";
@@ -248,11 +278,13 @@ CacheCandidateList read_candidate_list(const Reader& r, const json& value, const
         // Lookups compare the text: a key spelled any other way would never be found, and a
         // second spelling of one key would hold a second winner for it.
         const std::string canonical = json::parse(key_json).dump();
+        // The fast path's check must agree: it alone decides for valid files.
+        assert(is_canonical_key_json(key_json) == (canonical == key_json));
         if (canonical != key_json) {
             r.fail(entry_at, "expected the member name to be the key's canonical JSON " +
                                  canonical + ", found " + key_json);
         }
-        CacheKeyRecord record = read_entry(r, entry, entry_at);
+        CacheKeyRecord record = read_entry(r, entry, entry_at, version, list);
         check_winner(r, list, record.entry, entry_at / "winner");
         list.entries.emplace(key_json, std::move(record));
     }
@@ -346,6 +378,11 @@ CacheFormatError::CacheFormatError(std::filesystem::path file, std::string point
       problem_(std::move(problem)) {}
 
 CacheDocument parse_cache(std::string_view text, const std::filesystem::path& file) {
+    if (std::optional<CacheDocument> document = parse_cache_fast(text)) {
+        return std::move(*document);
+    }
+    // Not a file the fast path vouches for: read it again, checking each value and saying
+    // where the first problem is.
     const json root_value = parse_json(text, file);
     const Place root_at;
     // The format and version are checked first, before unknown members could be blamed on a
@@ -375,7 +412,8 @@ CacheDocument parse_cache(std::string_view text, const std::filesystem::path& fi
                        "lower-case hex digits, found \"" +
                            checksum_text + "\"");
             }
-            by_checksum.emplace(*checksum, read_candidate_list(r, list, list_at));
+            by_checksum.emplace(*checksum,
+                                read_candidate_list(r, list, list_at, document.schema_version));
         }
     }
     return document;

@@ -21,8 +21,14 @@ json statistics_json(const tune::SampleStatistics& s) {
 
 json entry_json(const CacheKeyRecord& record) {
     const tune::TuneEntry& entry = record.entry;
+    // The leading candidates with statistics in full, then the order of the rest.
     json ranking = json::array();
+    json runners_up = json::array();
     for (const tune::RankedCandidate& candidate : entry.ranking) {
+        if (!runners_up.empty() || !statistics_kept(candidate.statistics)) {
+            runners_up.push_back(candidate.index);
+            continue;
+        }
         ranking.push_back({{"name", candidate.name},
                            {"index", candidate.index},
                            {"statistics", statistics_json(candidate.statistics)},
@@ -40,6 +46,7 @@ json entry_json(const CacheKeyRecord& record) {
     return {{"printed_key", record.printed_key},
             {"winner", {{"name", entry.winner_name}, {"index", entry.winner_index}}},
             {"ranking", std::move(ranking)},
+            {"runners_up", std::move(runners_up)},
             {"failures", std::move(failures)},
             {"tuned_at", entry.tuned_at},
             {"settings", entry.settings},
@@ -61,8 +68,7 @@ json candidate_list_json(const CacheCandidateList& list) {
 
 }  // namespace
 
-std::string serialize_cache(const CacheDocument& document) {
-    const tune::HardwareIdentity& hardware = document.hardware;
+json cache_json::tuners_json(const CacheDocument& document) {
     json tuners = json::object();
     for (const auto& [name, lists] : document.tuners) {
         json by_checksum = json::object();
@@ -71,8 +77,14 @@ std::string serialize_cache(const CacheDocument& document) {
         }
         tuners[name] = std::move(by_checksum);
     }
+    return tuners;
+}
+
+std::string serialize_cache(const CacheDocument& document) {
+    const tune::HardwareIdentity& hardware = document.hardware;
+    // Always this version's layout, whatever version the document was read from.
     const json root = {{"format", cache_format_name},
-                       {"schema_version", document.schema_version},
+                       {"schema_version", cache_schema_version},
                        {"tool_version", document.tool_version},
                        {"hardware",
                         {{"key", hardware.key},
@@ -81,7 +93,7 @@ std::string serialize_cache(const CacheDocument& document) {
                          {"device_name", hardware.device_name},
                          {"driver_version", hardware.driver_version},
                          {"record", hardware.record}}},
-                       {"tuners", std::move(tuners)}};
+                       {"tuners", cache_json::tuners_json(document)}};
     return cache_json::print(root);
 }
 

@@ -16,14 +16,24 @@ namespace spvtune::cache {
 inline constexpr std::string_view cache_format_name = "spvtune-cache";
 
 /// Schema version this build writes. Files with a higher version are read when possible but
-/// never rewritten.
-inline constexpr int cache_schema_version = 1;
+/// never rewritten; version 1 files (no `runners_up`) are read too.
+inline constexpr int cache_schema_version = 2;
 
 /// One settled key: its printed form (for people reading the file) and the tuning result.
 struct CacheKeyRecord {
     std::string printed_key;
     tune::TuneEntry entry;
 };
+
+/// Whether a ranked candidate's statistics are known. A file keeps the full statistics of the
+/// leading ranked candidates (at least the winner's) and of the rest only their order
+/// (`runners_up`); those read back with 0 samples and NaN times.
+bool statistics_kept(const tune::SampleStatistics& statistics) noexcept;
+
+/// Keeps the winner's statistics and, of the other ranked candidates, only their order (what a
+/// winner failing at run time falls back along): what a store writes unless asked to keep the
+/// whole ranking. A file shrinks to about a third and loads that much faster.
+void keep_ranking_order_only(tune::TuneEntry& entry);
 
 /// The entries of one candidate list, identified by its checksum.
 struct CacheCandidateList {

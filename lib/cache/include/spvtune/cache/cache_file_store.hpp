@@ -23,14 +23,22 @@ struct CacheFileStoreOptions {
     /// marks stay in memory, and a corrupt file is reported and left where it is, not moved
     /// aside. No lock file is created either.
     bool read_only = false;
+    /// Write every ranked candidate's statistics. By default only the winner's are written and,
+    /// of the others, their order (what a winner that fails at run time falls back along), which
+    /// keeps files small and quick to load.
+    bool keep_ranking = false;
 };
 
 /// The persistent cache: one JSON file per hardware identity in one directory.
 ///
-/// Every save reads the file, merges and writes it back atomically under an advisory lock on a
-/// sidecar "<file>.lock", so concurrent processes keep each other's entries and a crash never
-/// leaves a half-written file. For an address that is already settled in the file, the first
-/// entry is kept and reported in StoreOutcome::kept. A corrupt file is moved aside to
+/// Every save, under an advisory lock on a sidecar "<file>.lock", reads what the file and its
+/// journal gained since the store last looked and appends the entry to the journal
+/// ("<file>.journal", flushed to disk before save returns); a full atomic rewrite of the file
+/// folds the journal in when it has grown, or when the file is new or of an older schema
+/// version. Concurrent processes keep each other's entries, and a crash never loses a stored
+/// entry nor leaves a file that does not load. Loads see the journal's entries too. For an address
+/// that is already settled in the file, the first entry is kept and reported in StoreOutcome::kept.
+/// A corrupt file is moved aside to
 /// "<stem>.corrupt-<UTC time>.json" and the store continues empty; a file from a newer schema
 /// version is read but never rewritten; a directory that cannot be written degrades the store to
 /// memory. None of these fail the caller. Thread-safe.

@@ -1,0 +1,19 @@
+# Install rules for the libraries an application links: each library folder calls
+# spvtune_install_library, and cmake/SpvtunePackage.cmake (included after them) installs the
+# export set with a package config, so applications write find_package(spvtune CONFIG).
+include(GNUInstallDirs)
+
+set(SPVTUNE_INSTALL_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/spvtune")
+set(SPVTUNE_INSTALL_KERNEL_DIR "${CMAKE_INSTALL_DATADIR}/spvtune/kernels")
+
+# spvtune_install_library(<target> <name>): installs the static library and its public headers
+# (the folder's include/), exported as spvtune::<name>, and gives the build tree the same alias.
+function(spvtune_install_library target name)
+    set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+    add_library(spvtune::${name} ALIAS ${target})
+    install(TARGETS ${target} EXPORT spvtuneTargets
+            ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+            INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+    install(DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}/include/"
+            DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+endfunction()

@@ -1,0 +1,161 @@
+// Saves append to the journal beside the cache file instead of rewriting it; readers see the
+// journal's entries, a record cut short by a crash is ignored, and a full write folds it in.
+#include <filesystem>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include <spvtune/cache/cache_file.hpp>
+#include <spvtune/cache/cache_file_store.hpp>
+#include <spvtune/cache/cache_format.hpp>
+
+#include "cache/cache_samples.hpp"
+#include "cache/entry_checks.hpp"
+#include "cache/temp_directory.hpp"
+
+using namespace spvtune::tune;
+using namespace spvtune::cache;
+using namespace spvtune::tune::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool save(CacheFileStore& store, const std::string& key,
+          const std::string& winner = "tiled_16x16") {
+    return store
+        .save(sample_hardware(), sample_address(key), sample_candidates(), "n=" + key,
+              sample_entry(winner))
+        .stored;
+}
+
+fs::path journal_of(const fs::path& file) {
+    return fs::path(file) += ".journal";
+}
+
+bool has(const CacheDocument& document, const std::string& key) {
+    return document.find(sample_address(key)) != nullptr;
+}
+
+// A store with "1" in the file itself and "2", "3" in its journal.
+struct JournalFixture {
+    TempDirectory directory;
+    CacheFileStore store{directory.path()};
+    fs::path file = store.file_for(sample_hardware());
+    std::string file_bytes;
+
+    JournalFixture() {
+        REQUIRE(save(store, "1"));
+        file_bytes = read_bytes(file);
+        REQUIRE(save(store, "2"));
+        REQUIRE(save(store, "3", "naive"));
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a save to an existing file appends to its journal and leaves the file as it was") {
+    JournalFixture f;
+    CHECK(read_bytes(f.file) == f.file_bytes);
+    REQUIRE(fs::exists(journal_of(f.file)));
+    CHECK(read_bytes(journal_of(f.file)).starts_with("spvtune-cache-journal 1 "));
+
+    const CacheDocument document = read_cache_file(f.file);
+    CHECK(document.entry_count() == 3);
+    CHECK(document.find(sample_address("3"))->entry.winner_name == "naive");
+    CacheFileStore reader(f.directory.path(), CacheFileStoreOptions{.read_only = true});
+    const auto loaded = reader.load(sample_hardware(), sample_address("2"));
+    REQUIRE(loaded);
+    TuneEntry expected = sample_entry();
+    keep_ranking_order_only(expected);
+    check_same_entry(*loaded, expected);
+}
+
+TEST_CASE("a record cut short by a crash is ignored, and the next save writes past the cut") {
+    JournalFixture f;
+    const std::string journal = read_bytes(journal_of(f.file));
+    for (std::size_t cut : {1UL, 2UL, 40UL, 200UL}) {
+        CAPTURE(cut);
+        write_bytes(journal_of(f.file), journal.substr(0, journal.size() - cut));
+        const CacheDocument document = read_cache_file(f.file);
+        CHECK(has(document, "1"));
+        CHECK(has(document, "2"));
+        CHECK_FALSE(has(document, "3"));
+    }
+    CacheFileStore store(f.directory.path());
+    REQUIRE(save(store, "4"));
+    const CacheDocument document = read_cache_file(f.file);
+    CHECK(document.entry_count() == 3);
+    CHECK(has(document, "4"));
+    CHECK_FALSE(has(document, "3"));
+}
+
+TEST_CASE("a record whose checksum fails ends the journal there") {
+    JournalFixture f;
+    std::string journal = read_bytes(journal_of(f.file));
+    const auto at = journal.find("tiled_16x16", journal.find('\n') + 1);  // in the first record
+    REQUIRE(at != std::string::npos);
+    journal[at] = 'T';
+    write_bytes(journal_of(f.file), journal);
+    const CacheDocument document = read_cache_file(f.file);
+    CHECK(document.entry_count() == 1);
+    CHECK(has(document, "1"));
+}
+
+TEST_CASE("a journal whose file was rewritten since is stale and ignored") {
+    JournalFixture f;
+    const std::string journal = read_bytes(journal_of(f.file));
+    // `cache clear` of "2": the full write folds the journal in and removes it...
+    CHECK(edit_cache_file(f.file, [](CacheDocument& document) {
+        return document.tuners.at("matmul")
+                   .at(sample_checksum)
+                   .entries.erase(sample_address("2").key_json) == 1;
+    }));
+    CHECK_FALSE(fs::exists(journal_of(f.file)));
+    // ...and had it been killed before removing it, the old journal must not bring "2" back.
+    write_bytes(journal_of(f.file), journal);
+    const CacheDocument document = read_cache_file(f.file);
+    CHECK(document.entry_count() == 2);
+    CHECK_FALSE(has(document, "2"));
+    CHECK(has(document, "3"));
+    CacheFileStore store(f.directory.path());
+    CHECK_FALSE(store.load(sample_hardware(), sample_address("2")));
+    REQUIRE(save(store, "5"));  // starts the journal afresh for the file as it is
+    CHECK(read_cache_file(f.file).entry_count() == 3);
+}
+
+TEST_CASE("compacting folds the journal into the file, which then holds every entry alone") {
+    JournalFixture f;
+    CHECK(compact_cache_file(f.file));
+    CHECK_FALSE(fs::exists(journal_of(f.file)));
+    CHECK(parse_cache(read_bytes(f.file), f.file).entry_count() == 3);
+    CHECK_FALSE(compact_cache_file(f.file));  // nothing left to fold
+}
+
+TEST_CASE("a re-tune mark goes through the journal and is seen by other stores") {
+    JournalFixture f;
+    f.store.mark_needs_retune(sample_hardware(), sample_address("2"));
+    CHECK(read_bytes(f.file) == f.file_bytes);
+    CacheFileStore other(f.directory.path());
+    const auto loaded = other.load(sample_hardware(), sample_address("2"));
+    REQUIRE(loaded);
+    CHECK(loaded->needs_retune);
+    REQUIRE(save(other, "2", "retuned"));
+    CHECK(read_cache_file(f.file).find(sample_address("2"))->entry.winner_name == "retuned");
+}
+
+TEST_CASE("the journal stays small next to the file: past its bound a save folds it in") {
+    TempDirectory directory;
+    CacheFileStore store(directory.path());
+    const fs::path file = store.file_for(sample_hardware());
+    std::size_t folds = 0;
+    for (int i = 0; i < 150; ++i) {
+        REQUIRE(save(store, std::to_string(i)));
+        if (!fs::exists(journal_of(file))) {
+            ++folds;
+            continue;
+        }
+        CHECK(fs::file_size(journal_of(file)) < 64 * 1024 + fs::file_size(file) / 16 + 2048);
+    }
+    CHECK(folds >= 2);  // the first save, then at least one fold
+    CHECK(read_cache_file(file).entry_count() == 150);
+}

@@ -1,0 +1,73 @@
+// An application using an installed spvtune: it runs one key of a problem with the winner the
+// shipped cache holds for this device, never tuning. It exits 0 only when the key was a cache
+// hit and ran the winner the cache file names.
+//
+// usage: spvtune_package_consumer PROBLEM.json CACHE_DIR N
+#include <cstdint>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <spvtune/cache/cache_file.hpp>
+#include <spvtune/cache/cache_file_store.hpp>
+#include <spvtune/cache/cache_lookup.hpp>
+#include <spvtune/problem/device_bridge.hpp>
+#include <spvtune/problem/problem.hpp>
+#include <spvtune/problem/problem_tuning.hpp>
+#include <spvtune/vulkan/device.hpp>
+#include <spvtune/vulkan/device_selector.hpp>
+#include <spvtune/vulkan/instance.hpp>
+
+namespace {
+
+using namespace spvtune;
+
+int run(const std::string& problem_file, const std::string& caches, std::int64_t n) {
+    problem::LoadOptions load;
+    load.kernel_dirs = {CONSUMER_KERNEL_DIR};  // the kernels installed with the package
+    const problem::Problem problem = problem::load_problem(problem_file, load);
+    const problem::ProblemKey key({{"n", n}});
+
+    const vulkan::Instance instance(vulkan::InstanceOptions{});
+    vulkan::Device device(instance, vulkan::select_device(instance.devices(), ""));
+    const tune::HardwareIdentity hardware = problem::hardware_identity(device.info().identity);
+    const auto found = cache::find_cache_file(caches, hardware, cache::DriverMismatch::refuse);
+    if (!found) {
+        std::cout << "no cache file for " << hardware.device_name << '\n';
+        return 1;
+    }
+    const cache::CacheDocument document = cache::read_cache_file(found->file);
+    std::cout << "cache file: " << found->file.string() << ", " << document.entry_count()
+              << " entries\n";
+
+    problem::TuningOptions tuning;
+    tuning.tuner.store = std::make_shared<cache::CacheFileStore>(
+        caches, cache::CacheFileStoreOptions{.read_only = true});
+    tuning.tuner.miss_policy = tune::MissPolicy::run_preferred;
+    problem::ProblemTuning runner(problem, device, tuning);
+    const problem::KeyReport report = runner.tune(key);
+    if (report.status != problem::KeyStatus::cached || !report.ran) {
+        std::cout << "not a cache hit\n";
+        return 1;
+    }
+    const std::string& ran = problem.candidates[*report.ran].name;
+    const std::string winner = report.entry ? report.entry->winner_name : "";
+    std::cout << "cache hit: ran " << ran << " (the cache's winner: " << winner << ")\n";
+    return ran == winner ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 4) {
+        std::cerr << "usage: spvtune_package_consumer PROBLEM.json CACHE_DIR N\n";
+        return 2;
+    }
+    try {
+        return run(argv[1], argv[2], std::stoll(argv[3]));
+    } catch (const std::exception& error) {
+        std::cerr << "error: " << error.what() << '\n';
+        return 1;
+    }
+}
