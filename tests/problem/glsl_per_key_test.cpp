@@ -194,3 +194,17 @@ TEST_CASE("each GLSL step of a candidate with a define of a key parameter is com
     CHECK(resolved.value().dispatches.at(0).module->display_name() == "baked.comp[N=64,WG=32]");
     CHECK(resolved.value().dispatches.at(1).module->display_name() == "baked.comp[N=128,WG=32]");
 }
+
+TEST_CASE("a module compiled for a key is kept in the GLSL cache: the next load compiles nothing") {
+    const BakedProblem baked;
+    TempDirectory cache;
+    LoadOptions options;
+    options.glsl_cache_dir = cache.path();
+    const auto load = [&] { return parse_problem(baked.json.dump(), baked.file, options); };
+    REQUIRE(resolve(load(), 64));
+    const auto before = glsl_compile_count();
+    REQUIRE(resolve(load(), 64));
+    CHECK(glsl_compile_count() == before);
+    REQUIRE(resolve(load(), 128));  // other define values: an entry of their own
+    CHECK(glsl_compile_count() == before + 1);
+}
