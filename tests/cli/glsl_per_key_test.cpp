@@ -133,8 +133,13 @@ void ranked(const nlohmann::json& candidate) {
 
 TEST_CASE("tune compiles a define of a key parameter per key and checks each key's outputs") {
     const BakedFiles files;
+    // The worker compiles into tune's --cache-dir too, not into the default cache directory.
+    const TempDirectory default_cache;
+    ::setenv("SPVTUNE_CACHE_DIR", default_cache.path().c_str(), 1);
     const auto run = run_spvtune(files.scratch, files.tune());
+    ::unsetenv("SPVTUNE_CACHE_DIR");
     REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK_FALSE(fs::exists(default_cache.path() / "glsl"));
     const auto keys = files.keys();
     REQUIRE(keys.size() == 3);
     for (std::size_t k = 0; k < 2; ++k) {
