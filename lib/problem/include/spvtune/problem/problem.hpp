@@ -28,7 +28,8 @@ class PerKeyGlsl;
 // The in-memory form of a problem description (docs/problem-format.md). A Problem that exists
 // has passed every check that does not need a device: structure, types, names, expression
 // syntax and variables, grid expansion, and the SPIR-V reflection of every candidate. What
-// depends on a key (counts, dispatch sizes, key constraints) is evaluated by resolve.hpp.
+// depends on a key (counts, dispatch sizes, key constraints, and the module of a GLSL candidate
+// whose defines use key parameters) is evaluated by resolve.hpp.
 //
 // Every element keeps the JSON pointer it came from, so later per-key messages can name it.
 
