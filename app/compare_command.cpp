@@ -153,8 +153,9 @@ void start_executor(Side& side, const CompareOptions& options, tune::AutotuneLev
             std::make_unique<problem::DeviceExecutor>(side.problem, in_process->device(), batch);
     } else {
         problem::WorkerLaunch launch;
-        launch.argv = worker_command_line(side.problem.file.string(), side.kernel_dirs,
-                                          options.device, batch.min_window, level);
+        launch.argv =
+            worker_command_line(side.problem.file.string(), side.kernel_dirs, options.cache_dir,
+                                options.device, batch.min_window, level);
         launch.batch = batch;
         const auto timeout = options.overrides.kernel_timeout_s
                                  ? options.overrides.kernel_timeout_s

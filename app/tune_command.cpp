@@ -138,8 +138,8 @@ problem::WorkerLaunch worker_launch(const problem::Problem& problem, const TuneO
                                     const problem::TuningOptions& tuning,
                                     tune::AutotuneLevel level) {
     problem::WorkerLaunch launch;
-    launch.argv = worker_command_line(problem.file.string(), options.kernel_dirs, options.device,
-                                      tuning.batch.min_window, level);
+    launch.argv = worker_command_line(problem.file.string(), options.kernel_dirs, options.cache_dir,
+                                      options.device, tuning.batch.min_window, level);
     launch.batch = tuning.batch;
     const auto timeout = options.overrides.kernel_timeout_s ? options.overrides.kernel_timeout_s
                                                             : problem.settings.kernel_timeout_s;

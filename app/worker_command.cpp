@@ -21,6 +21,7 @@ namespace {
 struct WorkerOptions {
     std::string file;
     std::vector<std::string> kernel_dirs;
+    std::string cache_dir;
     std::string device;
     std::int64_t min_window_ns = 0;
     std::string level;
@@ -39,8 +40,8 @@ int run_worker(const WorkerOptions& options) {
             return exit_usage;
         }
         setup.level = level.value();
-        const problem::Problem loaded =
-            problem::load_problem(options.file, load_options(options.kernel_dirs));
+        const problem::Problem loaded = problem::load_problem(
+            options.file, load_options(options.kernel_dirs, options.cache_dir));
         SelectedDevice selected(options.device);
         return problem::serve_worker(loaded, selected.device(), setup, fd);
     } catch (const std::exception& error) {
@@ -57,6 +58,7 @@ CommandAction register_worker_command(CLI::App& parent) {
     command->group("");  // hidden: only tune starts it
     command->add_option("--problem", options->file)->required();
     command->add_option("--kernel-dir", options->kernel_dirs)->allow_extra_args(false);
+    command->add_option("--cache-dir", options->cache_dir);
     command->add_option("--device", options->device);
     command->add_option("--min-window-ns", options->min_window_ns)->required();
     command->add_option("--level", options->level)->required();
@@ -65,6 +67,7 @@ CommandAction register_worker_command(CLI::App& parent) {
 
 std::vector<std::string> worker_command_line(const std::string& problem_file,
                                              const std::vector<std::string>& kernel_dirs,
+                                             const std::string& cache_dir,
                                              const std::string& device,
                                              std::chrono::nanoseconds min_window,
                                              tune::AutotuneLevel level) {
@@ -73,6 +76,11 @@ std::vector<std::string> worker_command_line(const std::string& problem_file,
                                   "--problem",       problem_file,
                                   "--min-window-ns", std::to_string(min_window.count()),
                                   "--level",         std::string(tune::to_string(level))};
+    // The same glsl/ folder, so the worker finds what the tuner compiled, GLSL per key above all.
+    if (!cache_dir.empty()) {
+        argv.push_back("--cache-dir");
+        argv.push_back(cache_dir);
+    }
     if (!device.empty()) {
         argv.push_back("--device");
         argv.push_back(device);

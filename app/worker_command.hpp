@@ -13,9 +13,11 @@ namespace spvtune::app {
 inline constexpr std::string_view worker_command_name = "__worker";
 
 /// The command line of a worker for one problem file: this very binary, the same kernel
-/// directories, device, sample window and autotune level as the tuner's.
+/// directories, cache directory (`--cache-dir`, may be empty: where compiled GLSL is kept),
+/// device, sample window and autotune level as the tuner's.
 std::vector<std::string> worker_command_line(const std::string& problem_file,
                                              const std::vector<std::string>& kernel_dirs,
+                                             const std::string& cache_dir,
                                              const std::string& device,
                                              std::chrono::nanoseconds min_window,
                                              tune::AutotuneLevel level);

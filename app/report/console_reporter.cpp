@@ -30,6 +30,19 @@ void ConsoleReporter::run_started(const RunInfo& run) {
     }
 }
 
+void ConsoleReporter::problem_started(const ProblemRun& run) {
+    // They are in no key's table, since no key could run them: said once, before the keys.
+    const problem::Problem& problem = run.problem;
+    if (quiet_ || problem.unavailable.empty()) {
+        return;
+    }
+    progress_->clear();
+    for (const problem::UnavailableCandidate& left_out : problem.unavailable) {
+        out_ << problem.name << ": left out " << left_out.name << ": " << left_out.reason << '\n';
+    }
+    out_ << '\n';
+}
+
 void ConsoleReporter::key_started(const KeyRun& key) {
     progress_->start_key(key.index, key.problem.problem.name + " " + to_string(key.entry.key));
 }

@@ -21,6 +21,8 @@ class ConsoleReporter final : public TuneReporter {
     ConsoleReporter(bool quiet, bool verbose, std::ostream& out, ColorMode color);
 
     void run_started(const RunInfo& run) override;
+    /// Lists the points of the problem that were left out (no SPIR-V file, no compile).
+    void problem_started(const ProblemRun& problem) override;
     void key_started(const KeyRun& key) override;
     void candidate_started(std::string_view candidate) override;
     void tune_event(const tune::TuneEvent& event) override;

@@ -37,8 +37,13 @@ void JsonReporter::run_started(const RunInfo& run) {
 
 void JsonReporter::problem_started(const ProblemRun& problem) {
     const problem::TuningOptions& tuning = problem.tuning;
+    nlohmann::json left_out = nlohmann::json::array();
+    for (const problem::UnavailableCandidate& candidate : problem.problem.unavailable) {
+        left_out.push_back({{"name", candidate.name}, {"reason", candidate.reason}});
+    }
     problem_ = {{"name", problem.problem.name},
                 {"file", problem.problem.file.string()},
+                {"left_out", std::move(left_out)},
                 {"settings", tuning.tuner.sampling},
                 {"min_sample_ms", tuning.batch.min_window.count() / 1e6},
                 {"keys", nlohmann::json::array()}};

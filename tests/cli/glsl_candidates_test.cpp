@@ -1,6 +1,7 @@
 // GLSL candidates end to end: check lists a point that does not compile with glslang's message,
 // tune runs the others, and a second tune takes the compiled SPIR-V from the cache directory
-// without compiling (its entries are not rewritten: same inode and modification time).
+// without compiling (its entries are not rewritten: same inode and modification time), and
+// tune shows the points left out.
 
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "cache/temp_directory.hpp"
 #include "cli/spvtune_run.hpp"
@@ -109,4 +111,24 @@ TEST_CASE("a second tune takes compiled GLSL from the cache directory without co
     write_bytes(scratch.path() / "scale.comp", std::string(scale_glsl) + "// edited\n");
     REQUIRE(run_spvtune(scratch, tune).exit_code == 0);
     CHECK(stamps(entries).size() == 4);
+}
+
+TEST_CASE("tune shows the points left out, on the console and in --json") {
+    TempDirectory scratch;
+    TempDirectory cache;
+    write_bytes(scratch.path() / "scale.comp", scale_glsl);
+    write_bytes(scratch.path() / "scale.json", scale_problem);
+    const fs::path report = scratch.path() / "report.json";
+    const auto run =
+        run_spvtune(scratch, {"tune", (scratch.path() / "scale.json").string(), "--cache-dir",
+                              cache.path().string(), "--samples", "2", "--min-samples", "2",
+                              "--warmup", "0", "--json", report.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    const std::string reason = "GLSL 'scale.comp' does not compile with defines WG_SIZE=128: " +
+                               (scratch.path() / "scale.comp").string() + ":4: ";
+    CHECK_MESSAGE(contains(run.out, "glsl-scale: left out scale[WG=128]: " + reason), run.out);
+    const auto problem = nlohmann::json::parse(read_bytes(report)).at("problems").at(0);
+    REQUIRE(problem.at("left_out").size() == 1);
+    CHECK(problem.at("left_out")[0].at("name") == "scale[WG=128]");
+    CHECK(contains(problem.at("left_out")[0].at("reason").get<std::string>(), reason));
 }

@@ -2,6 +2,8 @@
 // (glsl_compile_count, not timing), any change to the inputs does, and a corrupt entry is
 // compiled again and replaced.
 
+#include <chrono>
+
 #include <doctest/doctest.h>
 
 #include <spvtune/problem/glsl_cache.hpp>
@@ -118,4 +120,26 @@ TEST_CASE("a compile error is not cached, and no directory means no cache") {
     const GlslCache none(std::nullopt);
     REQUIRE(none.compile(sources.request()).ok);
     CHECK(compile_counted(none, sources.request()).first);
+}
+
+TEST_CASE("opening the cache removes the temporaries a killed writer left, not a live writer's") {
+    TempDirectory cache_dir;
+    const fs::path dir = cache_dir.path();
+    const fs::path stale = dir / "0123456789abcdef.json.tmp-4242-0";
+    const fs::path fresh = dir / "fedcba9876543210.json.tmp-4243-0";
+    const fs::path entry = dir / "0123456789abcdef.json";
+    const fs::path unrelated = dir / "notes.txt.tmp-1";
+    for (const fs::path& path : {stale, fresh, entry, unrelated}) {
+        write_bytes(path, "{}");
+    }
+    const auto an_hour_ago = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    for (const fs::path& path : {stale, entry, unrelated}) {
+        fs::last_write_time(path, an_hour_ago);
+    }
+    const GlslCache cache(dir);
+    CHECK_FALSE(fs::exists(stale));
+    CHECK(fs::exists(fresh));  // another process may be about to rename it
+    CHECK(fs::exists(entry));
+    CHECK(fs::exists(unrelated));
+    CHECK(read_bytes(entry) == "{}");
 }

@@ -161,9 +161,10 @@ TEST_CASE("the GLSL fields are checked with the JSON pointer of the fault") {
                    "/candidates/0/defnes: unknown field 'defnes' (did you mean 'defines'?)"));
     candidate.erase("defnes");
 
-    candidate["defines"] = {{"WG_SIZE", "n"}};
-    CHECK(contains(glsl.error(), "/candidates/0/defines/WG_SIZE: "));
-    CHECK(contains(glsl.error(), "a define may use the candidate's grid parameters only"));
+    candidate["defines"] = {{"WG_SIZE", "pass"}};
+    CHECK(contains(glsl.error(),
+                   "/candidates/0/defines/WG_SIZE: bad expression: unknown variable "
+                   "'pass'; a define may use the key and grid parameters: n, WG"));
     candidate["defines"] = {{"1BAD", "WG"}};
     CHECK(contains(glsl.error(), "/candidates/0/defines/1BAD: "));
     candidate["defines"] = {"WG"};

@@ -286,6 +286,23 @@ void check_constants(Reader& reader, const Problem& problem, std::size_t f,
 
 }  // namespace
 
+bool attach_module(Reader& reader, const Problem& problem, DispatchStep& step,
+                   const StepDraft& draft) {
+    const vulkan::ComputeEntryPoint* entry = nullptr;
+    try {
+        entry = &step.module->entry_point(step.entry);
+    } catch (const vulkan::SpirvError& error) {
+        reader.error(draft.at("entry"), error.what());
+        return false;
+    }
+    const std::string shader = draft.spirv + ":" + step.entry;
+    const std::size_t errors = reader.error_count();
+    check_bindings(reader, problem, step, draft, *entry, shader);
+    check_push_constants(reader, step, draft, *entry, shader);
+    attach_specialization(reader, step, draft, *entry, shader);
+    return reader.error_count() == errors;
+}
+
 void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraft>& drafts,
                   const LoadOptions& options) {
     ModuleCache cache;
@@ -299,22 +316,8 @@ void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraf
                 step.module =
                     load_module(reader, draft.spirv, draft.at("spirv"), options, cache, step.spirv);
             }
-            if (!step.module) {
-                continue;
-            }
-            const vulkan::ComputeEntryPoint* entry = nullptr;
-            try {
-                entry = &step.module->entry_point(step.entry);
-            } catch (const vulkan::SpirvError& error) {
-                reader.error(draft.at("entry"), error.what());
-                continue;
-            }
-            const std::string shader = draft.spirv + ":" + step.entry;
-            const std::size_t step_errors = reader.error_count();
-            check_bindings(reader, problem, step, draft, *entry, shader);
-            check_push_constants(reader, step, draft, *entry, shader);
-            attach_specialization(reader, step, draft, *entry, shader);
-            if (reader.error_count() == step_errors) {
+            // A step compiled per key is checked against each key's module as it is resolved.
+            if (step.module && attach_module(reader, problem, step, draft)) {
                 check_constants(reader, problem, f, step);
             }
         }

@@ -69,8 +69,9 @@ struct DeviceExecutor::Impl {
     vulkan::BatchPolicy batch;
 
     std::mutex mutex;
-    /// By (candidate, step, specializations): the repetitions of a step share one pipeline.
-    std::map<std::tuple<std::size_t, std::size_t, std::string>,
+    /// By (candidate, step, module, specializations): the repetitions of a step share one
+    /// pipeline; a step compiled per key has a module per key.
+    std::map<std::tuple<std::size_t, std::size_t, std::uint64_t, std::string>,
              std::unique_ptr<vulkan::ComputePipeline>>
         pipelines;
     std::unique_ptr<KeyState> state;
@@ -80,7 +81,7 @@ struct DeviceExecutor::Impl {
         : problem(p), device(d), batch(b) {}
 
     vulkan::ComputePipeline& pipeline_for(std::size_t candidate, const ResolvedDispatch& dispatch) {
-        auto slot = std::make_tuple(candidate, dispatch.step,
+        auto slot = std::make_tuple(candidate, dispatch.step, dispatch.module->content_hash(),
                                     specialization_signature(dispatch.specializations));
         auto& pipeline = pipelines[slot];
         if (!pipeline) {

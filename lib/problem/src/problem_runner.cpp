@@ -8,6 +8,8 @@
 #include <spvtune/problem/problem_runner.hpp>
 #include <spvtune/problem/resolve.hpp>
 
+#include "glsl/per_key_glsl.hpp"
+
 namespace spvtune::problem {
 namespace {
 
@@ -190,6 +192,12 @@ ExecutorTime ProblemRunner::time_spent(const ProblemKey& exact_key) const {
 
 namespace {
 
+/// What the step's kernel is: its module's bytes or, for a step compiled per key, what each
+/// key's module is made from (so the checksum does not depend on the keys).
+std::uint64_t kernel_identity(const DispatchStep& step) {
+    return step.module ? step.module->content_hash() : step.per_key_glsl->identity();
+}
+
 void add_dispatch_fields(base::Fnv1a& digest, const DispatchStep& step) {
     for (const SpecializationEntry& entry : step.specialization) {
         digest.add(std::uint64_t{entry.id}).add_field(entry.value.expression.text());
@@ -221,7 +229,7 @@ std::string candidate_digest(const Problem& problem, std::size_t index) {
     // A candidate of one plain step digests as it did before candidates had steps, so the
     // cache entries of existing problems stay valid.
     base::Fnv1a digest;
-    digest.add(first.module->content_hash()).add_field(first.entry);
+    digest.add(kernel_identity(first)).add_field(first.entry);
     for (const auto& [name, value] : candidate.point) {
         digest.add_field(name).add(static_cast<std::uint64_t>(value));
     }
@@ -236,7 +244,7 @@ std::string candidate_digest(const Problem& problem, std::size_t index) {
     for (std::size_t s = 0; s < family.steps.size(); ++s) {
         const DispatchStep& step = family.steps[s];
         if (s > 0) {
-            digest.add(step.module->content_hash()).add_field(step.entry);
+            digest.add(kernel_identity(step)).add_field(step.entry);
             add_dispatch_fields(digest, step);
             add_bindings(digest, problem, step);
         }

@@ -4,6 +4,7 @@
 #include <spvtune/vulkan/error.hpp>
 
 #include "binding_label.hpp"
+#include "glsl/per_key_glsl.hpp"
 #include "value_conversion.hpp"
 
 namespace spvtune::problem {
@@ -237,6 +238,7 @@ tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const 
     ResolvedCandidate resolved;
     resolved.name = candidate.name;
     resolved.candidate = index;
+    resolved.key = key;
     const std::string* at = nullptr;  // the pointer of the expression being evaluated
     try {
         for (const Constraint& constraint : family.constraints) {
@@ -262,8 +264,16 @@ tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const 
         return tune::fail(failure(*at, error));
     }
     for (std::size_t s = 0; s < family.steps.size(); ++s) {
-        if (auto added = resolve_step(family.steps[s], s, scope, buffers, resolved.dispatches);
-            !added) {
+        std::shared_ptr<const DispatchStep> compiled;  // a step compiled for this key
+        if (const auto& glsl = family.steps[s].per_key_glsl) {
+            auto made = glsl->step_for(problem, family.steps[s], scope, to_string(key));
+            if (!made) {
+                return tune::fail(std::move(made).error());
+            }
+            compiled = std::move(made).value();
+        }
+        const DispatchStep& step = compiled ? *compiled : family.steps[s];
+        if (auto added = resolve_step(step, s, scope, buffers, resolved.dispatches); !added) {
             return tune::fail(std::move(added).error());
         }
     }

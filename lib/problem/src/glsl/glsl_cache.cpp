@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -92,9 +93,35 @@ void write_entry(const fs::path& entry, const GlslOutput& output) {
     }
 }
 
+/// A temporary older than this was left by a process that died while writing it: a live writer
+/// renames its temporary within moments of creating it.
+constexpr auto stale_after = std::chrono::minutes(10);
+
+/// Removes the temporaries of entries (named "<entry>.json.tmp-<pid>-<n>" by
+/// base::replace_file_atomically) that no live writer can still be renaming.
+void remove_stale_temporaries(const fs::path& directory) {
+    const auto now = fs::file_time_type::clock::now();
+    std::error_code error;
+    for (fs::directory_iterator it(directory, error), end; !error && it != end;
+         it.increment(error)) {
+        if (it->path().filename().string().find(".json.tmp-") == std::string::npos) {
+            continue;
+        }
+        std::error_code ignored;
+        const auto written = fs::last_write_time(it->path(), ignored);
+        if (!ignored && now - written > stale_after) {
+            fs::remove(it->path(), ignored);
+        }
+    }
+}
+
 }  // namespace
 
-GlslCache::GlslCache(std::optional<fs::path> directory) : directory_(std::move(directory)) {}
+GlslCache::GlslCache(std::optional<fs::path> directory) : directory_(std::move(directory)) {
+    if (directory_) {
+        remove_stale_temporaries(*directory_);
+    }
+}
 
 fs::path GlslCache::entry_path(const GlslRequest& request) const {
     base::Fnv1a digest;

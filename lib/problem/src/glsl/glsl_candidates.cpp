@@ -1,30 +1,19 @@
 // Turns GLSL families into families with a compiled module, one per distinct set of defines
-// its grid points give, as expand_spirv_templates does for one file per templated path.
+// its grid points give, as expand_spirv_templates does for one file per templated path. A
+// family with a define of a key parameter is left to be compiled per key (PerKeyGlsl).
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <spvtune/problem/glsl_cache.hpp>
 #include <spvtune/problem/kernel_search.hpp>
 
+#include "glsl/glsl_module.hpp"
+#include "glsl/per_key_glsl.hpp"
 #include "parse/problem_parser.hpp"
 
 namespace spvtune::problem::detail {
 namespace {
-
-/// A define's value as source text: numbers as the expression language writes them, a boolean
-/// as 1 or 0 (so `#if USE_VEC4` works), a string as its bare text (`"vec4"` -> vec4).
-std::string define_text(const Value& value) {
-    if (const auto* flag = std::get_if<bool>(&value)) {
-        return *flag ? "1" : "0";
-    }
-    if (const auto* text = std::get_if<std::string>(&value)) {
-        return *text;
-    }
-    return to_string(value);
-}
 
 /// The point's defines, sorted by name; nothing when one does not evaluate (reported).
 std::optional<std::vector<GlslDefine>> point_defines(Reader& reader, const StepDraft::Glsl& glsl,
@@ -33,60 +22,25 @@ std::optional<std::vector<GlslDefine>> point_defines(Reader& reader, const StepD
     for (const auto& [name, value] : candidate.point) {
         scope.set(name, Value(value));
     }
-    std::vector<GlslDefine> defines;
-    for (const auto& define : glsl.defines) {
-        try {
-            defines.push_back({define.name, define_text(define.value.expression.evaluate(scope))});
-        } catch (const ExpressionError& error) {
-            reader.error(define.value.pointer,
-                         "define " + define.name + " of " + candidate.name + ": " + error.message(),
-                         error.render("    "));
-            return std::nullopt;
-        }
-    }
-    std::sort(defines.begin(), defines.end(),
-              [](const GlslDefine& a, const GlslDefine& b) { return a.name < b.name; });
-    return defines;
-}
-
-/// "reduce.comp[BLOCK=64,VEC=4]": the module's name in messages, one per set of defines.
-std::string display_name(const std::string& file, const std::vector<GlslDefine>& defines) {
-    std::string name = file;
-    for (std::size_t i = 0; i < defines.size(); ++i) {
-        name += (i == 0 ? "[" : ",") + defines[i].name + "=" + defines[i].value;
-    }
-    return defines.empty() ? name : name + "]";
-}
-
-/// The compiled, validated module, or why there is none (glslang's errors one per line become
-/// "; "-separated, so a skip reason stays on one line).
-std::shared_ptr<const vulkan::SpirvModule> build(const GlslCache& cache, const GlslRequest& request,
-                                                 const std::string& file, std::string& failure) {
-    const GlslOutput output = cache.compile(request);
-    const std::string defines = "with defines " + describe_defines(request.defines);
-    if (!output.ok) {
-        std::string errors = output.errors;
-        for (auto at = errors.find('\n'); at != std::string::npos; at = errors.find('\n', at)) {
-            errors.replace(at, 1, "; ");
-        }
-        failure = "GLSL '" + file + "' does not compile " + defines + ": " + errors;
-        return nullptr;
-    }
+    const StepDraft::Glsl::Define* failed = nullptr;
     try {
-        return std::make_shared<const vulkan::SpirvModule>(
-            vulkan::SpirvModule::from_words(output.words, display_name(file, request.defines)));
-    } catch (const std::exception& error) {
-        failure =
-            "GLSL '" + file + "' compiled " + defines + " is not valid SPIR-V: " + error.what();
-        return nullptr;
+        return evaluate_defines(glsl, scope, failed);
+    } catch (const ExpressionError& error) {
+        reader.error(failed->value.pointer,
+                     "define " + failed->name + " of " + candidate.name + ": " + error.message(),
+                     error.render("    "));
+        return std::nullopt;
     }
 }
 
-std::optional<std::string> read_source(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return in.bad() || !in.is_open() ? std::nullopt : std::optional(text.str());
+/// Whether a define of `glsl` uses a key parameter, so that its module depends on the key.
+bool uses_key(const Problem& problem, const StepDraft::Glsl& glsl) {
+    return std::any_of(glsl.defines.begin(), glsl.defines.end(), [&problem](const auto& define) {
+        const auto& names = define.value.expression.variables();
+        return std::any_of(names.begin(), names.end(), [&problem](const std::string& name) {
+            return problem.find_parameter(name) != nullptr;
+        });
+    });
 }
 
 }  // namespace
@@ -120,7 +74,7 @@ void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<Famil
                 readable = false;
                 continue;
             }
-            auto text = read_source(*found);
+            auto text = read_glsl_source(*found);
             if (!text) {
                 reader.error(pointer, "cannot read GLSL file '" + found->string() + "'");
                 readable = false;
@@ -129,6 +83,18 @@ void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<Famil
             sources.push_back({s, *step.glsl, *found, std::move(*text), pointer});
         }
         if (sources.empty() || !readable) {
+            continue;
+        }
+        // A define of a key parameter: every GLSL step of the candidate waits for its keys.
+        if (std::any_of(sources.begin(), sources.end(), [&problem](const Source& source) {
+                return uses_key(problem, source.glsl);
+            })) {
+            for (Source& source : sources) {
+                DispatchStep& step = problem.families[f].steps[source.step];
+                step.spirv = source.file;
+                step.per_key_glsl = std::make_shared<const PerKeyGlsl>(
+                    drafts[f].steps[source.step], source.file, std::move(source.text), cache);
+            }
             continue;
         }
         // Each step's distinct set of defines: its module, or why it does not compile.
@@ -155,16 +121,16 @@ void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<Famil
                 }
                 const auto slot = std::make_pair(source.step, describe_defines(*defines));
                 if (!module_of.contains(slot) && !failure_of.contains(slot)) {
-                    std::string why;
-                    auto module = build(cache,
-                                        {source.file, source.text, *defines,
-                                         source.glsl.include_dirs, source.glsl.target},
-                                        source.glsl.file, why);
+                    GlslFailure why;
+                    auto module = build_glsl_module(cache,
+                                                    {source.file, source.text, *defines,
+                                                     source.glsl.include_dirs, source.glsl.target},
+                                                    source.glsl.file, why);
                     if (module) {
                         module_of[slot] = std::move(module);
                     } else {
-                        failure_of[slot] = why;
-                        first_failure = first_failure.empty() ? why : first_failure;
+                        failure_of[slot] = why.text();
+                        first_failure = first_failure.empty() ? why.text() : first_failure;
                     }
                 }
                 if (const auto failed = failure_of.find(slot);

@@ -10,6 +10,8 @@
 
 #include <spvtune/problem/glsl_compiler.hpp>
 
+#include "glsl/include_search.hpp"
+
 namespace spvtune::problem {
 namespace {
 
@@ -24,22 +26,13 @@ class Includer final : public glslang::TShader::Includer {
         : dirs_(dirs), read_(read) {}
 
     IncludeResult* includeLocal(const char* header, const char* includer,
-                                std::size_t depth) override {
-        const std::filesystem::path beside = std::filesystem::path(includer).parent_path() / header;
-        if (IncludeResult* found = open(beside)) {
-            return found;
-        }
-        return includeSystem(header, includer, depth);
+                                std::size_t /*depth*/) override {
+        return open(detail::find_glsl_include(header, includer, true, dirs_));
     }
 
-    IncludeResult* includeSystem(const char* header, const char* /*includer*/,
+    IncludeResult* includeSystem(const char* header, const char* includer,
                                  std::size_t /*depth*/) override {
-        for (const auto& dir : dirs_) {
-            if (IncludeResult* found = open(dir / header)) {
-                return found;
-            }
-        }
-        return nullptr;  // glslang reports the directive with its line
+        return open(detail::find_glsl_include(header, includer, false, dirs_));
     }
 
     void releaseInclude(IncludeResult* result) override {
@@ -50,11 +43,12 @@ class Includer final : public glslang::TShader::Includer {
     }
 
   private:
-    IncludeResult* open(const std::filesystem::path& path) {
-        std::error_code ignored;
-        if (!std::filesystem::is_regular_file(path, ignored)) {
+    /// Null (glslang reports the directive with its line) when nothing was found or read.
+    IncludeResult* open(const std::optional<std::filesystem::path>& found) {
+        if (!found) {
             return nullptr;
         }
+        const std::filesystem::path& path = *found;
         std::ifstream in(path, std::ios::binary);
         std::ostringstream text;
         text << in.rdbuf();

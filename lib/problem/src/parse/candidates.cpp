@@ -319,7 +319,7 @@ void parse_step(Reader& reader, const Json& values,
     if (values.contains("bindings")) {
         parse_bindings(reader, values["bindings"], at("bindings"), problem, step);
     }
-    parse_glsl_fields(reader, values, pointers, family, draft);
+    parse_glsl_fields(reader, values, pointers, variables, draft);
 }
 
 /// `"steps": [{...}, ...]`: each step's fields, checked like a candidate's.

@@ -7,27 +7,19 @@ namespace spvtune::problem::detail {
 namespace {
 
 void parse_defines(Reader& reader, const Json& json, const std::string& pointer,
-                   const CandidateFamily& family, StepDraft::Glsl& glsl) {
+                   const std::vector<std::string>& variables, StepDraft::Glsl& glsl) {
     if (!reader.is_type(json, pointer, json.is_object(),
                         "an object (macro name -> value expression)")) {
         return;
-    }
-    // Only grid parameters: each point is compiled once, before any key is known, so a key's
-    // value reaches the kernel through a push constant or a specialization constant instead.
-    std::vector<std::string> grid;
-    for (const GridAxis& axis : family.grid) {
-        grid.push_back(axis.name);
     }
     for (const auto& [name, value] : json.items()) {
         const std::string at = child(pointer, name);
         if (!reader.identifier(name, at, "a macro name")) {
             continue;
         }
-        if (auto expression = reader.expression(
-                value, at, grid,
-                "a define may use the candidate's grid parameters only (each point is compiled "
-                "before any key is known; pass key values as push or specialization "
-                "constants)")) {
+        // Not a step's iteration variable: a module serves every repetition of its step.
+        if (auto expression = reader.expression(value, at, variables,
+                                                "a define may use the key and grid parameters")) {
             glsl.defines.push_back({name, {std::move(*expression), at}});
         }
     }
@@ -59,7 +51,7 @@ void parse_include_dirs(Reader& reader, const Json& json, const std::string& poi
 
 void parse_glsl_fields(Reader& reader, const Json& values,
                        const std::map<std::string, std::string, std::less<>>& pointers,
-                       const CandidateFamily& family, StepDraft& draft) {
+                       const std::vector<std::string>& variables, StepDraft& draft) {
     if (!values.contains("glsl")) {
         return;
     }
@@ -67,7 +59,7 @@ void parse_glsl_fields(Reader& reader, const Json& values,
     StepDraft::Glsl glsl;
     glsl.file = reader.path(values["glsl"], at("glsl")).value_or("");
     if (values.contains("defines")) {
-        parse_defines(reader, values["defines"], at("defines"), family, glsl);
+        parse_defines(reader, values["defines"], at("defines"), variables, glsl);
     }
     if (values.contains("include_dirs")) {
         parse_include_dirs(reader, values["include_dirs"], at("include_dirs"), glsl);

@@ -34,12 +34,13 @@ struct StepDraft {
         LocatedExpression value;
     };
     std::vector<Specialization> specialization;
-    /// A GLSL source instead of `spirv`: compiled per grid point by compile_glsl_candidates.
+    /// A GLSL source instead of `spirv`: compiled per grid point by compile_glsl_candidates, or
+    /// per key (PerKeyGlsl) when a define of the candidate uses a key parameter.
     struct Glsl {
         std::string file;  ///< as written
         struct Define {
             std::string name;
-            LocatedExpression value;  ///< of the grid parameters
+            LocatedExpression value;  ///< of the key and grid parameters
         };
         std::vector<Define> defines;
         std::vector<std::filesystem::path> include_dirs;  ///< resolved against the problem file
@@ -87,16 +88,19 @@ void parse_reference(Reader& reader, const Json& json, Problem& problem, CleanSt
 void expand_spirv_templates(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
                             const LoadOptions& options);
 
-/// Reads the "glsl", "defines", "include_dirs" and "glsl_target" fields of a step of `family`.
+/// Reads the "glsl", "defines", "include_dirs" and "glsl_target" fields of a step whose
+/// expressions may use `variables` (key then grid parameters).
 void parse_glsl_fields(Reader& reader, const Json& values,
                        const std::map<std::string, std::string, std::less<>>& pointers,
-                       const CandidateFamily& family, StepDraft& draft);
+                       const std::vector<std::string>& variables, StepDraft& draft);
 
 /// Compiles each GLSL family per distinct set of defines its points give (through the disk
 /// cache of options.glsl_cache_dir): the points of one set share a family (copies of the
 /// original) whose module is the compiled SPIR-V; a point that does not compile is left out
-/// into problem.unavailable with glslang's errors. Errors: a missing source, a define that does
-/// not evaluate, no point that compiles, a reference left out.
+/// into problem.unavailable with glslang's errors. A family with a define of a key parameter is
+/// not compiled here: each of its GLSL steps gets a PerKeyGlsl, compiled as keys are resolved.
+/// Errors: a missing source, a define that does not evaluate, no point that compiles, a
+/// reference left out.
 void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
                              const LoadOptions& options);
 
@@ -109,6 +113,12 @@ void leave_out(Reader& reader, Problem& problem, const std::vector<bool>& droppe
 /// strides, push-constant size, specialization ids and value types.
 void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraft>& drafts,
                   const LoadOptions& options);
+
+/// Checks `step` against the entry point of its module (bindings, descriptor types, strides,
+/// push-constant size) and resolves its specialization entries by SpecId or name, reporting each
+/// fault at its place in `draft`; true when there was none.
+bool attach_module(Reader& reader, const Problem& problem, DispatchStep& step,
+                   const StepDraft& draft);
 
 /// The names of the key parameters, in file order.
 std::vector<std::string> parameter_names(const Problem& problem);

@@ -132,12 +132,19 @@ struct WorkerExecutor::Impl {
     /// kernel, so it gets its own generous deadline rather than eating into a kernel's.
     tune::Status ensure_prepared(const ResolvedCandidate& candidate) {
         const nlohmann::json steps = worker::step_specializations_to_json(candidate.dispatches);
-        auto slot = std::make_pair(candidate.candidate, steps.dump());
+        // A step compiled per key has a module per key: the same specializations of another
+        // module are another pipeline.
+        std::string modules;
+        for (const ResolvedDispatch& dispatch : candidate.dispatches) {
+            modules += std::to_string(dispatch.module->content_hash()) + ",";
+        }
+        auto slot = std::make_pair(candidate.candidate, steps.dump() + modules);
         if (child && prepared.contains(slot)) {
             return tune::ok();
         }
         Message request;
-        request.header = {{"op", "prepare"}, {"steps", steps}};
+        // The key tells the worker which module a step compiled per key has.
+        request.header = {{"op", "prepare"}, {"steps", steps}, {"key", candidate.key}};
         auto reply = call(candidate.candidate, std::move(request), watchdog.prepare());
         if (!reply) {
             return tune::fail(reply.error());

@@ -41,7 +41,7 @@ class Server {
         }
         worker::inject_test_fault(op, problem_.candidates[candidate].name);
         if (op == "prepare") {
-            return prepare(candidate, header.at("steps"));
+            return prepare(candidate, header.at("steps"), header.at("key").get<ProblemKey>());
         }
         const ResolvedCandidate* resolved = find(candidate, header.at("key").get<ProblemKey>());
         if (resolved == nullptr) {
@@ -71,7 +71,7 @@ class Server {
     bool device_lost() const { return executor_.device_lost(); }
 
   private:
-    Message prepare(std::size_t candidate, const nlohmann::json& steps) {
+    Message prepare(std::size_t candidate, const nlohmann::json& steps, const ProblemKey& key) {
         auto list = worker::step_specializations_from_json(steps);
         if (!list) {
             return failure(list.error());
@@ -87,6 +87,13 @@ class Server {
             }
             dispatch.module = family.steps[dispatch.step].module;
             dispatch.entry = family.steps[dispatch.step].entry;
+            if (!dispatch.module) {
+                dispatch.module = planned_module(candidate, key, dispatch.step);
+                if (!dispatch.module) {
+                    return failure("the worker's plan does not run " + resolved.name + " for key " +
+                                   to_string(key));
+                }
+            }
         }
         if (auto prepared = executor_.prepare(resolved); !prepared) {
             return failure(prepared.error());
@@ -94,6 +101,21 @@ class Server {
         Message reply;
         reply.header["ok"] = true;
         return reply;
+    }
+
+    /// The module of `step` of `candidate` in the key's plan: for a step compiled per key, the
+    /// one this worker compiled for the key. Null when the plan does not run the candidate.
+    std::shared_ptr<const vulkan::SpirvModule> planned_module(std::size_t candidate,
+                                                              const ProblemKey& key,
+                                                              std::size_t step) {
+        if (const ResolvedCandidate* planned = find(candidate, key)) {
+            for (const ResolvedDispatch& dispatch : planned->dispatches) {
+                if (dispatch.step == step) {
+                    return dispatch.module;
+                }
+            }
+        }
+        return nullptr;
     }
 
     /// The candidate in this key's plan, planned as the tuner planned it (same file, device

@@ -18,7 +18,8 @@ namespace spvtune::problem {
 /// hold together is ignored and written anew; compile errors are not stored.
 class GlslCache {
   public:
-    /// No directory: nothing is stored and every request compiles.
+    /// No directory: nothing is stored and every request compiles. Opening a directory removes
+    /// the temporaries in it that a process killed mid-write left (older than 10 minutes).
     explicit GlslCache(std::optional<std::filesystem::path> directory);
 
     /// The request's SPIR-V from its entry, else compiled (and stored when it compiles).

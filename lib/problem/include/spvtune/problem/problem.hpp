@@ -21,10 +21,15 @@
 
 namespace spvtune::problem {
 
+namespace detail {
+class PerKeyGlsl;
+}
+
 // The in-memory form of a problem description (docs/problem-format.md). A Problem that exists
 // has passed every check that does not need a device: structure, types, names, expression
 // syntax and variables, grid expansion, and the SPIR-V reflection of every candidate. What
-// depends on a key (counts, dispatch sizes, key constraints) is evaluated by resolve.hpp.
+// depends on a key (counts, dispatch sizes, key constraints, and the module of a GLSL candidate
+// whose defines use key parameters) is evaluated by resolve.hpp.
 //
 // Every element keeps the JSON pointer it came from, so later per-key messages can name it.
 
@@ -132,8 +137,13 @@ struct Binding {
 struct DispatchStep {
     /// "/candidates/3/steps/1"; the family's pointer for a candidate of one dispatch.
     std::string pointer;
-    std::filesystem::path spirv;  ///< resolved path of the file that was loaded
-    std::shared_ptr<const vulkan::SpirvModule> module;  ///< shared by steps using one file
+    std::filesystem::path spirv;  ///< resolved path of the file that was loaded (or the GLSL)
+    /// Shared by steps using one file; null for a step compiled per key (per_key_glsl).
+    std::shared_ptr<const vulkan::SpirvModule> module;
+    /// Set for a GLSL step whose candidate has a define of a key parameter: its module is
+    /// compiled for each key's define values when the key is resolved (resolve_candidate), so
+    /// `module` is null and `specialization` empty here.
+    std::shared_ptr<const detail::PerKeyGlsl> per_key_glsl;
     std::string entry;
     std::vector<SpecializationEntry> specialization;  ///< sorted by id
     std::array<LocatedExpression, 3> workgroups;
@@ -146,7 +156,7 @@ struct DispatchStep {
     /// constants; empty when the step names none.
     std::string iteration;
 
-    /// The reflected entry point (the module outlives the step).
+    /// The reflected entry point (the module outlives the step); needs a module.
     const vulkan::ComputeEntryPoint& entry_point() const { return module->entry_point(entry); }
 };
 

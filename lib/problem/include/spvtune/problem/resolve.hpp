@@ -58,6 +58,8 @@ struct ResolvedDispatch {
 struct ResolvedCandidate {
     std::string name;
     std::size_t candidate = 0;  ///< index into Problem::candidates
+    /// The exact key it is resolved for: a step compiled per key has its module for this key.
+    ProblemKey key;
     /// In order; at least one. Repetitions of a step share its module and specializations.
     std::vector<ResolvedDispatch> dispatches;
     std::int64_t priority = 0;  ///< >= 0: higher first when nothing is measured
