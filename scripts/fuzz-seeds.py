@@ -25,7 +25,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # 100,000 levels would make every mutation of it slow.
 MAX_SEED_DEPTH = 2000
 # Seeds larger than this slow every run without adding coverage.
-MAX_SEED_BYTES = 256 * 1024
+MAX_SEED_BYTES = 64 * 1024
 
 
 class Seeds:

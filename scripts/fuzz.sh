@@ -4,6 +4,7 @@
 # (scripts/fuzz-seeds.py). Exits non-zero when any target finds a crash, a hang (a run over
 # FUZZ_TIMEOUT seconds, default 30), a leak, undefined behaviour or memory over FUZZ_RSS_MB
 # (default 2048); the input that did it is left in build/fuzz/run/findings/ and the log beside it.
+# FUZZ_NICE (default 0) is the fuzzers' niceness, for a long run on a shared machine.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: expression cache spirv problem)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +43,7 @@ fuzz_one() {
     if [[ -f tests/fuzz/${target}.dict ]]; then
         dict=(-dict="tests/fuzz/${target}.dict")
     fi
-    if "${build}/tests/fuzz/fuzz_${target}" -max_total_time="${seconds}" \
+    if nice -n "${FUZZ_NICE:-0}" "${build}/tests/fuzz/fuzz_${target}" -max_total_time="${seconds}" \
         -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
         -artifact_prefix="${run}/findings/${target}-" -print_final_stats=1 \
         "${dict[@]}" "${corpus}" "${run}/seeds/${target}" >"${log}" 2>&1; then
