@@ -39,13 +39,6 @@ KeyPlan plan_key(const Problem& problem, const ProblemKey& key, const DeviceLimi
     }
     plan.tuning_key = problem.tuning_key(key, level);
     plan.buffers = std::move(buffers).value();
-    // Before resolving any candidate: a key the machine cannot hold fails once, not per candidate.
-    if (limits != nullptr) {
-        if (auto fits = check_host_memory(plan.buffers, *limits); !fits) {
-            plan.error = std::move(fits).error();
-            return plan;
-        }
-    }
     for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
         auto resolved = resolve_candidate(problem, key, i, plan.buffers);
         std::optional<std::string> reason;
@@ -69,6 +62,14 @@ KeyPlan plan_key(const Problem& problem, const ProblemKey& key, const DeviceLimi
             if (plan.runnable[r].candidate == candidate) {
                 plan.reference = r;
             }
+        }
+    }
+    if (!plan.runnable.empty() && limits != nullptr) {
+        // Once for the key rather than per candidate: the buffers are the same for every one.
+        // After the device limits, which say more about a buffer too large for the device.
+        if (auto fits = check_host_memory(plan.buffers, *limits); !fits) {
+            plan.error = std::move(fits).error();
+            return plan;
         }
     }
     if (plan.runnable.empty()) {
