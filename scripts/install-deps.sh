@@ -8,6 +8,7 @@ packages=(
     glslang-tools glslang-dev spirv-tools libspirv-cross-c-shared-dev
     libcli11-dev nlohmann-json3-dev libsimdjson-dev doctest-dev
     clang-format
+    clang libclang-rt-14-dev
     python3 python3-jsonschema
     zsh fish groff-base  # the completion scripts and the manual page are checked in them
 )

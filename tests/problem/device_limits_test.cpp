@@ -194,3 +194,24 @@ TEST_CASE("a candidate that needs a capability the device lacks is skipped with 
     REQUIRE_FALSE(status.has_value());
     CHECK(status.error() == "needs subgroup_arithmetic, which Tiny GPU lacks");
 }
+
+TEST_CASE("a key whose buffers do not fit the host's memory fails once, not per candidate") {
+    Json json = saxpy_json();
+    json["keys"]["list"] = Json::parse(R"([{"n": 4096}, {"n": 1000000}])");
+    const Problem problem = parse(json);
+    DeviceLimits limits = small_device();
+    limits.max_storage_buffer_range = 1U << 30;
+    limits.max_memory_allocation_size = 1U << 30;
+    limits.device_memory = 1U << 31;
+    limits.host_memory = 1U << 20;
+    // n = 4096: x 16 KiB once, y (inout, checked) 16 KiB four times = 80 KiB.
+    CHECK(host_bytes_needed(plan_key(problem, problem.keys[0].key, nullptr).buffers) == 81920);
+    CHECK_FALSE(plan_key(problem, problem.keys[0].key, &limits).error);
+
+    const KeyPlan plan = plan_key(problem, problem.keys[1].key, &limits);
+    REQUIRE(plan.error);
+    CHECK(*plan.error ==
+          "the buffers need 20000000 bytes of host memory (initial contents, and each checked "
+          "buffer three more times for the checks), more than the 1048576 bytes available");
+    CHECK(plan.skipped.empty());
+}

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <list>
 #include <map>
 #include <mutex>
 #include <string>
@@ -67,18 +69,52 @@ struct DeviceExecutor::Impl {
     const Problem& problem;
     vulkan::Device& device;
     vulkan::BatchPolicy batch;
+    std::size_t max_prepared;
 
-    std::mutex mutex;
+    mutable std::mutex mutex;
     /// By (candidate, step, module, specializations): the repetitions of a step share one
     /// pipeline; a step compiled per key has a module per key.
     std::map<std::tuple<std::size_t, std::size_t, std::uint64_t, std::string>,
              std::unique_ptr<vulkan::ComputePipeline>>
         pipelines;
+    /// The candidates holding pipelines, most recently used first, and where each one is.
+    std::list<std::size_t> recent;
+    std::map<std::size_t, std::list<std::size_t>::iterator> recent_entry;
     std::unique_ptr<KeyState> state;
     bool device_lost = false;
 
-    Impl(const Problem& p, vulkan::Device& d, vulkan::BatchPolicy b)
-        : problem(p), device(d), batch(b) {}
+    Impl(const Problem& p, vulkan::Device& d, vulkan::BatchPolicy b, std::size_t most)
+        : problem(p), device(d), batch(b), max_prepared(std::max<std::size_t>(most, 1)) {}
+
+    /// Marks `candidate` as the most recently used, freeing the pipelines and job of the least
+    /// recently used candidates beyond max_prepared (never `candidate` itself).
+    void use(std::size_t candidate) {
+        if (const auto found = recent_entry.find(candidate); found != recent_entry.end()) {
+            recent.splice(recent.begin(), recent, found->second);
+            return;
+        }
+        recent.push_front(candidate);
+        recent_entry[candidate] = recent.begin();
+        while (recent.size() > max_prepared) {
+            release(recent.back());
+            recent_entry.erase(recent.back());
+            recent.pop_back();
+        }
+    }
+
+    /// Frees what `candidate` holds: its job first, since the job refers to the pipelines.
+    void release(std::size_t candidate) {
+        if (state) {
+            state->jobs.erase(candidate);
+        }
+        const auto first = pipelines.lower_bound(
+            std::make_tuple(candidate, std::size_t{0}, std::uint64_t{0}, std::string()));
+        auto last = first;
+        while (last != pipelines.end() && std::get<0>(last->first) == candidate) {
+            ++last;
+        }
+        pipelines.erase(first, last);
+    }
 
     vulkan::ComputePipeline& pipeline_for(std::size_t candidate, const ResolvedDispatch& dispatch) {
         auto slot = std::make_tuple(candidate, dispatch.step, dispatch.module->content_hash(),
@@ -142,8 +178,8 @@ struct DeviceExecutor::Impl {
 };
 
 DeviceExecutor::DeviceExecutor(const Problem& problem, vulkan::Device& device,
-                               vulkan::BatchPolicy batch)
-    : impl_(std::make_unique<Impl>(problem, device, batch)) {}
+                               vulkan::BatchPolicy batch, std::size_t max_prepared)
+    : impl_(std::make_unique<Impl>(problem, device, batch, max_prepared)) {}
 
 DeviceExecutor::~DeviceExecutor() = default;
 
@@ -152,6 +188,7 @@ tune::Result<CandidateOutputs> DeviceExecutor::run(const ResolvedCandidate& cand
     std::lock_guard lock(impl_->mutex);
     return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Result<CandidateOutputs> {
         KeyState& state = impl_->state_for(plan);
+        impl_->use(candidate.candidate);
         vulkan::ComputeJob& job = impl_->job_for(state, candidate);
         impl_->reset_checked(state, plan);
         job.run();
@@ -168,6 +205,7 @@ tune::Result<tune::Sample> DeviceExecutor::measure(const ResolvedCandidate& cand
     std::lock_guard lock(impl_->mutex);
     return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Result<tune::Sample> {
         KeyState& state = impl_->state_for(plan);
+        impl_->use(candidate.candidate);
         vulkan::ComputeJob& job = impl_->job_for(state, candidate);
         // Every sample starts from the same data, so values that drift over repeated runs
         // (growing sums, denormals) cannot make one candidate's samples slower.
@@ -183,11 +221,17 @@ tune::Result<tune::Sample> DeviceExecutor::measure(const ResolvedCandidate& cand
 tune::Status DeviceExecutor::prepare(const ResolvedCandidate& candidate) {
     std::lock_guard lock(impl_->mutex);
     return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Status {
+        impl_->use(candidate.candidate);
         for (const ResolvedDispatch& dispatch : candidate.dispatches) {
             impl_->pipeline_for(candidate.candidate, dispatch);
         }
         return tune::ok();
     });
+}
+
+std::size_t DeviceExecutor::prepared_candidates() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->recent.size();
 }
 
 bool DeviceExecutor::device_lost() const {

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include <spvtune/problem/device_limits.hpp>
 #include <spvtune/vulkan/capabilities.hpp>
@@ -70,6 +72,21 @@ tune::Status check_dispatch(const ResolvedDispatch& dispatch,
     return tune::ok();
 }
 
+/// MemAvailable of /proc/meminfo in bytes: what the kernel can give without swapping; 0 when
+/// it cannot be read.
+std::uint64_t available_host_memory() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string line;
+    while (std::getline(meminfo, line)) {
+        if (line.rfind("MemAvailable:", 0) == 0) {
+            std::istringstream fields(line.substr(13));
+            std::uint64_t kib = 0;
+            return fields >> kib ? kib * 1024 : 0;
+        }
+    }
+    return 0;
+}
+
 }  // namespace
 
 DeviceLimits DeviceLimits::from(const vulkan::PhysicalDeviceInfo& device) {
@@ -86,6 +103,7 @@ DeviceLimits DeviceLimits::from(const vulkan::PhysicalDeviceInfo& device) {
     limits.max_uniform_buffer_range = l.maxUniformBufferRange;
     limits.max_memory_allocation_size = device.max_memory_allocation_size;
     limits.capabilities = vulkan::capabilities(device);
+    limits.host_memory = available_host_memory();
     for (std::uint32_t i = 0; i < device.memory.memoryHeapCount; ++i) {
         const VkMemoryHeap& heap = device.memory.memoryHeaps[i];
         if ((heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0) {
@@ -104,6 +122,28 @@ std::uint64_t device_bytes_needed(std::span<const ResolvedBuffer> buffers) {
         }
     }
     return total;
+}
+
+std::uint64_t host_bytes_needed(std::span<const ResolvedBuffer> buffers) {
+    std::uint64_t total = 0;
+    for (const ResolvedBuffer& buffer : buffers) {
+        const std::uint64_t copies = is_checked(buffer.role) ? 4 : 1;
+        total = saturating_add(
+            total, buffer.bytes > UINT64_MAX / copies ? UINT64_MAX : buffer.bytes * copies);
+    }
+    return total;
+}
+
+tune::Status check_host_memory(std::span<const ResolvedBuffer> buffers,
+                               const DeviceLimits& limits) {
+    const std::uint64_t needed = host_bytes_needed(buffers);
+    if (limits.host_memory != 0 && needed > limits.host_memory) {
+        return tune::fail("the buffers need " + std::to_string(needed) +
+                          " bytes of host memory (initial contents, and each checked buffer "
+                          "three more times for the checks), more than the " +
+                          std::to_string(limits.host_memory) + " bytes available");
+    }
+    return tune::ok();
 }
 
 tune::Status check_device_limits(const ResolvedCandidate& candidate,

@@ -64,6 +64,14 @@ KeyPlan plan_key(const Problem& problem, const ProblemKey& key, const DeviceLimi
             }
         }
     }
+    if (!plan.runnable.empty() && limits != nullptr) {
+        // Once for the key rather than per candidate: the buffers are the same for every one.
+        // After the device limits, which say more about a buffer too large for the device.
+        if (auto fits = check_host_memory(plan.buffers, *limits); !fits) {
+            plan.error = std::move(fits).error();
+            return plan;
+        }
+    }
     if (plan.runnable.empty()) {
         std::string reasons;
         for (const SkippedCandidate& skipped : plan.skipped) {

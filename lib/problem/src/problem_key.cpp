@@ -48,8 +48,10 @@ std::string to_string(const ProblemKey& key) {
 
 void to_json(nlohmann::json& json, const ProblemKey& key) {
     json = nlohmann::json::object();
-    for (const auto& [name, value] : key.entries()) {
-        std::visit([&json, &name](const auto& v) { json[name] = v; }, value);
+    for (const auto& entry : key.entries()) {
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        nlohmann::json& member = json[entry.first];
+        std::visit([&member](const auto& v) { member = v; }, entry.second);
     }
 }
 

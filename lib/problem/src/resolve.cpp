@@ -12,8 +12,9 @@ namespace {
 
 Scope key_scope(const ProblemKey& key) {
     Scope scope;
-    for (const auto& [name, value] : key.entries()) {
-        std::visit([&](const auto& v) { scope.set(name, Value(v)); }, value);
+    for (const auto& entry : key.entries()) {
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        std::visit([&](const auto& v) { scope.set(entry.first, Value(v)); }, entry.second);
     }
     return scope;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <memory>
 
 #include <spvtune/problem/candidate_executor.hpp>
@@ -9,14 +10,21 @@
 
 namespace spvtune::problem {
 
+/// The most candidates a DeviceExecutor keeps built (pipelines and recorded job) by default.
+inline constexpr std::size_t default_max_prepared_candidates = 256;
+
 /// Runs a problem's candidates in this process on one Vulkan device.
 ///
-/// It compiles each (candidate, specialization) once and allocates one key's buffers at a time
-/// (inputs uploaded once, freed when another key comes). Calls are serialised: one executor
-/// drives one device queue. Errors of the Vulkan engine become the call's error.
+/// It allocates one key's buffers at a time (inputs uploaded once, freed when another key
+/// comes) and keeps the pipelines and recorded job of the `max_prepared` candidates used most
+/// recently: a candidate used again is not rebuilt, and a grid of 65,536 candidates does not hold
+/// 65,536 pipelines (the least recently used is freed and rebuilt if it is needed again). Calls
+/// are serialised: one executor drives one device queue. Errors of the Vulkan engine become the
+/// call's error.
 class DeviceExecutor final : public CandidateExecutor {
   public:
-    DeviceExecutor(const Problem& problem, vulkan::Device& device, vulkan::BatchPolicy batch = {});
+    DeviceExecutor(const Problem& problem, vulkan::Device& device, vulkan::BatchPolicy batch = {},
+                   std::size_t max_prepared = default_max_prepared_candidates);
     ~DeviceExecutor() override;
     DeviceExecutor(const DeviceExecutor&) = delete;
     DeviceExecutor& operator=(const DeviceExecutor&) = delete;
@@ -31,6 +39,9 @@ class DeviceExecutor final : public CandidateExecutor {
     /// was lost, or a submission did not finish within the fence timeout. A worker process
     /// reports it and exits, so that the next one starts on a fresh device.
     bool device_lost() const;
+
+    /// How many candidates hold built pipelines now: at most `max_prepared`.
+    std::size_t prepared_candidates() const;
 
   private:
     struct Impl;

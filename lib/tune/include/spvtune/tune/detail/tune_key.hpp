@@ -91,36 +91,50 @@ Result<typename Set::OutputType, TuneError> run_preferred(
 
 /// Checks mode: runs every candidate on the inputs (each producing its own output) and keeps
 /// those whose output matches the reference candidate's; the others go to `failures`.
+///
+/// The reference runs first and only its output is kept: every other output is compared as soon
+/// as it exists and dropped, so checking N candidates holds two outputs at a time, not N (a
+/// 65,536-point grid with 64 KiB of output would otherwise hold 4 GiB).
 template <class Set>
 std::vector<BenchmarkCandidate> check_outputs(const Set& set,
                                               const typename Set::InputsType& inputs,
                                               std::vector<BenchmarkCandidate> live,
                                               std::vector<CandidateFailure>& failures,
                                               const EventContext& events) {
-    std::vector<std::optional<typename Set::OutputType>> outputs(set.size());
-    std::erase_if(live, [&](const BenchmarkCandidate& c) {
+    const auto run_or_fail = [&](const BenchmarkCandidate& c) {
         events.emit(TuneEventKind::candidate_started, c.name);
         auto out = set.run(c.index, inputs);
         if (!out) {
             failures.push_back(
                 {std::string(c.name), c.index, FailureKind::error, "checks run: " + out.error()});
-            return true;
         }
-        outputs[c.index] = std::move(out).value();
-        return false;
-    });
+        return out;
+    };
     const std::size_t reference = set.reference_index(inputs);
-    if (reference >= outputs.size() || !outputs[reference]) {
-        events.emit(TuneEventKind::checks_note, {},
-                    "the reference candidate produced no output; outputs were not compared");
-        return live;
+    std::optional<typename Set::OutputType> want;
+    const auto reference_entry =
+        std::find_if(live.begin(), live.end(),
+                     [&](const BenchmarkCandidate& c) { return c.index == reference; });
+    if (reference_entry != live.end()) {
+        auto out = run_or_fail(*reference_entry);
+        if (out) {
+            want = std::move(out).value();
+        } else {
+            live.erase(reference_entry);
+        }
     }
     std::erase_if(live, [&](const BenchmarkCandidate& c) {
         if (c.index == reference) {
             return false;
         }
-        std::optional<std::string> mismatch =
-            set.comparison()(*outputs[reference], *outputs[c.index]);
+        auto out = run_or_fail(c);
+        if (!out) {
+            return true;
+        }
+        if (!want) {
+            return false;
+        }
+        std::optional<std::string> mismatch = set.comparison()(*want, out.value());
         if (mismatch) {
             failures.push_back(
                 {std::string(c.name), c.index, FailureKind::wrong_output,
@@ -128,6 +142,10 @@ std::vector<BenchmarkCandidate> check_outputs(const Set& set,
         }
         return mismatch.has_value();
     });
+    if (!want) {
+        events.emit(TuneEventKind::checks_note, {},
+                    "the reference candidate produced no output; outputs were not compared");
+    }
     return live;
 }
 
