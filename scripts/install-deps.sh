@@ -9,6 +9,7 @@ packages=(
     libcli11-dev nlohmann-json3-dev doctest-dev
     clang-format
     python3 python3-jsonschema
+    chromium  # the browser test renders spvtune report's HTML headless (about 20 s to install)
 )
 
 missing=()

@@ -91,7 +91,7 @@ std::string candidate_chart_svg(std::vector<CandidateRow> rows, const ValueForma
         for (std::size_t s = 0; s < row.samples_ns.size(); ++s) {
             // Spread over five lanes so that equal samples stay apart.
             const double lane = static_cast<double>(s % 5) - 2;
-            svg.circle(scale.position(row.samples_ns[s]), middle + lane * 2, 2);
+            svg.circle(scale.position(row.samples_ns[s]), middle + lane * 2, 2.5);
         }
         svg.close_group();
         const std::string text = mark_text(row.mark);

@@ -13,14 +13,15 @@ inline constexpr double chart_top = 8;
 /// Room on the right of the plot for a row's value and mark.
 inline constexpr double value_column = 170;
 
-/// The width of the label column: enough for the longest label at about 6.6 px per character,
-/// between 80 and 320 px (a longer name is cut by the chart's edge; its tooltip has it whole).
+/// The width of the label column: enough for the longest label at about 8 px per character
+/// (bold, for the winner), between 80 and 340 px (a longer name is cut by the chart's edge; its
+/// tooltip has it whole).
 inline double label_column(const std::vector<std::string>& labels) {
     std::size_t longest = 0;
     for (const std::string& label : labels) {
         longest = std::max(longest, label.size());
     }
-    return std::clamp(static_cast<double>(longest) * 6.6 + 12, 80.0, 320.0);
+    return std::clamp(static_cast<double>(longest) * 8 + 14, 80.0, 340.0);
 }
 
 }  // namespace spvtune::html

@@ -14,7 +14,7 @@ svg.chart .bar { fill: #b9c8d8; }
 svg.chart .bar.winner { fill: #3f9e5a; }
 svg.chart .bar.tied { fill: #9fd3a9; }
 svg.chart .ci { stroke: #1d2b3a; stroke-width: 1.5; fill: none; }
-svg.chart .samples circle { fill: #1d2b3a; fill-opacity: 0.45; }
+svg.chart .samples circle { fill: #d9480f; fill-opacity: 0.8; stroke: #fff; stroke-width: 0.6; }
 svg.chart .value { fill: #333; }
 svg.chart .cell { stroke: #fff; }
 svg.chart .cell.missing { fill: #f2f2f2; stroke: #ccc; stroke-dasharray: 4 3; }

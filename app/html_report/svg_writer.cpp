@@ -60,8 +60,9 @@ std::string class_attribute(std::string_view css_class) {
 
 SvgWriter::SvgWriter(double width, double height, std::string_view css_class,
                      std::string_view label) {
-    out_ = "<svg xmlns=\"http://www.w3.org/2000/svg\"" + class_attribute(css_class) +
-           attribute("width", coordinate(width)) + attribute("height", coordinate(height)) +
+    // No xmlns: inside HTML the parser gives <svg> its namespace, and the page names no URL.
+    out_ = "<svg" + class_attribute(css_class) + attribute("width", coordinate(width)) +
+           attribute("height", coordinate(height)) +
            attribute("viewBox", "0 0 " + coordinate(width) + " " + coordinate(height)) +
            " role=\"img\"" + attribute("aria-label", label) + ">\n";
 }
