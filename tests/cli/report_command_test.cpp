@@ -155,6 +155,38 @@ TEST_CASE("spvtune report draws a saved tune report as tune --html does") {
     CHECK(occurrences(page, "<rect class=\"cell") == 0);  // no family has two parameters
 }
 
+TEST_CASE("spvtune report reads what compare --json and cache diff --json really write") {
+    TuneFixture fixture;
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
+    const auto compared = fixture.scratch.path() / "compared.json";
+    const SpvtuneRun compare =
+        run_spvtune(fixture.scratch, {"compare", "--results", fixture.report.string(),
+                                      fixture.report.string(), "--json", compared.string()});
+    REQUIRE_MESSAGE(compare.exit_code == 0, compare.err);
+    const auto empty = fixture.scratch.path() / "empty-cache";
+    std::filesystem::create_directories(empty);
+    const auto diffed = fixture.scratch.path() / "diffed.json";
+    const SpvtuneRun diff = run_spvtune(
+        fixture.scratch,
+        {"cache", "diff", empty.string(), fixture.cache.string(), "--json", diffed.string()});
+    REQUIRE_MESSAGE(diff.exit_code == 0, diff.err);
+
+    const SpvtuneRun run = report(fixture, {compared.string(), diffed.string(), "-o", "-"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    check_self_contained(run.out);
+    // One ratio per candidate compared with itself (each measured one), at 1.
+    const nlohmann::json comparison = nlohmann::json::parse(read_bytes(compared));
+    std::size_t ratios = 0;
+    for (const auto& key : comparison.at("comparisons").at(0).at("keys")) {
+        ratios += key.at("contenders").size();
+    }
+    CHECK(ratios >= 2);
+    CHECK(occurrences(run.out, "<circle class=\"ratio verdict-") == ratios);
+    CHECK(occurrences(run.out, ": 1x (") == ratios);  // each dot's tooltip
+    // The new cache's entry, added.
+    CHECK(occurrences(run.out, "<tr><td>added</td><td>scale-test</td>") == 1);
+}
+
 TEST_CASE("spvtune report colours each compare verdict and lists what was not compared") {
     TuneFixture fixture;
     const auto input = fixture.scratch.path() / "compare.json";
