@@ -62,13 +62,6 @@ double JsonView::number() const {
     return value_->get<double>();
 }
 
-bool JsonView::boolean() const {
-    if (!value_->is_boolean()) {
-        fail("true or false");
-    }
-    return value_->get<bool>();
-}
-
 std::optional<double> JsonView::optional_number() const {
     return value_->is_null() ? std::nullopt : std::optional<double>(number());
 }

@@ -25,12 +25,10 @@ class JsonView {
 
     std::string string() const;
     double number() const;
-    bool boolean() const;
     /// The number, or nothing when it is null.
     std::optional<double> optional_number() const;
 
     const nlohmann::json& json() const { return *value_; }
-    const std::string& pointer() const { return pointer_; }
 
     /// Throws std::runtime_error: `FILE: at POINTER: expected WHAT`.
     [[noreturn]] void fail(std::string_view expected) const;
