@@ -29,6 +29,7 @@
 #include "problem_loading.hpp"
 #include "report/console_reporter.hpp"
 #include "report/fan_out_reporter.hpp"
+#include "report/html_report.hpp"
 #include "report/json_reporter.hpp"
 #include "sampling_options.hpp"
 #include "shard.hpp"
@@ -60,6 +61,7 @@ struct TuneOptions {
     bool keep_ranking = false;
     bool compile_only = false;
     std::string json_out;
+    std::string html_out;
     std::string dump_dir;
     bool quiet = false;
     bool verbose = false;
@@ -150,6 +152,10 @@ problem::WorkerLaunch worker_launch(const problem::Problem& problem, const TuneO
 }
 
 int run_tune(TuneOptions& options) {
+    if (options.json_out == "-" && options.html_out == "-") {
+        std::cerr << "spvtune: error: --json - and --html - cannot both write to stdout\n";
+        return exit_usage;
+    }
     if (options.fixed) {
         options.overrides.mode = problem::SamplingMode::fixed;
     }
@@ -224,15 +230,26 @@ int run_tune(TuneOptions& options) {
         directory, cache::CacheFileStoreOptions{.keep_ranking = options.keep_ranking});
 
     FanOutReporter reporters;
-    // The JSON file first: when it cannot be written, the run fails before the console's summary.
-    if (!options.json_out.empty()) {
-        reporters.add(std::make_unique<JsonReporter>(options.json_out));
+    // The report files first: when one cannot be written, the run fails before the console's
+    // summary. The HTML page is drawn from the very record --json writes.
+    if (!options.json_out.empty() || !options.html_out.empty()) {
+        reporters.add(std::make_unique<JsonReporter>(
+            [json_sink =
+                 options.json_out.empty() ? JsonReporter::Sink() : json_file_sink(options.json_out),
+             html_out = options.html_out](const nlohmann::json& report) {
+                if (json_sink) {
+                    json_sink(report);
+                }
+                if (!html_out.empty()) {
+                    write_html_report(html_out, html_report({{"this run", report}}));
+                }
+            }));
     }
-    // With the JSON report on stdout (`--json -`), the tables go to stderr so a pipe gets pure
-    // JSON.
-    reporters.add(std::make_unique<ConsoleReporter>(options.quiet, options.verbose,
-                                                    options.json_out == "-" ? std::cerr : std::cout,
-                                                    options.color));
+    // With a report on stdout (`--json -`, `--html -`), the tables go to stderr so a pipe gets
+    // only the report.
+    const bool report_on_stdout = options.json_out == "-" || options.html_out == "-";
+    reporters.add(std::make_unique<ConsoleReporter>(
+        options.quiet, options.verbose, report_on_stdout ? std::cerr : std::cout, options.color));
     reporters.run_started(RunInfo{physical->identity.device_name, hardware,
                                   store->file_for(hardware), *problems, work.size()});
     interrupted = 0;
@@ -321,6 +338,11 @@ CommandAction register_tune_command(CLI::App& parent) {
     command
         ->add_option("--json", options->json_out,
                      "Write the full results as JSON to this file (- for stdout)")
+        ->check(file_path());
+    command
+        ->add_option("--html", options->html_out,
+                     "Write the results as a self-contained HTML page with charts, as spvtune "
+                     "report does (- for stdout)")
         ->check(file_path());
     command
         ->add_option("--dump-outputs", options->dump_dir,

@@ -11,6 +11,7 @@ packages=(
     clang libclang-rt-14-dev
     python3 python3-jsonschema
     zsh fish groff-base  # the completion scripts and the manual page are checked in them
+    chromium  # the browser test renders spvtune report's HTML headless (about 20 s to install)
 )
 
 missing=()

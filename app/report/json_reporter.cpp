@@ -22,7 +22,11 @@ void write_json(const std::string& path, const nlohmann::json& json) {
 
 }  // namespace
 
-JsonReporter::JsonReporter(std::string path) : path_(std::move(path)) {}
+JsonReporter::Sink json_file_sink(std::string path) {
+    return [path = std::move(path)](const nlohmann::json& report) { write_json(path, report); };
+}
+
+JsonReporter::JsonReporter(Sink finished) : finished_(std::move(finished)) {}
 
 void JsonReporter::run_started(const RunInfo& run) {
     // schema_version: raised when a change could mislead an existing reader
@@ -46,6 +50,7 @@ void JsonReporter::problem_started(const ProblemRun& problem) {
                 {"left_out", std::move(left_out)},
                 {"settings", tuning.tuner.sampling},
                 {"min_sample_ms", tuning.batch.min_window.count() / 1e6},
+                {"families", families_json(problem.problem)},
                 {"keys", nlohmann::json::array()}};
 }
 
@@ -61,7 +66,7 @@ void JsonReporter::problem_finished(const ProblemRun& /*problem*/) {
 void JsonReporter::run_finished(const RunSummary& summary) {
     report_["interrupted"] = summary.interrupted;
     report_["faulted_candidates"] = summary.faulted_candidates;
-    write_json(path_, report_);
+    finished_(report_);
 }
 
 }  // namespace spvtune::app

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -8,11 +9,14 @@
 
 namespace spvtune::app {
 
-/// `--json OUT`: the device, the cache file, each problem's settings and every key's full
-/// record (all samples included), written when the run finishes, also after an interruption.
+/// Collects the `--json` record of a run: the device, the cache file, each problem's settings
+/// and candidate families, and every key's full record (all samples included), and hands it
+/// whole to its sink when the run finishes, also after an interruption.
 class JsonReporter final : public TuneReporter {
   public:
-    explicit JsonReporter(std::string path);
+    using Sink = std::function<void(const nlohmann::json& report)>;
+
+    explicit JsonReporter(Sink finished);
 
     void run_started(const RunInfo& run) override;
     void problem_started(const ProblemRun& problem) override;
@@ -21,9 +25,12 @@ class JsonReporter final : public TuneReporter {
     void run_finished(const RunSummary& summary) override;
 
   private:
-    std::string path_;
+    Sink finished_;
     nlohmann::json report_;
     nlohmann::json problem_;
 };
+
+/// `--json PATH`: writes the report to PATH (- for stdout), whole or not at all.
+JsonReporter::Sink json_file_sink(std::string path);
 
 }  // namespace spvtune::app

@@ -33,6 +33,24 @@ nlohmann::json time_json(const problem::KeyReport& report) {
 
 }  // namespace
 
+std::string family_name(const problem::CandidateFamily& family) {
+    return family.variant.empty() ? family.name : family.name + "[" + family.variant + "]";
+}
+
+nlohmann::json families_json(const problem::Problem& problem) {
+    nlohmann::json families = nlohmann::json::array();
+    for (const problem::CandidateFamily& family : problem.families) {
+        // A list, not an object: the order of the parameters is the grid's (the first varies
+        // slowest), which a JSON object would not keep.
+        nlohmann::json grid = nlohmann::json::array();
+        for (const problem::GridAxis& axis : family.grid) {
+            grid.push_back({{"parameter", axis.name}, {"values", axis.values}});
+        }
+        families.push_back({{"name", family_name(family)}, {"grid", std::move(grid)}});
+    }
+    return families;
+}
+
 nlohmann::json key_report_json(const problem::Problem& problem, const problem::KeyReport& report,
                                std::size_t warmup_runs) {
     nlohmann::json json;
@@ -60,8 +78,16 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
 
     nlohmann::json candidates = nlohmann::json::array();
     for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
-        const std::string& name = problem.candidates[i].name;
+        const problem::Candidate& described = problem.candidates[i];
+        const std::string& name = described.name;
         nlohmann::json candidate{{"name", name}, {"index", i}};
+        // Where the candidate sits in its family's grid, so a report can draw the grid.
+        candidate["family"] = family_name(problem.families[described.family]);
+        nlohmann::json point = nlohmann::json::object();
+        for (const auto& [parameter, value] : described.point) {
+            point[parameter] = value;
+        }
+        candidate["point"] = std::move(point);
         std::string status = "not run";
         std::optional<std::size_t> ranked_samples;
         if (entry) {

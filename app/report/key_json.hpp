@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -8,6 +9,12 @@
 #include <spvtune/problem/problem_tuning.hpp>
 
 namespace spvtune::app {
+
+/// A family as a candidate's `family` names it: `name`, or `name[variant]` for a variant.
+std::string family_name(const problem::CandidateFamily& family);
+
+/// Each candidate family with its grid: `[{"name", "grid": [{"parameter", "values"}]}]`.
+nlohmann::json families_json(const problem::Problem& problem);
 
 /// The full machine-readable record of one key, every sample included.
 nlohmann::json key_report_json(const problem::Problem& problem, const problem::KeyReport& report,

@@ -1,0 +1,28 @@
+#pragma once
+
+// The parts of html_report(): one section per input, each a <section> of HTML.
+
+#include <string>
+#include <string_view>
+
+#include "json_view.hpp"
+
+namespace spvtune::app {
+
+/// `tune --json`: the run's summary table, then per key its candidate chart, the heatmaps of
+/// its two-parameter grids and its failures.
+std::string tune_section(const JsonView& report);
+
+/// `compare --json`: the verdict counts and warnings, then per problem the ratio chart.
+std::string compare_section(const JsonView& report);
+
+/// `cache diff --json`: per hardware, the table of changed entries with their speedups.
+std::string cache_diff_section(const JsonView& report);
+
+/// HTML-escaped text.
+std::string html_text(std::string_view text);
+
+/// "1.25x faster" / "1.10x slower": how much faster `new_ns` is than `old_ns`.
+std::string speedup_text(double old_ns, double new_ns);
+
+}  // namespace spvtune::app

@@ -1,0 +1,304 @@
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "html_report/candidate_chart.hpp"
+#include "html_report/heatmap.hpp"
+#include "html_sections.hpp"
+#include "key_table.hpp"
+
+namespace spvtune::app {
+namespace {
+
+std::string seconds_text(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f s", seconds);
+    return text;
+}
+
+std::string scalar_text(const nlohmann::json& value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+/// What the candidate's statistics say, when it was measured (now or when its entry was made).
+struct Measured {
+    double median_ns = 0;
+    double ci_low_ns = 0;
+    double ci_high_ns = 0;
+};
+
+std::optional<Measured> measured(const JsonView& candidate) {
+    const auto statistics = candidate.find("statistics");
+    if (!statistics || (*statistics)["samples"].number() <= 0) {
+        return std::nullopt;
+    }
+    const double median = (*statistics)["median_ns"].number();
+    const auto low = statistics->find("ci_low_ns");
+    const auto high = statistics->find("ci_high_ns");
+    return Measured{median, low ? low->number() : median, high ? high->number() : median};
+}
+
+std::string table_row(std::string_view name, const std::string& value) {
+    return "<tr><th>" + html_text(name) + "</th><td>" + html_text(value) + "</td></tr>\n";
+}
+
+/// The device's name and identity and the run's facts; the rest of the identity record folded
+/// away (<details> opens without a script).
+std::string device_table(const JsonView& report) {
+    const JsonView device = report["device"];
+    if (!device.json().is_object()) {
+        device.fail("an object: the hardware identity record");
+    }
+    std::string rows;
+    for (const char* name : {"device_name", "identity"}) {
+        if (const auto value = device.find(name)) {
+            rows += table_row(name, scalar_text(value->json()));
+        }
+    }
+    for (const char* name :
+         {"spvtune_version", "cache_file", "interrupted", "faulted_candidates"}) {
+        if (const auto value = report.find(name)) {
+            rows += table_row(name, scalar_text(value->json()));
+        }
+    }
+    std::string record;
+    for (const auto& [name, value] : device.json().items()) {
+        if (name != "device_name" && name != "identity" && !value.is_structured()) {
+            record += table_row(name, scalar_text(value));
+        }
+    }
+    return "<table class=\"device\">\n" + rows + "</table>\n" +
+           (record.empty() ? ""
+                           : "<details><summary>The hardware identity record</summary>\n"
+                             "<table class=\"device\">\n" +
+                                 record + "</table>\n</details>\n");
+}
+
+/// The winner's time and its speedup over the key's reference, when both were measured.
+struct KeyOutcome {
+    std::string winner;
+    std::optional<double> winner_ns;
+    std::string speedup;
+};
+
+KeyOutcome key_outcome(const JsonView& key) {
+    KeyOutcome outcome;
+    if (const auto winner = key.find("winner")) {
+        outcome.winner = winner->string();
+    }
+    const auto reference = key.find("reference");
+    const std::string reference_name = reference ? reference->string() : "";
+    std::optional<double> reference_ns;
+    for (const JsonView& candidate : key["candidates"].elements()) {
+        const std::string name = candidate["name"].string();
+        const auto times = measured(candidate);
+        if (times && name == outcome.winner) {
+            outcome.winner_ns = times->median_ns;
+        }
+        if (times && name == reference_name) {
+            reference_ns = times->median_ns;
+        }
+    }
+    if (outcome.winner_ns && reference_ns) {
+        outcome.speedup = outcome.winner == reference_name
+                              ? "1.00x (the reference)"
+                              : speedup_text(*reference_ns, *outcome.winner_ns);
+    }
+    return outcome;
+}
+
+std::string summary_table(const JsonView& report) {
+    std::string rows;
+    std::size_t keys = 0;
+    std::size_t failed = 0;
+    double seconds = 0;
+    for (const JsonView& problem : report["problems"].elements()) {
+        const std::string problem_name = problem["name"].string();
+        for (const JsonView& key : problem["keys"].elements()) {
+            const KeyOutcome outcome = key_outcome(key);
+            const std::string status = key["status"].string();
+            const double elapsed = key["elapsed_s"].number();
+            ++keys;
+            failed += status == "failed" ? 1 : 0;
+            seconds += elapsed;
+            rows += "<tr><td>" + html_text(problem_name) + "</td><td><code>" +
+                    html_text(key_text(key["key"])) + "</code></td><td class=\"status-" +
+                    html_text(status) + "\">" + html_text(status) + "</td><td>" +
+                    html_text(outcome.winner) + "</td><td class=\"number\">" +
+                    (outcome.winner_ns ? html_text(format_duration_ns(*outcome.winner_ns)) : "") +
+                    "</td><td class=\"number\">" + html_text(outcome.speedup) +
+                    "</td><td class=\"number\">" + seconds_text(elapsed) + "</td></tr>\n";
+        }
+    }
+    return "<table class=\"summary\">\n<tr><th>problem</th><th>key</th><th>status</th>"
+           "<th>winner</th><th>winner's median</th><th>speedup over the reference</th>"
+           "<th>tuning time</th></tr>\n" +
+           rows + "<tr><th colspan=\"2\">" + std::to_string(keys) + (keys == 1 ? " key" : " keys") +
+           "</th><th>" + std::to_string(failed) +
+           " failed</th><th></th><th></th><th></th><th class=\"number\">" + seconds_text(seconds) +
+           "</th></tr>\n</table>\n";
+}
+
+std::string candidate_chart(const JsonView& key) {
+    std::vector<html::CandidateRow> rows;
+    for (const JsonView& candidate : key["candidates"].elements()) {
+        const auto times = measured(candidate);
+        if (!times) {
+            continue;
+        }
+        html::CandidateRow row;
+        row.name = candidate["name"].string();
+        row.median_ns = times->median_ns;
+        row.ci_low_ns = times->ci_low_ns;
+        row.ci_high_ns = times->ci_high_ns;
+        if (const auto samples = candidate.find("samples_ns")) {
+            for (const JsonView& sample : samples->elements()) {
+                row.samples_ns.push_back(sample.number());
+            }
+        }
+        const std::string status = candidate["status"].string();
+        row.mark = status == "winner" ? html::CandidateRow::Mark::winner
+                   : status == "tied" ? html::CandidateRow::Mark::tied
+                                      : html::CandidateRow::Mark::other;
+        rows.push_back(std::move(row));
+    }
+    if (rows.empty()) {
+        return "<p class=\"muted\">No candidate was measured.</p>\n";
+    }
+    return html::candidate_chart_svg(std::move(rows), format_duration_ns) +
+           "<p class=\"legend\"><span class=\"swatch\" style=\"background:#3f9e5a\"></span>winner"
+           "<span class=\"swatch\" style=\"background:#9fd3a9\"></span>tied with the winner"
+           "<span class=\"swatch\" style=\"background:#b9c8d8\"></span>slower. Bars: median "
+           "time per dispatch; whiskers: the confidence interval of the median; dots: this "
+           "run's samples (none for a key answered by the cache).</p>\n";
+}
+
+html::HeatCell heat_cell(const JsonView& candidate) {
+    html::HeatCell cell;
+    const std::string name = candidate["name"].string();
+    const std::string status = candidate["status"].string();
+    cell.winner = status == "winner";
+    cell.tooltip = name + ": " + status;
+    if (const auto reason = candidate.find("reason")) {
+        cell.tooltip += ": " + reason->string();
+    }
+    if (const auto times = measured(candidate)) {
+        cell.state = html::HeatCell::State::measured;
+        cell.median_ns = times->median_ns;
+        cell.tooltip += ", median " + format_duration_ns(times->median_ns);
+    } else if (status == "skipped") {
+        cell.state = html::HeatCell::State::skipped;
+    } else if (status == "not run") {
+        cell.state = html::HeatCell::State::not_run;
+    } else {
+        cell.state = html::HeatCell::State::failed;
+    }
+    return cell;
+}
+
+/// The heatmap of every family of the problem whose grid has exactly two parameters.
+std::string heatmaps(const JsonView& problem, const JsonView& key) {
+    const auto families = problem.find("families");
+    if (!families) {
+        return "";  // a report from before families were recorded
+    }
+    std::string out;
+    for (const JsonView& family : families->elements()) {
+        const std::vector<JsonView> grid = family["grid"].elements();
+        if (grid.size() != 2) {
+            continue;
+        }
+        const std::string family_name = family["name"].string();
+        html::Heatmap heatmap;
+        heatmap.row_parameter = grid[0]["parameter"].string();
+        heatmap.column_parameter = grid[1]["parameter"].string();
+        for (const JsonView& value : grid[0]["values"].elements()) {
+            heatmap.rows.push_back(static_cast<std::int64_t>(value.number()));
+        }
+        for (const JsonView& value : grid[1]["values"].elements()) {
+            heatmap.columns.push_back(static_cast<std::int64_t>(value.number()));
+        }
+        heatmap.cells.resize(heatmap.rows.size() * heatmap.columns.size());
+        std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> index;
+        for (std::size_t r = 0; r < heatmap.rows.size(); ++r) {
+            for (std::size_t c = 0; c < heatmap.columns.size(); ++c) {
+                const std::size_t at = r * heatmap.columns.size() + c;
+                index[{heatmap.rows[r], heatmap.columns[c]}] = at;
+                heatmap.cells[at].tooltip = family_name + "[" + heatmap.row_parameter + "=" +
+                                            std::to_string(heatmap.rows[r]) + "," +
+                                            heatmap.column_parameter + "=" +
+                                            std::to_string(heatmap.columns[c]) +
+                                            "]: not a candidate (a constraint or a missing file)";
+            }
+        }
+        for (const JsonView& candidate : key["candidates"].elements()) {
+            const auto belongs = candidate.find("family");
+            if (!belongs || belongs->string() != family_name) {
+                continue;
+            }
+            const JsonView point = candidate["point"];
+            const auto at =
+                index.find({static_cast<std::int64_t>(point[heatmap.row_parameter].number()),
+                            static_cast<std::int64_t>(point[heatmap.column_parameter].number())});
+            if (at == index.end()) {
+                point.fail("a point of the family's grid");
+            }
+            heatmap.cells[at->second] = heat_cell(candidate);
+        }
+        out += "<h4>" + html_text(family_name) + ": median time over " +
+               html_text(heatmap.row_parameter) + " &#215; " + html_text(heatmap.column_parameter) +
+               "</h4>\n" + html::heatmap_svg(heatmap, format_duration_ns);
+    }
+    return out;
+}
+
+std::string failures(const JsonView& key) {
+    std::string items;
+    for (const JsonView& candidate : key["candidates"].elements()) {
+        if (const auto reason = candidate.find("reason")) {
+            items += "<li><b>" + html_text(candidate["name"].string()) + "</b> (" +
+                     html_text(candidate["status"].string()) + "): " + html_text(reason->string()) +
+                     "</li>\n";
+        }
+    }
+    return items.empty()
+               ? ""
+               : "<h4>Failed or skipped</h4>\n<ul class=\"failures\">\n" + items + "</ul>\n";
+}
+
+std::string key_details(const JsonView& problem, const JsonView& key) {
+    const std::string status = key["status"].string();
+    std::string out = "<h3>" + html_text(problem["name"].string()) + " <code>" +
+                      html_text(key_text(key["key"])) + "</code> <span class=\"status-" +
+                      html_text(status) + "\">" + html_text(status) + "</span></h3>\n";
+    if (const auto error = key.find("error")) {
+        out += "<pre class=\"status-failed\">" + html_text(error->string()) + "</pre>\n";
+    }
+    std::string facts;
+    for (const auto& [name, label] : {std::pair{"reference", "reference"}, std::pair{"ran", "ran"},
+                                      std::pair{"tuned_at", "tuned at"}}) {
+        if (const auto value = key.find(name)) {
+            facts += std::string(label) + " " + html_text(value->string()) + " &#183; ";
+        }
+    }
+    facts += "tuning time " + seconds_text(key["elapsed_s"].number());
+    out += "<p class=\"muted\">" + facts + "</p>\n";
+    return out + candidate_chart(key) + heatmaps(problem, key) + failures(key);
+}
+
+}  // namespace
+
+std::string tune_section(const JsonView& report) {
+    std::string out = device_table(report) + summary_table(report);
+    for (const JsonView& problem : report["problems"].elements()) {
+        for (const JsonView& key : problem["keys"].elements()) {
+            out += key_details(problem, key);
+        }
+    }
+    return out;
+}
+
+}  // namespace spvtune::app

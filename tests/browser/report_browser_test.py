@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Renders the HTML report of a real tune run in headless Chromium, as a reader would open it.
+
+Tunes tests/cli/problems/grid2.json on the default device with --json and --html, then has
+Chromium load the page with scripts and the network out of reach, dump the DOM it built and take
+a screenshot. Fails when Chromium is missing (scripts/install-deps.sh installs it), when the page
+logs any console message (a refused fetch, a parse error), when the rendered charts do not have
+one bar per measured candidate, one dot per sample and one heatmap cell per grid point, or when
+the screenshot is not a PNG of the requested size.
+
+Usage: report_browser_test.py SPVTUNE PROBLEM_DIR KERNEL_DIR [--keep DIR]
+"""
+import html.parser
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+WIDTH, HEIGHT = 1000, 1400
+
+
+def chromium_binary():
+    for name in (os.environ.get("SPVTUNE_CHROMIUM", ""), "chromium", "chromium-browser"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    sys.exit("FAIL: chromium is not installed; scripts/install-deps.sh installs it "
+             "(Debian package 'chromium')")
+
+
+def run_chromium(chromium, page, scratch, extra):
+    # The network is closed here and must stay unused: no QUIC, no background fetches, no
+    # component updates; a fresh profile each time.
+    profile = tempfile.mkdtemp(dir=scratch)
+    command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+               "--no-first-run", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
+               *extra, "file://" + page]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        sys.exit("FAIL: chromium exited with %d:\n%s" % (done.returncode, done.stderr))
+    return done
+
+
+class ChartCounter(html.parser.HTMLParser):
+    """Counts, per chart (an <svg class="chart ...">), its bars, dots and cells."""
+
+    def __init__(self):
+        super().__init__()
+        self.charts = []
+        self.scripts = 0
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        if tag == "script":
+            self.scripts += 1
+        if tag == "svg" and "chart" in classes:
+            self.charts.append({"kind": classes[1], "bars": 0, "dots": 0, "cells": 0})
+        elif self.charts and tag == "rect" and "bar" in classes:
+            self.charts[-1]["bars"] += 1
+        elif self.charts and tag == "rect" and "cell" in classes:
+            self.charts[-1]["cells"] += 1
+        elif self.charts and tag == "circle":
+            self.charts[-1]["dots"] += 1
+
+
+def png_size(path):
+    with open(path, "rb") as png:
+        header = png.read(24)
+    if header[:8] != b"\x89PNG\r\n\x1a\n" or header[12:16] != b"IHDR":
+        sys.exit("FAIL: %s is not a PNG" % path)
+    return struct.unpack(">II", header[16:24])
+
+
+def main():
+    spvtune, problem_dir, kernel_dir = sys.argv[1:4]
+    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
+    chromium = chromium_binary()
+    failures = []
+    with tempfile.TemporaryDirectory() as scratch:
+        report_json = os.path.join(scratch, "report.json")
+        page = os.path.join(scratch, "report.html")
+        tuned = subprocess.run(
+            [spvtune, "tune", os.path.join(problem_dir, "grid2.json"), "--kernel-dir", kernel_dir,
+             "--cache-dir", os.path.join(scratch, "cache"), "--json", report_json, "--html",
+             page], capture_output=True, text=True, timeout=600)
+        if tuned.returncode != 0:
+            sys.exit("FAIL: spvtune tune exited with %d:\n%s%s" %
+                     (tuned.returncode, tuned.stdout, tuned.stderr))
+        with open(report_json) as f:
+            report = json.load(f)
+
+        dumped = run_chromium(chromium, page, scratch, ["--dump-dom"])
+        console = [line for line in dumped.stderr.splitlines() if ":CONSOLE" in line]
+        if console:
+            failures.append("the page logged to the console:\n  " + "\n  ".join(console))
+        counter = ChartCounter()
+        counter.feed(dumped.stdout)
+        if counter.scripts:
+            failures.append("the page has %d <script> elements" % counter.scripts)
+
+        keys = [key for problem in report["problems"] for key in problem["keys"]]
+        candidate_charts = [c for c in counter.charts if c["kind"] == "candidates"]
+        heatmaps = [c for c in counter.charts if c["kind"] == "heatmap"]
+        if len(candidate_charts) != len(keys):
+            failures.append("%d candidate charts for %d keys" % (len(candidate_charts), len(keys)))
+        for key, chart in zip(keys, candidate_charts):
+            measured = [c for c in key["candidates"] if "statistics" in c]
+            samples = sum(len(c.get("samples_ns", [])) for c in key["candidates"])
+            if chart["bars"] != len(measured) or chart["dots"] != samples:
+                failures.append("key %s: %d bars and %d dots rendered, expected %d and %d" %
+                                (key["key"], chart["bars"], chart["dots"], len(measured), samples))
+        grids = [f for problem in report["problems"] for f in problem["families"]
+                 if len(f["grid"]) == 2]
+        expected_cells = [len(f["grid"][0]["values"]) * len(f["grid"][1]["values"])
+                          for f in grids] * len(keys)
+        if [h["cells"] for h in heatmaps] != expected_cells:
+            failures.append("heatmap cells %s, expected %s" %
+                            ([h["cells"] for h in heatmaps], expected_cells))
+
+        screenshot = os.path.join(scratch, "report.png")
+        run_chromium(chromium, page, scratch, ["--screenshot=" + screenshot,
+                                               "--window-size=%d,%d" % (WIDTH, HEIGHT),
+                                               "--hide-scrollbars"])
+        if not os.path.exists(screenshot):
+            failures.append("chromium wrote no screenshot")
+        elif png_size(screenshot) != (WIDTH, HEIGHT):
+            failures.append("screenshot of %s pixels, expected %s" %
+                            (png_size(screenshot), (WIDTH, HEIGHT)))
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            for name in ("report.html", "report.json", "report.png"):
+                if os.path.exists(os.path.join(scratch, name)):
+                    shutil.copy(os.path.join(scratch, name), keep)
+
+    if failures:
+        sys.exit("FAIL:\n" + "\n".join(failures))
+    print("ok: %d candidate charts, %d heatmaps rendered; screenshot %dx%d" %
+          (len(candidate_charts), len(heatmaps), WIDTH, HEIGHT))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,305 @@
+// `spvtune report` and `tune --html`: one self-contained HTML page drawn from the JSON reports of
+// tune, compare and cache diff, and clear errors for anything else.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "html_report/svg_text.hpp"
+#include "tune_fixture.hpp"
+
+using namespace spvtune::test;
+using spvtune::tune::testing::read_bytes;
+using spvtune::tune::testing::write_bytes;
+
+namespace {
+
+/// The candidates of a tune report's key that have statistics, which the chart draws as bars.
+std::size_t measured_candidates(const nlohmann::json& key) {
+    std::size_t count = 0;
+    for (const auto& candidate : key.at("candidates")) {
+        count += candidate.contains("statistics") ? 1 : 0;
+    }
+    return count;
+}
+
+/// What every page must be: one document, nothing that runs, nothing fetched.
+void check_self_contained(const std::string& page) {
+    CHECK(page.starts_with("<!DOCTYPE html>"));
+    CHECK(occurrences(page, "</html>") == 1);
+    CHECK(occurrences(page, "<script") == 0);
+    CHECK(occurrences(page, "://") == 0);  // no URL at all: no font, image or stylesheet
+    CHECK(occurrences(page, "url(") == 0);
+    CHECK(occurrences(page, "<link") == 0);
+    CHECK(occurrences(page, "<style>") == 1);
+}
+
+SpvtuneRun report(const TuneFixture& fixture, std::vector<std::string> args) {
+    args.insert(args.begin(), "report");
+    return run_spvtune(fixture.scratch, args);
+}
+
+/// A compare --json report with one contender of each verdict and one that was not measured.
+nlohmann::json compare_report() {
+    auto contender = [](const char* name, double ratio, double low, double high,
+                        const char* verdict) {
+        return nlohmann::json{{"name", name},        {"status", "ok"},     {"ratio", ratio},
+                              {"ratio_low", low},    {"ratio_high", high}, {"verdict", verdict},
+                              {"regression", false}, {"samples_ns", {1.0}}};
+    };
+    nlohmann::json wrong{{"name", "broken<b>"},
+                         {"status", "wrong output"},
+                         {"message", "differs from 'base': y[0]"},
+                         {"regression", true}};
+    return {{"schema_version", 1},
+            {"command", "compare"},
+            {"mode", "candidates"},
+            {"device", "llvmpipe"},
+            {"hardware", {{"identity", "llvmpipe-id"}}},
+            {"threshold", 0.05},
+            {"fail_if_slower", nullptr},
+            {"warnings", {"noise is high"}},
+            {"comparisons",
+             {{{"problem", "p"},
+               {"baseline_source", "base"},
+               {"contender_source", "new"},
+               {"keys",
+                {{{"key", {{"n", 4}}},
+                  {"contenders",
+                   {contender("fast", 0.5, 0.45, 0.55, "faster"),
+                    contender("slow", 1.5, 1.4, 1.6, "slower"),
+                    contender("same", 1.0, 0.98, 1.02, "equivalent"),
+                    contender("unsure", 1.02, 0.9, 1.1, "inconclusive"), wrong}}}}}}}},
+            {"summary",
+             {{"faster", 1},
+              {"slower", 1},
+              {"equivalent", 1},
+              {"inconclusive", 1},
+              {"wrong_output", 1},
+              {"skipped", 0},
+              {"failed", 0},
+              {"regressions", 1},
+              {"exit_code", 0}}}};
+}
+
+nlohmann::json cache_diff_report() {
+    auto entry = [](const char* change, const char* old_winner, const char* new_winner,
+                    nlohmann::json old_ns, nlohmann::json new_ns) {
+        return nlohmann::json{{"change", change},         {"tuner", "matmul"},
+                              {"key", "{\"M\":128}"},     {"old_winner", old_winner},
+                              {"new_winner", new_winner}, {"old_ns", old_ns},
+                              {"new_ns", new_ns}};
+    };
+    return {{"schema_version", 1},
+            {"command", "cache diff"},
+            {"notes", {"hardware other is only in old"}},
+            {"hardware",
+             {{{"hardware", "llvmpipe-id"},
+               {"device", "llvmpipe"},
+               {"entries",
+                {entry("winner changed", "naive", "tiled[T=16]", 2000.0, 1000.0),
+                 entry("winner changed", "tiled[T=8]", "naive", 1000.0, 1250.0),
+                 entry("added", "", "blocked", nullptr, 500.0)}}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("tune --html draws every measured candidate of every key, its failures and its grid") {
+    TuneFixture fixture;
+    const auto html = fixture.scratch.path() / "report.html";
+    const SpvtuneRun run = fixture.tune("grid2.json", {"--html", html.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    const std::string page = read_bytes(html);
+    check_self_contained(page);
+    const nlohmann::json key = fixture.keys().at(0);
+    CHECK(measured_candidates(key) >= 4);  // slow and the three correct points at least
+    CHECK(occurrences(page, "<rect class=\"bar ") == measured_candidates(key));
+    CHECK(occurrences(page, "<rect class=\"bar winner\"") == 1);
+    // Every sample of the run is a dot.
+    std::size_t samples = 0;
+    for (const auto& candidate : key.at("candidates")) {
+        samples += candidate.value("samples_ns", nlohmann::json::array()).size();
+    }
+    CHECK(occurrences(page, "<circle") == samples);
+    // The 3 x 2 grid: the point a constraint removed is missing, those that write half failed.
+    CHECK(occurrences(page, "<rect class=\"cell ") == 6);
+    CHECK(occurrences(page, "<rect class=\"cell missing\"") == 1);
+    CHECK(occurrences(page, "<rect class=\"cell failed\"") == 2);
+    CHECK(occurrences(page, "grid: median time over WG &#215; PART") == 1);
+    // Failures are listed with their reasons.
+    CHECK(contains(page, "<b>grid[WG=32,PART=2]</b> (wrong output): differs from"));
+    // The summary names the device and the winner.
+    CHECK(contains(page, fixture.report_json().at("device").at("identity").get<std::string>()));
+    CHECK(contains(page, "<td>" + key.at("winner").get<std::string>() + "</td>"));
+}
+
+TEST_CASE("spvtune report draws a saved tune report as tune --html does") {
+    TuneFixture fixture;
+    const auto direct = fixture.scratch.path() / "direct.html";
+    REQUIRE(fixture.tune("scale.json", {"--html", direct.string()}).exit_code == 0);
+    const auto from_file = fixture.scratch.path() / "from-file.html";
+    const SpvtuneRun run = report(fixture, {fixture.report.string(), "-o", from_file.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    std::string page = read_bytes(from_file);
+    check_self_contained(page);
+    // The same page, but for the heading that names the file.
+    const std::string label = fixture.report.string();
+    page.replace(page.find(label), label.size(), "this run");
+    CHECK(page == read_bytes(direct));
+    // Both keys, each with a chart; the wrong and the half-writing candidates listed.
+    CHECK(occurrences(page, "<svg class=\"chart candidates\"") == 2);
+    CHECK(occurrences(page, "<b>wrong</b> (wrong output): differs from") == 2);
+    CHECK(occurrences(page, "<b>half</b> (wrong output)") == 2);
+    CHECK(occurrences(page, "<rect class=\"cell") == 0);  // no family has two parameters
+}
+
+TEST_CASE("spvtune report reads what compare --json and cache diff --json really write") {
+    TuneFixture fixture;
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
+    const auto compared = fixture.scratch.path() / "compared.json";
+    const SpvtuneRun compare =
+        run_spvtune(fixture.scratch, {"compare", "--results", fixture.report.string(),
+                                      fixture.report.string(), "--json", compared.string()});
+    REQUIRE_MESSAGE(compare.exit_code == 0, compare.err);
+    const auto empty = fixture.scratch.path() / "empty-cache";
+    std::filesystem::create_directories(empty);
+    const auto diffed = fixture.scratch.path() / "diffed.json";
+    const SpvtuneRun diff = run_spvtune(
+        fixture.scratch,
+        {"cache", "diff", empty.string(), fixture.cache.string(), "--json", diffed.string()});
+    REQUIRE_MESSAGE(diff.exit_code == 0, diff.err);
+
+    const SpvtuneRun run = report(fixture, {compared.string(), diffed.string(), "-o", "-"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    check_self_contained(run.out);
+    // One ratio per candidate compared with itself (each measured one), at 1.
+    const nlohmann::json comparison = nlohmann::json::parse(read_bytes(compared));
+    std::size_t ratios = 0;
+    for (const auto& key : comparison.at("comparisons").at(0).at("keys")) {
+        ratios += key.at("contenders").size();
+    }
+    CHECK(ratios >= 2);
+    CHECK(occurrences(run.out, "<circle class=\"ratio verdict-") == ratios);
+    CHECK(occurrences(run.out, ": 1x (") == ratios);  // each dot's tooltip
+    // The new cache's entry, added.
+    CHECK(occurrences(run.out, "<tr><td>added</td><td>scale-test</td>") == 1);
+}
+
+TEST_CASE("spvtune report colours each compare verdict and lists what was not compared") {
+    TuneFixture fixture;
+    const auto input = fixture.scratch.path() / "compare.json";
+    write_bytes(input, compare_report().dump());
+    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    check_self_contained(run.out);
+    for (const char* verdict : {"faster", "slower", "equivalent", "inconclusive"}) {
+        CAPTURE(verdict);
+        CHECK(occurrences(run.out, std::string("<circle class=\"ratio verdict-") + verdict) == 1);
+    }
+    CHECK(occurrences(run.out, "<rect class=\"band\"") == 1);
+    CHECK(contains(run.out, "<b>broken&lt;b&gt;</b> (wrong output): differs from &#39;base&#39;"));
+    CHECK(contains(run.out, "<li>noise is high</li>"));
+}
+
+TEST_CASE("spvtune report tables a cache diff's winner changes with their speedups") {
+    TuneFixture fixture;
+    const auto input = fixture.scratch.path() / "diff.json";
+    write_bytes(input, cache_diff_report().dump());
+    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    check_self_contained(run.out);
+    CHECK(occurrences(run.out, "<tr><td>winner changed</td>") == 2);
+    CHECK(contains(run.out, "verdict-faster\">2.00x faster</td>"));
+    CHECK(contains(run.out, "verdict-slower\">1.25x slower</td>"));
+    CHECK(contains(run.out, "<td>tiled[T=16]</td>"));
+    CHECK(contains(run.out, "<li>hardware other is only in old</li>"));
+}
+
+TEST_CASE("spvtune report puts several reports on one page, in order") {
+    TuneFixture fixture;
+    const auto diff = fixture.scratch.path() / "diff.json";
+    const auto compare = fixture.scratch.path() / "compare.json";
+    write_bytes(diff, cache_diff_report().dump());
+    write_bytes(compare, compare_report().dump());
+    const SpvtuneRun run = report(fixture, {diff.string(), compare.string(), "-o", "-"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    const auto changes = run.out.find("<h2>Cache changes");
+    const auto comparison = run.out.find("<h2>Comparison");
+    REQUIRE(changes != std::string::npos);
+    REQUIRE(comparison != std::string::npos);
+    CHECK(changes < comparison);
+}
+
+TEST_CASE("a report of ten keys of twenty candidates with sixty samples each stays under 1 MiB") {
+    TuneFixture fixture;
+    nlohmann::json candidates = nlohmann::json::array();
+    for (int c = 0; c < 20; ++c) {
+        std::vector<double> samples;
+        for (int s = 0; s < 60; ++s) {
+            samples.push_back(1000.0 * (c + 1) + s * 3.7);
+        }
+        candidates.push_back({{"name", "candidate[WG=" + std::to_string(c) + "]"},
+                              {"status", c == 0 ? "winner" : "ok"},
+                              {"statistics",
+                               {{"samples", 60},
+                                {"median_ns", 1000.0 * (c + 1) + 110},
+                                {"ci_low_ns", 1000.0 * (c + 1) + 90},
+                                {"ci_high_ns", 1000.0 * (c + 1) + 130}}},
+                              {"samples_ns", samples}});
+    }
+    nlohmann::json keys = nlohmann::json::array();
+    for (int k = 0; k < 10; ++k) {
+        keys.push_back({{"key", {{"n", k}}},
+                        {"status", "tuned"},
+                        {"elapsed_s", 1.5},
+                        {"reference", "candidate[WG=3]"},
+                        {"winner", "candidate[WG=0]"},
+                        {"candidates", candidates}});
+    }
+    const nlohmann::json tune{{"device", {{"device_name", "gpu"}, {"identity", "gpu-id"}}},
+                              {"problems", {{{"name", "big"}, {"keys", keys}}}}};
+    const auto input = fixture.scratch.path() / "big.json";
+    write_bytes(input, tune.dump());
+    const auto html = fixture.scratch.path() / "big.html";
+    REQUIRE(report(fixture, {input.string(), "-o", html.string()}).exit_code == 0);
+    const std::string page = read_bytes(html);
+    CHECK(occurrences(page, "<circle") == 10 * 20 * 60);
+    CHECK(page.size() < 1024 * 1024);
+    // The speedup over the reference: its median over the winner's.
+    CHECK(contains(page, "<td class=\"number\">3.70x faster</td>"));
+}
+
+TEST_CASE("spvtune report names the file and the place of what it cannot read") {
+    TuneFixture fixture;
+    const auto file = fixture.scratch.path() / "input.json";
+    const auto html = fixture.scratch.path() / "out.html";
+    auto refused = [&](const std::string& content) {
+        write_bytes(file, content);
+        const SpvtuneRun run = report(fixture, {file.string(), "-o", html.string()});
+        CHECK(run.exit_code == 2);
+        CHECK_FALSE(std::filesystem::exists(html));
+        return run.err;
+    };
+    CHECK(contains(refused("{\"problems\": ["), file.string() + ": not valid JSON"));
+    // A problem file is JSON but no report.
+    const std::string problem = read_bytes(problems + "/scale.json");
+    CHECK(contains(refused(problem), file.string() +
+                                         ": not a report written by spvtune tune "
+                                         "--json, compare --json or cache diff --json"));
+    CHECK(contains(refused("{\"command\": \"cache show\"}"), "a report of 'cache show'"));
+    CHECK(contains(refused(R"({"device": {}, "problems": [{"name": "p", "keys": [{"key": {},
+        "status": "tuned", "elapsed_s": 1, "candidates": {}}]}]})"),
+                   file.string() + ": at /problems/0/keys/0/candidates: expected an array"));
+    CHECK(contains(refused(R"({"command": "compare", "device": "d"})"),
+                   file.string() + ": at /mode: expected a value (it is missing)"));
+}
+
+TEST_CASE("tune refuses --json - with --html -: both cannot own stdout") {
+    TuneFixture fixture;
+    const SpvtuneRun run = run_spvtune(
+        fixture.scratch, {"tune", problems + "/scale.json", "--json", "-", "--html", "-"});
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err, "--json - and --html - cannot both write to stdout"));
+}
