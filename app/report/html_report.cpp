@@ -71,10 +71,14 @@ ReportKind report_kind(const ReportInput& input) {
             if (*command == "cache diff") {
                 return ReportKind::cache_diff;
             }
+            if (*command == "tune") {
+                return ReportKind::tune;
+            }
             throw std::runtime_error(input.file + ": a report of '" + command->get<std::string>() +
                                      "', which spvtune report does not read (expected " +
                                      expected_kinds + ")");
         }
+        // Reports written before tune's named its command.
         if (json.contains("problems") && json["problems"].is_array() && json.contains("device")) {
             return ReportKind::tune;
         }
