@@ -111,6 +111,31 @@ TEST_CASE("the entry another writer settled first is the one used") {
     CHECK(h.events.last(TuneEventKind::tuning_finished)->candidate == "vector");
 }
 
+TEST_CASE("a stored winner that is not its index's candidate is reported and tuned again") {
+    Harness h;
+    Bench bench(three_candidates());
+    const Set set = bench.make_set();
+    TuneEntry edited;
+    edited.winner_name = "nobody";
+    edited.winner_index = 1;
+    h.store->inner.save(hardware("gpu-a"), {"fake-op", set.checksum(), R"({"size":64})"}, {},
+                        "size=64", edited);
+
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.source == LookupSource::tuned);
+    CHECK(h.events.count(TuneEventKind::tuning_started) == 1);
+    REQUIRE(h.events.last(TuneEventKind::store_note));
+    CHECK(h.events.last(TuneEventKind::store_note)->message ==
+          "the cached entry's winner 'nobody' is not candidate 1 of the list, 'tiled'; the key "
+          "is tuned again");
+    CHECK(h.stored(set)->winner_name == "tiled");
+    h.tuner.clear();  // the next process: the store's new entry answers, nothing is tuned
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.source == LookupSource::store);
+    CHECK(h.events.count(TuneEventKind::tuning_started) == 1);
+}
+
 TEST_CASE("compile-only mode prepares every candidate, measures and records nothing") {
     Harness h(false, true);
     std::vector<Spec> specs = three_candidates();

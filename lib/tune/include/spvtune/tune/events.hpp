@@ -40,7 +40,7 @@ enum class TuneEventKind {
     tuning_started,   ///< a key is being benchmarked
     tuning_finished,  ///< a key is settled; `entry` holds the result
     store_hit,        ///< a miss was answered by the store
-    store_note,       ///< the store said something about a save (`message`)
+    store_note,       ///< about a save, or a stored entry that was not used (`message` says what)
     fallback_used,    ///< a settled winner failed; `candidate` ran instead, `message` says why
     checks_note,      ///< checks mode could not compare (`message` says why)
     untuned_miss,     ///< MissPolicy::run_preferred: nothing settled, `candidate` ran untuned

@@ -218,6 +218,20 @@ class LocalTuner {
                set.candidate(entry.winner_index).name == entry.winner_name;
     }
 
+    template <class Inputs, class Out>
+    static std::string foreign_winner_note(const TuneEntry& entry,
+                                           const TunableSet<Key, Inputs, Out>& set) {
+        std::string note = "the cached entry's winner '" + entry.winner_name +
+                           "' is not candidate " + std::to_string(entry.winner_index) +
+                           " of the list";
+        if (entry.winner_index < set.size()) {
+            note += ", '" + std::string(set.candidate(entry.winner_index).name) + "'";
+        } else {
+            note += " (it has " + std::to_string(set.size()) + ")";
+        }
+        return note + "; the key is tuned again";
+    }
+
     EntryAddress address_of(std::uint64_t checksum, const Key& key) const {
         return {name_, checksum, canonical_key_json(key)};
     }
@@ -251,8 +265,16 @@ class LocalTuner {
             // Marked rather than erased: until the new entry is saved, the old one stays.
             persistent.mark_needs_retune(tuner.hardware(), address);
         }
-        if (std::optional<TuneEntry> stored = persistent.load(tuner.hardware(), address);
-            stored && answers_for(*stored, set)) {
+        std::optional<TuneEntry> stored = persistent.load(tuner.hardware(), address);
+        if (stored && !stored->needs_retune && !answers_for(*stored, set)) {
+            // The checksum matched, so the list is the one the entry was made for: a winner it
+            // does not hold means the entry was edited or damaged. Say so, and tune it again;
+            // marked, so that the new entry replaces it rather than losing to it on save.
+            events.emit(TuneEventKind::store_note, stored->winner_name,
+                        foreign_winner_note(*stored, set));
+            persistent.mark_needs_retune(tuner.hardware(), address);
+        }
+        if (stored && answers_for(*stored, set)) {
             auto entry = std::make_shared<const TuneEntry>(std::move(*stored));
             tuner.settle(key, entry);
             guard.release();
