@@ -2,10 +2,13 @@
 # Installs the built tree into a temporary prefix, builds tests/package/consumer against it
 # with find_package(spvtune CONFIG REQUIRED), tunes one key with the spvtune binary of the build
 # and runs the consumer against that cache: it must hit and run the cached winner.
-# usage: package_test.sh BUILD_DIR SOURCE_DIR
+# usage: package_test.sh BUILD_DIR SOURCE_DIR [CXX_FLAGS [LINKER_FLAGS]]  (the build's, so that
+# a sanitizer build's instrumented libraries link)
 set -euo pipefail
 build=$1
 source=$2
+cxx_flags=${3:-}
+linker_flags=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -22,8 +25,14 @@ if command -v ccache >/dev/null; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S "$source/tests/package/consumer" -B "$work/consumer" -G Ninja \
-      -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" "${launcher[@]}" >/dev/null
-cmake --build "$work/consumer" >/dev/null
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" \
+      -DCMAKE_CXX_FLAGS="$cxx_flags" -DCMAKE_EXE_LINKER_FLAGS="$linker_flags" "${launcher[@]}" \
+      >/dev/null
+if ! cmake --build "$work/consumer" >"$work/consumer-build.log" 2>&1; then
+    echo "the consumer does not build against the installed package:"
+    tail -n 40 "$work/consumer-build.log"
+    exit 1
+fi
 
 "$build/app/spvtune" tune "$source/configs/saxpy.json" --key n=65536 --cache-dir "$work/cache" \
     --samples 3 --min-samples 2 --warmup 1 -q
