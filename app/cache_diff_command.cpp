@@ -56,17 +56,11 @@ std::string time_text(const std::optional<double>& ns) {
     return ns ? format_duration_ns(*ns) : "";
 }
 
-/// "1.25x faster", "1.10x slower": the new winner's time against the old one's.
-std::string speedup_text(const cache::EntryDifference& difference) {
-    if (!difference.old_ns || !difference.new_ns || *difference.new_ns <= 0 ||
-        *difference.old_ns <= 0) {
-        return "";
-    }
-    const double ratio = *difference.old_ns / *difference.new_ns;
-    char text[48];
-    std::snprintf(text, sizeof text, "%.2fx %s", ratio >= 1 ? ratio : 1 / ratio,
-                  ratio >= 1 ? "faster" : "slower");
-    return text;
+/// The new winner's time against the old one's; empty unless both are known.
+std::string winner_speedup(const cache::EntryDifference& difference) {
+    return difference.old_ns && difference.new_ns
+               ? speedup_text(*difference.old_ns, *difference.new_ns)
+               : "";
 }
 
 nlohmann::json diff_json(const std::vector<HardwareDiff>& diffs,
@@ -111,7 +105,7 @@ std::string diff_markdown(const std::vector<HardwareDiff>& diffs,
         for (const cache::EntryDifference& d : diff.differences) {
             out << "| " << cache::entry_change_name(d.change) << " | " << d.tuner << " | "
                 << d.printed_key << " | " << d.old_winner << " | " << d.new_winner << " | "
-                << time_text(d.old_ns) << " | " << time_text(d.new_ns) << " | " << speedup_text(d)
+                << time_text(d.old_ns) << " | " << time_text(d.new_ns) << " | " << winner_speedup(d)
                 << " |\n";
         }
     }
@@ -170,7 +164,7 @@ int run_diff(const DiffOptions& options) {
             if (!d.new_winner.empty()) {
                 out << "  new " << d.new_winner << ' ' << time_text(d.new_ns);
             }
-            const std::string speedup = speedup_text(d);
+            const std::string speedup = winner_speedup(d);
             if (!speedup.empty() && d.change == cache::EntryChange::winner_changed) {
                 out << "  (" << speedup << ')';
             }

@@ -21,16 +21,9 @@ std::string mark_class(CandidateRow::Mark mark) {
     return "other";
 }
 
+/// The label beside a row: its class, but nothing for an ordinary candidate.
 std::string mark_text(CandidateRow::Mark mark) {
-    switch (mark) {
-        case CandidateRow::Mark::winner:
-            return "winner";
-        case CandidateRow::Mark::tied:
-            return "tied";
-        case CandidateRow::Mark::other:
-            break;
-    }
-    return "";
+    return mark == CandidateRow::Mark::other ? "" : mark_class(mark);
 }
 
 /// The smallest and largest value any row draws: samples, interval and median.

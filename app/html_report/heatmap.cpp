@@ -31,20 +31,14 @@ std::string state_class(HeatCell::State state) {
     return "not-run";
 }
 
+/// The word in a cell that holds no time: its class read as words ("not-run" is "not run").
 std::string state_text(HeatCell::State state) {
-    switch (state) {
-        case HeatCell::State::measured:
-            return "";
-        case HeatCell::State::missing:
-            return "missing";
-        case HeatCell::State::failed:
-            return "failed";
-        case HeatCell::State::skipped:
-            return "skipped";
-        case HeatCell::State::not_run:
-            break;
+    if (state == HeatCell::State::measured) {
+        return "";
     }
-    return "not run";
+    std::string text = state_class(state);
+    std::replace(text.begin(), text.end(), '-', ' ');
+    return text;
 }
 
 }  // namespace

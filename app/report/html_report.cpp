@@ -49,17 +49,6 @@ std::string html_text(std::string_view text) {
     return html::escape_xml(text);
 }
 
-std::string speedup_text(double old_ns, double new_ns) {
-    if (!(old_ns > 0) || !(new_ns > 0)) {
-        return "";
-    }
-    const double ratio = old_ns / new_ns;
-    char text[48];
-    std::snprintf(text, sizeof text, "%.2fx %s", ratio >= 1 ? ratio : 1 / ratio,
-                  ratio >= 1 ? "faster" : "slower");
-    return text;
-}
-
 ReportKind report_kind(const ReportInput& input) {
     const nlohmann::json& json = input.json;
     if (json.is_object()) {

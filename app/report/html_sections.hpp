@@ -22,7 +22,4 @@ std::string cache_diff_section(const JsonView& report);
 /// HTML-escaped text.
 std::string html_text(std::string_view text);
 
-/// "1.25x faster" / "1.10x slower": how much faster `new_ns` is than `old_ns`.
-std::string speedup_text(double old_ns, double new_ns);
-
 }  // namespace spvtune::app

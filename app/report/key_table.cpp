@@ -77,6 +77,17 @@ std::string format_duration_ns(double ns) {
     return text;
 }
 
+std::string speedup_text(double old_ns, double new_ns) {
+    if (!(old_ns > 0) || !(new_ns > 0)) {
+        return "";
+    }
+    const double ratio = old_ns / new_ns;
+    char text[48];
+    std::snprintf(text, sizeof text, "%.2fx %s", ratio >= 1 ? ratio : 1 / ratio,
+                  ratio >= 1 ? "faster" : "slower");
+    return text;
+}
+
 void print_key_report(std::ostream& out, const problem::Problem& problem,
                       const problem::KeyReport& report, bool verbose, const Palette& palette) {
     using problem::KeyStatus;
