@@ -149,7 +149,7 @@ TEST_CASE("max_candidates limits local and halving as well") {
     }
 }
 
-TEST_CASE("the same seed and timings give the same points in the same order; another seed not") {
+TEST_CASE("the same seed and timings give the same points in the same order, another seed not") {
     for (const SearchStrategy strategy :
          {SearchStrategy::random, SearchStrategy::halving, SearchStrategy::local}) {
         CAPTURE(strategy);

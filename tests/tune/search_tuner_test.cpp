@@ -128,7 +128,7 @@ TEST_CASE("a small key is tuned exhaustively by default, with a trace of every c
     CHECK(info.entry->settings["search"]["strategy"] == "exhaustive");
 }
 
-TEST_CASE("grid positions are kept per candidate; an index not in the set is refused") {
+TEST_CASE("grid positions are kept per candidate, and an index not in the set is refused") {
     Bench bench(three_candidates());
     Set set = bench.make_set();
     set.with_grid_position(2, GridPosition{1, {3, 4}});

@@ -11,6 +11,33 @@ std::optional<std::uint32_t> count(Reader& reader, const Json& json, const std::
     return std::nullopt;
 }
 
+/// The search's settings: strategy, budget, limit on points, seed.
+void parse_search_settings(Reader& reader, const Json& json, Settings& settings) {
+    const std::string pointer = "/settings";
+    if (json.contains("search")) {
+        settings.search = reader.choice<tune::SearchStrategy>(
+            json["search"], child(pointer, "search"),
+            {tune::SearchStrategy::exhaustive, tune::SearchStrategy::random,
+             tune::SearchStrategy::halving, tune::SearchStrategy::local});
+    }
+    if (json.contains("search_budget_s")) {
+        const std::string at = child(pointer, "search_budget_s");
+        settings.search_budget_s = reader.number(json["search_budget_s"], at, 0);
+        if (settings.search_budget_s && *settings.search_budget_s == 0) {
+            reader.error(at, "expected a search budget > 0, found 0");
+        }
+    }
+    if (json.contains("max_candidates")) {
+        settings.max_candidates =
+            count(reader, json["max_candidates"], child(pointer, "max_candidates"), 1);
+    }
+    if (json.contains("seed")) {
+        if (auto seed = reader.integer(json["seed"], child(pointer, "seed"), 0)) {
+            settings.seed = static_cast<std::uint64_t>(*seed);
+        }
+    }
+}
+
 }  // namespace
 
 void parse_settings(Reader& reader, const Json& json, Problem& problem) {
@@ -18,7 +45,8 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
     if (!reader.object(
             json, pointer, {},
             {"mode", "warmup", "samples", "min_samples", "min_sample_ms", "time_budget_s",
-             "candidate_budget_s", "indifference_percent", "kernel_timeout_s"})) {
+             "candidate_budget_s", "indifference_percent", "kernel_timeout_s", "search",
+             "search_budget_s", "max_candidates", "seed"})) {
         return;
     }
     Settings& settings = problem.settings;
@@ -73,6 +101,7 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
             reader.error(at, "expected a kernel timeout > 0, found 0");
         }
     }
+    parse_search_settings(reader, json, settings);
 }
 
 }  // namespace spvtune::problem::detail
