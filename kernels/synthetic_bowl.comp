@@ -20,17 +20,19 @@ layout(push_constant) uniform Params {
     float a;
     uint n;
     float zero;             // 0: keeps the loop's work without letting it reach the output
-    uint base_iterations;   // the loop's length at the best point
-    uint step_iterations;   // added per unit of squared distance from the best point
+    uint base_iterations;   // the loop's length is base + step * (squared distance + 1)
+    uint step_iterations;
 } params;
 
-// The squared distance from the best point, folded at pipeline creation: integer arithmetic
-// only, which specialization-constant operations allow (no vectors, no float conversions).
+// The squared distance from the best point, plus one, folded at pipeline creation: integer
+// arithmetic only, which specialization-constant operations allow (no vectors, no float
+// conversions). The one keeps the best point's loop length from folding to the bare base: on
+// lavapipe that loop ran slower than its neighbours' longer ones, which hid the best point.
 const int dA = A - 4;
 const int dB = B - 2;
 const int dC = C - 5;
 const int dD = D - 3;
-const uint distance2 = uint(dA * dA + dB * dB + dC * dC + dD * dD);
+const uint distance2 = uint(dA * dA + dB * dB + dC * dC + dD * dD) + 1u;
 
 void main() {
     uint i = gl_GlobalInvocationID.x;

@@ -1,22 +1,26 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "search_run.hpp"
 
 namespace spvtune::tune::detail {
 namespace {
 
-/// Samples per probe after a warm-up: the median of three survives one disturbed reading,
-/// and a probe's cost is mostly the check run and the pipeline anyway.
+/// Samples per probe: the median of three survives one disturbed reading, and a probe's cost is
+/// mostly the check run and the pipeline anyway.
 constexpr std::size_t probe_samples = 3;
+/// Samples of a point and its neighbours before the search accepts the point as a local optimum:
+/// brief readings on a loaded machine can fake one (a neighbour read a few per cent slow).
+constexpr std::size_t confirm_samples = 9;
 /// The search ends after this many restarts in a row that found nothing better.
 constexpr std::size_t patience = 2;
 /// ... but not before it measured this many points (a space without grid positions has no
 /// neighbours: every point is a restart there).
 constexpr std::size_t min_points = 24;
 /// The best points found go to the final race.
-constexpr std::size_t local_finalists = 6;
+constexpr std::size_t local_finalists = 8;
 
 class Neighbourhood {
   public:
@@ -55,13 +59,38 @@ class Neighbourhood {
     std::map<GridPosition, std::size_t> at_;
 };
 
+/// The fastest neighbour of `current` faster than `here`, each measured to `samples` samples
+/// (an unmeasured one only while new points may be proposed; `measured` counts those).
+std::optional<std::pair<std::size_t, double>> faster_neighbour(SearchRun& run,
+                                                               const Neighbourhood& neighbourhood,
+                                                               std::size_t current, double here,
+                                                               std::size_t samples,
+                                                               std::size_t& measured) {
+    std::optional<std::pair<std::size_t, double>> better;
+    double better_ns = here;
+    for (const std::size_t n : neighbourhood.of(run.point(current))) {
+        if (!run.touched(n)) {
+            if (!run.can_propose()) {
+                break;
+            }
+            ++measured;
+        }
+        const std::optional<double> there = run.probe(n, samples);
+        if (there && *there < better_ns) {
+            better.emplace(n, *there);
+            better_ns = *there;
+        }
+    }
+    return better;
+}
+
 }  // namespace
 
 /// Iterated steepest descent: from the start, measure every neighbour, move to the best if it
-/// beats the current point, else restart from a random unmeasured point; a descent that steps
-/// onto a point an earlier one stood on ends there (it would follow the earlier path). Stops when
-/// `patience` restarts in a row found nothing better than the best so far (or on the budget or
-/// limit).
+/// beats the current point (measured again, longer, before giving up on a move), else restart from
+/// a random unmeasured point; a descent that steps onto a point an earlier one stood on ends there
+/// (it would follow the earlier path). Stops when `patience` restarts in a row found nothing better
+/// than the best so far (or on the budget or limit).
 std::vector<std::size_t> search_local(SearchRun& run) {
     const Neighbourhood neighbourhood(run);
     const std::vector<std::size_t> restarts = run.shuffled_order();
@@ -83,26 +112,21 @@ std::vector<std::size_t> search_local(SearchRun& run) {
         std::optional<double> here = run.probe(current, probe_samples);
         ++measured;
         while (here && run.can_propose()) {
-            std::optional<std::size_t> better;
-            double better_ns = *here;
-            for (const std::size_t n : neighbourhood.of(run.point(current))) {
-                if (!run.touched(n)) {
-                    if (!run.can_propose()) {
-                        break;
-                    }
-                    ++measured;
-                }
-                const std::optional<double> there = run.probe(n, probe_samples);
-                if (there && *there < better_ns) {
-                    better = n;
-                    better_ns = *there;
+            auto step =
+                faster_neighbour(run, neighbourhood, current, *here, probe_samples, measured);
+            if (!step) {
+                // Stuck on brief readings: look again, longer, before calling it an optimum.
+                here = run.probe(current, confirm_samples);
+                if (here) {
+                    step = faster_neighbour(run, neighbourhood, current, *here, confirm_samples,
+                                            measured);
                 }
             }
-            if (!better) {
+            if (!step) {
                 break;
             }
-            current = *better;
-            here = better_ns;
+            current = step->first;
+            here = step->second;
             // An earlier descent went on from here: it would lead to the optimum it found.
             if (!visited.insert(current).second) {
                 break;
