@@ -111,7 +111,7 @@ TEST_CASE(
     CHECK_FALSE(key.at("search").contains("trace"));
 }
 
-TEST_CASE("tune: bad search options are usage errors (exit 2) and touch no cache") {
+TEST_CASE("tune: bad search options are usage errors (exit 2) and leave the cache as it was") {
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
         {{"--search", "annealing"},
          "expected exhaustive, random, halving or local, found annealing"},
@@ -123,14 +123,21 @@ TEST_CASE("tune: bad search options are usage errors (exit 2) and touch no cache
         {{"--seed", "-1"}, "found -1"},
         {{"--seed", "x"}, "found x"},
     };
+    TuneFixture fixture;
+    REQUIRE(fixture.tune("grid2.json").exit_code == 0);
+    REQUIRE(fixture.cache_files().size() == 1);
+    const std::string before = spvtune::tune::testing::read_bytes(fixture.cache_files().front());
     for (const auto& [options, message] : cases) {
         CAPTURE(options.front());
         CAPTURE(options.back());
-        TuneFixture fixture;
-        const SpvtuneRun run = fixture.tune("grid2.json", options);
+        std::vector<std::string> retune = options;
+        retune.push_back("--retune");
+        const SpvtuneRun run = fixture.tune("grid2.json", retune);
         CHECK(run.exit_code == 2);
         CHECK_MESSAGE(contains(run.err, message), run.err);
-        CHECK(fixture.cache_files().empty());
+        // The cache the earlier run wrote is left exactly as it was.
+        REQUIRE(fixture.cache_files().size() == 1);
+        CHECK(spvtune::tune::testing::read_bytes(fixture.cache_files().front()) == before);
     }
 }
 
