@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
 
 #include <spvtune/tune/sampling.hpp>
+#include <spvtune/tune/search.hpp>
 #include <spvtune/vulkan/batched_timer.hpp>
 
 namespace spvtune::app {
@@ -79,7 +81,50 @@ CLI::Validator percentage_below_100() {
             "PCT"};
 }
 
+/// One of the search strategies, by its problem-file spelling.
+CLI::Validator strategy_name() {
+    return {[](std::string& text) -> std::string {
+                for (const char* name : {"exhaustive", "random", "halving", "local"}) {
+                    if (text == name) {
+                        return "";
+                    }
+                }
+                return "expected exhaustive, random, halving or local, found " + text;
+            },
+            "STRATEGY"};
+}
+
 }  // namespace
+
+void add_search_options(CLI::App& command, problem::Settings& overrides) {
+    command
+        .add_option_function<std::string>(
+            "--search",
+            [&overrides](const std::string& name) {
+                overrides.search = nlohmann::json(name).get<tune::SearchStrategy>();
+            },
+            "How each key's candidates are searched: exhaustive, random, halving or local" +
+                default_text("search", "local above " +
+                                           std::to_string(tune::local_search_threshold) +
+                                           " runnable candidates, else exhaustive"))
+        ->check(strategy_name());
+    command
+        .add_option("--budget", overrides.search_budget_s,
+                    "Seconds per key in which the search may propose new points; then the best "
+                    "found are raced" +
+                        default_text("search_budget_s", "no limit"))
+        ->check(number_from(0, false));
+    command
+        .add_option("--max-candidates", overrides.max_candidates,
+                    "Most candidates measured per key" + default_text("max_candidates", "no limit"))
+        ->check(integer_in(1, problem::max_sample_count));
+    command
+        .add_option("--seed", overrides.seed,
+                    "Seed of the search's random choices: the same seed and timings measure the "
+                    "same points" +
+                        default_text("seed", "0"))
+        ->check(integer_in(0, std::numeric_limits<std::int64_t>::max()));
+}
 
 void add_measurement_options(CLI::App& command, problem::Settings& overrides) {
     // The tool's defaults, read from the libraries so that the help cannot drift from them.

@@ -19,6 +19,10 @@ void add_measurement_options(CLI::App& command, problem::Settings& overrides);
 /// sets a value.
 void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool& fixed);
 
+/// Adds tune's search options (--search, --budget, --max-candidates, --seed), which override a
+/// problem file's `search`, `search_budget_s`, `max_candidates` and `seed` settings.
+void add_search_options(CLI::App& command, problem::Settings& overrides);
+
 /// The rule a problem file's `settings` follow, applied to the file under the command line:
 /// a min_samples above samples is an error when both are given, wherever each comes from (a
 /// default samples only lowers min_samples). The message says where each value came from.

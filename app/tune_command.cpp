@@ -126,6 +126,7 @@ problem::TuningOptions tuning_options(const problem::Problem& problem, const Tun
                                       std::shared_ptr<tune::TuneStore> store) {
     problem::TuningOptions tuning;
     tuning.tuner.sampling = problem::sampling_settings(problem.settings, options.overrides);
+    tuning.tuner.search = problem::search_settings(problem.settings, options.overrides);
     tuning.tuner.miss_policy =
         options.compile_only ? tune::MissPolicy::compile_only : tune::MissPolicy::tune;
     tuning.tuner.retune = options.retune;
@@ -353,6 +354,7 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_flag("-v,--verbose", options->verbose, "Print the ranking of cached keys too")
         ->excludes(quiet);
     add_sampling_options(*command, options->overrides, options->fixed);
+    add_search_options(*command, options->overrides);
     command->add_option("--shard", options->shard,
                         "Tune only shard I of N of the keys (I from 1 to N), for array jobs; "
                         "default: from Slurm, a Kubernetes indexed Job or GitLab parallel");

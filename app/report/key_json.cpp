@@ -31,6 +31,36 @@ nlohmann::json time_json(const problem::KeyReport& report) {
             {"other_s", std::max(0.0, report.elapsed_s - spent.measuring_s - spent.output_runs_s)}};
 }
 
+/// The search that chose the key's measured points: its summary as the cache records it, and
+/// the trace of every point in the order first measured.
+nlohmann::json search_json(const tune::TuneEntry& entry) {
+    nlohmann::json json =
+        entry.settings.contains("search") ? entry.settings["search"] : nlohmann::json::object();
+    if (!entry.search) {
+        return json;
+    }
+    const tune::SearchTrace& trace = *entry.search;
+    json["strategy"] = trace.strategy;
+    json["seed"] = trace.seed;
+    json["runnable"] = trace.runnable;
+    json["measured"] = trace.steps.size();
+    nlohmann::json steps = nlohmann::json::array();
+    for (const tune::SearchStep& step : trace.steps) {
+        nlohmann::json item{{"name", step.name},
+                            {"index", step.index},
+                            {"median_ns", step.median_ns ? nlohmann::json(*step.median_ns)
+                                                         : nlohmann::json(nullptr)},
+                            {"samples", step.samples},
+                            {"finalist", step.finalist}};
+        if (!step.error.empty()) {
+            item["error"] = step.error;
+        }
+        steps.push_back(std::move(item));
+    }
+    json["trace"] = std::move(steps);
+    return json;
+}
+
 }  // namespace
 
 std::string family_name(const problem::CandidateFamily& family) {
@@ -74,6 +104,9 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
         json["winner"] = entry->winner_name;
         json["tuned_at"] = entry->tuned_at;
         json["settings"] = entry->settings;
+        if (entry->search || entry->settings.contains("search")) {
+            json["search"] = search_json(*entry);
+        }
     }
 
     nlohmann::json candidates = nlohmann::json::array();

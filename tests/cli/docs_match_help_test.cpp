@@ -140,6 +140,6 @@ TEST_CASE("tune --help shows every default, and docs/problem-format.md the same 
         CHECK(contains(text, "the file's " + field + ", else " + value + ")"));
     }
     // mode, warmup, samples, min_samples, min_sample_ms, both budgets, indifference_percent,
-    // kernel_timeout_s
-    CHECK(rows == 9);
+    // kernel_timeout_s; search, search_budget_s, max_candidates, seed
+    CHECK(rows == 13);
 }

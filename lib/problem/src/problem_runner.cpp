@@ -102,6 +102,9 @@ ProblemTunableSet ProblemRunner::make_set() {
         candidate.prepare = [this, i] { return prepare(i); };
         candidate.priority = [impl, i](const ProblemKey& key) { return impl->priority(i, key); };
         set.add(std::move(candidate));
+        if (auto position = grid_position(impl->problem, i)) {
+            set.with_grid_position(i, std::move(*position));
+        }
     }
     const Problem& problem = impl->problem;
     // Each key's truth is the first reference candidate its plan can run; a plan with none is

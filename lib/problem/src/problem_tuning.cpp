@@ -51,6 +51,23 @@ tune::SamplingSettings sampling_settings(const Settings& file, const Settings& o
     return settings;
 }
 
+tune::SearchSettings search_settings(const Settings& file, const Settings& overrides) {
+    tune::SearchSettings settings;
+    settings.strategy = either(overrides.search, file.search);
+    if (const auto budget = either(overrides.search_budget_s, file.search_budget_s)) {
+        // Whole milliseconds, rounded up as the sampling budget is.
+        settings.budget =
+            std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(*budget * 1000)));
+    }
+    if (const auto most = either(overrides.max_candidates, file.max_candidates)) {
+        settings.max_candidates = *most;
+    }
+    if (const auto seed = either(overrides.seed, file.seed)) {
+        settings.seed = *seed;
+    }
+    return settings;
+}
+
 vulkan::BatchPolicy batch_policy(const Settings& file, const Settings& overrides) {
     vulkan::BatchPolicy policy;
     if (const auto window = either(overrides.min_sample_ms, file.min_sample_ms)) {

@@ -11,6 +11,40 @@ std::optional<std::uint32_t> count(Reader& reader, const Json& json, const std::
     return std::nullopt;
 }
 
+/// A number of seconds `field` holds, which must be > 0 (`noun` names it in the error).
+std::optional<double> positive_seconds(Reader& reader, const Json& json, const std::string& field,
+                                       const std::string& noun) {
+    const std::string at = child("/settings", field);
+    std::optional<double> value = reader.number(json[field], at, 0);
+    if (value && *value == 0) {
+        reader.error(at, "expected a " + noun + " > 0, found 0");
+    }
+    return value;
+}
+
+/// The search's settings: strategy, budget, limit on points, seed.
+void parse_search_settings(Reader& reader, const Json& json, Settings& settings) {
+    const std::string pointer = "/settings";
+    if (json.contains("search")) {
+        settings.search = reader.choice<tune::SearchStrategy>(
+            json["search"], child(pointer, "search"),
+            {tune::SearchStrategy::exhaustive, tune::SearchStrategy::random,
+             tune::SearchStrategy::halving, tune::SearchStrategy::local});
+    }
+    if (json.contains("search_budget_s")) {
+        settings.search_budget_s = positive_seconds(reader, json, "search_budget_s", "search budget");
+    }
+    if (json.contains("max_candidates")) {
+        settings.max_candidates =
+            count(reader, json["max_candidates"], child(pointer, "max_candidates"), 1);
+    }
+    if (json.contains("seed")) {
+        if (auto seed = reader.integer(json["seed"], child(pointer, "seed"), 0)) {
+            settings.seed = static_cast<std::uint64_t>(*seed);
+        }
+    }
+}
+
 }  // namespace
 
 void parse_settings(Reader& reader, const Json& json, Problem& problem) {
@@ -18,7 +52,8 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
     if (!reader.object(
             json, pointer, {},
             {"mode", "warmup", "samples", "min_samples", "min_sample_ms", "time_budget_s",
-             "candidate_budget_s", "indifference_percent", "kernel_timeout_s"})) {
+             "candidate_budget_s", "indifference_percent", "kernel_timeout_s", "search",
+             "search_budget_s", "max_candidates", "seed"})) {
         return;
     }
     Settings& settings = problem.settings;
@@ -45,18 +80,10 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
             reader.number(json["min_sample_ms"], child(pointer, "min_sample_ms"), 0);
     }
     if (json.contains("time_budget_s")) {
-        const std::string at = child(pointer, "time_budget_s");
-        settings.time_budget_s = reader.number(json["time_budget_s"], at, 0);
-        if (settings.time_budget_s && *settings.time_budget_s == 0) {
-            reader.error(at, "expected a time budget > 0, found 0");
-        }
+        settings.time_budget_s = positive_seconds(reader, json, "time_budget_s", "time budget");
     }
     if (json.contains("candidate_budget_s")) {
-        const std::string at = child(pointer, "candidate_budget_s");
-        settings.candidate_budget_s = reader.number(json["candidate_budget_s"], at, 0);
-        if (settings.candidate_budget_s && *settings.candidate_budget_s == 0) {
-            reader.error(at, "expected a candidate budget > 0, found 0");
-        }
+        settings.candidate_budget_s = positive_seconds(reader, json, "candidate_budget_s", "candidate budget");
     }
     if (json.contains("indifference_percent")) {
         const std::string at = child(pointer, "indifference_percent");
@@ -67,12 +94,9 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
         }
     }
     if (json.contains("kernel_timeout_s")) {
-        const std::string at = child(pointer, "kernel_timeout_s");
-        settings.kernel_timeout_s = reader.number(json["kernel_timeout_s"], at, 0);
-        if (settings.kernel_timeout_s && *settings.kernel_timeout_s == 0) {
-            reader.error(at, "expected a kernel timeout > 0, found 0");
-        }
+        settings.kernel_timeout_s = positive_seconds(reader, json, "kernel_timeout_s", "kernel timeout");
     }
+    parse_search_settings(reader, json, settings);
 }
 
 }  // namespace spvtune::problem::detail

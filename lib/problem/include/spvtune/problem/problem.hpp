@@ -16,6 +16,7 @@
 #include <spvtune/problem/expression.hpp>
 #include <spvtune/problem/problem_key.hpp>
 #include <spvtune/tune/anchor.hpp>
+#include <spvtune/tune/search_trace.hpp>
 #include <spvtune/vulkan/host_data.hpp>
 #include <spvtune/vulkan/spirv_module.hpp>
 
@@ -229,6 +230,12 @@ struct Settings {
     std::optional<double> indifference_percent;
     /// The longest one kernel may run in the worker before its candidate counts as hung.
     std::optional<double> kernel_timeout_s;
+    /// Which candidates of a key are measured (tune::SearchSettings): the strategy, the seconds
+    /// a key's search may propose new points, the most points measured per key, the seed.
+    std::optional<tune::SearchStrategy> search;
+    std::optional<double> search_budget_s;
+    std::optional<std::uint32_t> max_candidates;
+    std::optional<std::uint64_t> seed;
 };
 
 /// A candidate the file describes that could not be loaded: a grid point whose templated `spirv`

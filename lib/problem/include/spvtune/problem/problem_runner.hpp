@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include <spvtune/problem/output_dump.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/tune/sampling.hpp>
+#include <spvtune/tune/search.hpp>
 #include <spvtune/tune/tunable_set.hpp>
 
 namespace spvtune::problem {
@@ -82,5 +84,10 @@ class ProblemRunner {
 /// The content digest of a candidate: its code hash, entry point, grid point and every rule that
 /// decides what it computes and how it is dispatched, so an edit re-tunes it.
 std::string candidate_digest(const Problem& problem, std::size_t candidate);
+
+/// Where a candidate sits in its family's grid (each grid parameter's value as an index into
+/// that parameter's value list), for searches that move between neighbouring points; none for
+/// a candidate of a family without a grid.
+std::optional<tune::GridPosition> grid_position(const Problem& problem, std::size_t candidate);
 
 }  // namespace spvtune::problem

@@ -13,6 +13,7 @@
 #include <spvtune/problem/problem_runner.hpp>
 #include <spvtune/tune/anchor.hpp>
 #include <spvtune/tune/sampling.hpp>
+#include <spvtune/tune/search.hpp>
 #include <spvtune/tune/tune_entry.hpp>
 #include <spvtune/tune/tuner_options.hpp>
 #include <spvtune/vulkan/batched_timer.hpp>
@@ -39,6 +40,8 @@ struct TuningOptions {
 /// then `overrides` (command-line options), each field overriding the one before.
 tune::SamplingSettings sampling_settings(const Settings& file, const Settings& overrides);
 vulkan::BatchPolicy batch_policy(const Settings& file, const Settings& overrides);
+/// The search settings in force, the same way: defaults, the file, then `overrides`.
+tune::SearchSettings search_settings(const Settings& file, const Settings& overrides);
 
 enum class KeyStatus {
     tuned,     ///< measured now

@@ -14,6 +14,7 @@
 #include <spvtune/tune/key.hpp>
 #include <spvtune/tune/result.hpp>
 #include <spvtune/tune/sampling.hpp>
+#include <spvtune/tune/search.hpp>
 #include <spvtune/tune/tune_entry.hpp>
 
 namespace spvtune::tune {
@@ -108,7 +109,22 @@ class TunableSet {
         return *this;
     }
 
+    /// Places the candidate at `index` in a grid, for searches that move between neighbouring
+    /// points (SearchStrategy::local); a candidate never placed has no neighbours. Throws
+    /// std::out_of_range for an index not in the set.
+    TunableSet& with_grid_position(std::size_t index, GridPosition position) {
+        static_cast<void>(candidates_.at(index));
+        positions_.resize(candidates_.size());
+        positions_[index] = std::move(position);
+        return *this;
+    }
+
     Key key(const Inputs& inputs) const { return make_key_(inputs); }
+
+    /// Where with_grid_position placed the candidate at `index`, if anywhere.
+    std::optional<GridPosition> grid_position(std::size_t index) const {
+        return index < positions_.size() ? positions_[index] : std::nullopt;
+    }
 
     std::optional<std::uint64_t> input_identity(const Inputs& inputs) const {
         return identity_ ? std::optional<std::uint64_t>(identity_(inputs)) : std::nullopt;
@@ -167,6 +183,7 @@ class TunableSet {
     std::function<Key(const Inputs&)> make_key_;
     std::function<std::uint64_t(const Inputs&)> identity_;
     std::vector<CandidateType> candidates_;
+    std::vector<std::optional<GridPosition>> positions_;
     base::Fnv1a checksum_;
     Comparison compare_;
     ReferenceChoice reference_;

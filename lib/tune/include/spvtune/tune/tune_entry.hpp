@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <spvtune/tune/search_trace.hpp>
+
 namespace spvtune::tune {
 
 /// How a sample's duration was obtained; the record keeps it so numbers are never mistaken.
@@ -84,6 +86,9 @@ struct TuneEntry {
     nlohmann::json settings = nlohmann::json::object();
     /// Set when a re-tune began and has not saved its result yet: the next execute re-tunes.
     bool needs_retune = false;
+    /// Which points the search measured, in order: only in the entry the tuning run made (never
+    /// stored; `settings` keeps the search's summary).
+    std::optional<SearchTrace> search;
 };
 
 /// A candidate as the cache file describes a candidate list: its name and the caller's digest

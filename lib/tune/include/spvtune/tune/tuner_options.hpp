@@ -6,6 +6,7 @@
 
 #include <spvtune/tune/events.hpp>
 #include <spvtune/tune/sampling.hpp>
+#include <spvtune/tune/search.hpp>
 #include <spvtune/tune/tune_store.hpp>
 
 namespace spvtune::tune {
@@ -28,6 +29,9 @@ enum class MissPolicy {
 /// How a LocalTuner behaves on a miss. The hit path ignores all of it.
 struct TunerOptions {
     SamplingSettings sampling;
+    /// Which candidates of a key are measured (by default all, or a local search of a large
+    /// grid); recorded in each entry's `settings` under "search".
+    SearchSettings search;
     MissPolicy miss_policy = MissPolicy::tune;
     /// With MissPolicy::tune: a key not settled in memory is measured again even when the store
     /// has it. The stored entry is marked for re-tuning first and replaced only once the new one

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,6 +14,7 @@
 #include <spvtune/tune/detail/utc_time.hpp>
 #include <spvtune/tune/events.hpp>
 #include <spvtune/tune/result.hpp>
+#include <spvtune/tune/search.hpp>
 #include <spvtune/tune/tune_entry.hpp>
 #include <spvtune/tune/tune_error.hpp>
 #include <spvtune/tune/tuner_options.hpp>
@@ -149,8 +152,116 @@ std::vector<BenchmarkCandidate> check_outputs(const Set& set,
     return live;
 }
 
+/// A search's output check: runs each point the search proposes before it is measured and
+/// compares it with the reference candidate's output, which the search runs first. Holds only
+/// the reference's output, as check_outputs does.
+template <class Set>
+class SearchCheck {
+  public:
+    SearchCheck(const Set& set, const typename Set::InputsType& inputs, const EventContext& events)
+        : set_(set), inputs_(inputs), events_(events), reference_(set.reference_index(inputs)) {}
+
+    std::size_t reference() const { return reference_; }
+
+    std::optional<CandidateFailure> operator()(std::size_t index) {
+        const std::string& name = set_.candidate(index).name;
+        events_.emit(TuneEventKind::candidate_started, name);
+        auto out = set_.run(index, inputs_);
+        if (!out) {
+            return CandidateFailure{name, index, FailureKind::error, "checks run: " + out.error()};
+        }
+        if (index == reference_) {
+            want_ = std::move(out).value();
+            return std::nullopt;
+        }
+        if (!want_) {
+            if (!noted_) {
+                noted_ = true;
+                events_.emit(TuneEventKind::checks_note, {},
+                             "the reference candidate produced no output; outputs were not "
+                             "compared");
+            }
+            return std::nullopt;
+        }
+        std::optional<std::string> mismatch = set_.comparison()(*want_, out.value());
+        if (mismatch) {
+            return CandidateFailure{
+                name, index, FailureKind::wrong_output,
+                "differs from '" + set_.candidate(reference_).name + "': " + *mismatch};
+        }
+        return std::nullopt;
+    }
+
+  private:
+    const Set& set_;
+    const typename Set::InputsType& inputs_;
+    const EventContext& events_;
+    std::size_t reference_;
+    std::optional<typename Set::OutputType> want_;
+    bool noted_ = false;
+};
+
+/// Measures the key's candidates with a search (random, halving, local, or exhaustive under a
+/// budget or a limit): only the points it proposes are checked, prepared and measured.
+template <class Set>
+SearchOutcome search_key(const Set& set, const typename Set::InputsType& inputs,
+                         const std::vector<BenchmarkCandidate>& live, SearchStrategy strategy,
+                         const TunerOptions& options, const EventContext& events) {
+    std::vector<SearchPoint> points;
+    points.reserve(live.size());
+    for (const BenchmarkCandidate& c : live) {
+        points.push_back({c, set.grid_position(c.index)});
+    }
+    SearchHooks hooks;
+    hooks.measure = [&](std::size_t index) {
+        events.emit(TuneEventKind::candidate_started, set.candidate(index).name);
+        return set.measure(index, inputs);
+    };
+    std::optional<std::size_t> first;
+    SearchCheck<Set> check(set, inputs, events);
+    if (options.checks && set.comparison()) {
+        hooks.admit = std::ref(check);
+        for (std::size_t p = 0; p < live.size(); ++p) {
+            if (live[p].index == check.reference()) {
+                first = p;
+            }
+        }
+    }
+    return run_search(points, strategy, options.search, options.sampling, hooks, first);
+}
+
+/// The trace of an exhaustive tuning: every runnable candidate in the order it was first run
+/// (`first`, the checked reference, leading), with its race median or its failure.
+inline SearchTrace exhaustive_trace(std::vector<BenchmarkCandidate> runnable,
+                                    std::optional<std::size_t> first, const TuneEntry& entry,
+                                    std::uint64_t seed) {
+    SearchTrace trace;
+    trace.seed = seed;
+    trace.runnable = runnable.size();
+    std::stable_partition(runnable.begin(), runnable.end(),
+                          [&](const BenchmarkCandidate& c) { return c.index == first; });
+    for (const BenchmarkCandidate& c : runnable) {
+        SearchStep step{c.index, std::string(c.name), std::nullopt, 0, {}, true};
+        for (const RankedCandidate& ranked : entry.ranking) {
+            if (ranked.index == c.index && ranked.statistics.samples > 0) {
+                step.median_ns = ranked.statistics.median_ns;
+                step.samples = ranked.statistics.samples;
+            }
+        }
+        for (const CandidateFailure& failure : entry.failures) {
+            if (failure.index == c.index) {
+                step.error = failure.reason;
+                step.finalist = false;
+            }
+        }
+        trace.steps.push_back(std::move(step));
+    }
+    return trace;
+}
+
 /// Tunes one key: decides which candidates may run, checks outputs when asked, benchmarks them
-/// (unless only one is left) and returns the settled entry, or every candidate's reason.
+/// (unless only one is left) and returns the settled entry, or every candidate's reason. A
+/// search strategy measures only the candidates it proposes.
 template <class Set>
 Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyType& key,
                                       const typename Set::InputsType& inputs,
@@ -158,25 +269,39 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
                                       std::string_view headline) {
     std::vector<CandidateFailure> failures;
     std::vector<BenchmarkCandidate> live = runnable_candidates(set, key, failures);
-    if (options.checks && set.comparison()) {
-        live = check_outputs(set, inputs, std::move(live), failures, events);
-    }
+    const std::vector<BenchmarkCandidate> runnable = live;
+    const SearchStrategy strategy = choose_strategy(options.search, live.size());
+    const bool searching =
+        live.size() > 1 && (strategy != SearchStrategy::exhaustive || options.search.budget ||
+                            options.search.max_candidates);
     TuneEntry entry;
-    const bool measure_lone =
-        options.measure_lone_candidate || options.sampling.mode == SamplingMode::fixed;
-    if (live.size() == 1 && !measure_lone) {
-        // Nothing to choose between: no benchmark, and statistics stay empty (0 samples).
-        RankedCandidate only;
-        only.name = live.front().name;
-        only.index = live.front().index;
-        entry.ranking.push_back(std::move(only));
-    } else if (!live.empty()) {
-        BenchmarkOutcome outcome = run_benchmark(live, options.sampling, [&](std::size_t index) {
-            events.emit(TuneEventKind::candidate_started, set.candidate(index).name);
-            return set.measure(index, inputs);
-        });
-        entry.ranking = std::move(outcome.ranking);
-        failures.insert(failures.end(), outcome.failures.begin(), outcome.failures.end());
+    if (searching) {
+        SearchOutcome outcome = search_key(set, inputs, live, strategy, options, events);
+        entry.ranking = std::move(outcome.benchmark.ranking);
+        failures.insert(failures.end(), outcome.benchmark.failures.begin(),
+                        outcome.benchmark.failures.end());
+        entry.search = std::move(outcome.trace);
+    } else {
+        if (options.checks && set.comparison()) {
+            live = check_outputs(set, inputs, std::move(live), failures, events);
+        }
+        const bool measure_lone =
+            options.measure_lone_candidate || options.sampling.mode == SamplingMode::fixed;
+        if (live.size() == 1 && !measure_lone) {
+            // Nothing to choose between: no benchmark, and statistics stay empty (0 samples).
+            RankedCandidate only;
+            only.name = live.front().name;
+            only.index = live.front().index;
+            entry.ranking.push_back(std::move(only));
+        } else if (!live.empty()) {
+            BenchmarkOutcome outcome =
+                run_benchmark(live, options.sampling, [&](std::size_t index) {
+                    events.emit(TuneEventKind::candidate_started, set.candidate(index).name);
+                    return set.measure(index, inputs);
+                });
+            entry.ranking = std::move(outcome.ranking);
+            failures.insert(failures.end(), outcome.failures.begin(), outcome.failures.end());
+        }
     }
     if (entry.ranking.empty()) {
         return make_unexpected(no_viable_candidate(headline, std::move(failures)));
@@ -186,8 +311,15 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
     entry.winner_index = entry.ranking.front().index;
     entry.failures = std::move(failures);
     entry.tuned_at = utc_now_iso8601();
+    if (!entry.search) {
+        const bool checked = options.checks && set.comparison();
+        entry.search = exhaustive_trace(
+            runnable, checked ? std::optional(set.reference_index(inputs)) : std::nullopt, entry,
+            options.search.seed);
+    }
     entry.settings = options.sampling;
     entry.settings.update(options.recorded_settings);
+    entry.settings["search"] = search_summary_json(options.search, *entry.search);
     return entry;
 }
 

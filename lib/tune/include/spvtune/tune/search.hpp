@@ -1,0 +1,90 @@
+#pragma once
+
+#include <chrono>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <spvtune/tune/benchmark.hpp>
+#include <spvtune/tune/sampling.hpp>
+#include <spvtune/tune/search_trace.hpp>
+#include <spvtune/tune/tune_entry.hpp>
+
+namespace spvtune::tune {
+
+/// Where a candidate sits in a grid of parameter values. Its neighbours are the points of the
+/// same family one level up or down in exactly one parameter.
+struct GridPosition {
+    std::size_t family = 0;
+    /// Per grid parameter, the index of the candidate's value in that parameter's value list.
+    std::vector<std::size_t> levels;
+
+    friend auto operator<=>(const GridPosition&, const GridPosition&) = default;
+};
+
+/// How a key's candidates are searched. Only a search's strategy decides which candidates are
+/// ever run: a point it never proposes is not checked, measured or prepared.
+/// Every member has an initializer, so designated initializers may leave any out.
+struct SearchSettings {
+    /// Nullopt: automatic, `local` above `local_search_threshold` runnable candidates, else
+    /// `exhaustive`.
+    std::optional<SearchStrategy> strategy{};
+    /// Per key: once spent, the search proposes no new point and the final race begins.
+    std::optional<std::chrono::milliseconds> budget{};
+    /// Per key: the most distinct candidates measured (the reference included).
+    std::optional<std::size_t> max_candidates{};
+    /// The same seed and the same timings give the same points in the same order.
+    std::uint64_t seed = 0;
+
+    friend bool operator==(const SearchSettings&, const SearchSettings&) = default;
+};
+
+/// Above this many runnable candidates a key is searched with `local` unless told otherwise:
+/// racing them all costs more than a neighbourhood search that measures a few per cent.
+inline constexpr std::size_t local_search_threshold = 256;
+
+/// The strategy `settings` choose for a key with `runnable` candidates.
+SearchStrategy choose_strategy(const SearchSettings& settings, std::size_t runnable);
+
+/// A candidate offered to a search, with its grid position if it comes from a grid (without
+/// one it has no neighbours).
+struct SearchPoint {
+    BenchmarkCandidate candidate;
+    std::optional<GridPosition> position;
+};
+
+/// What a search asks of the caller.
+struct SearchHooks {
+    /// Called once per point before its first measurement (the output check); a failure drops
+    /// the point. Empty: every point is admitted.
+    std::function<std::optional<CandidateFailure>(std::size_t index)> admit;
+    SampleSource measure;
+    /// The clock the budget is read from. Empty: std::chrono::steady_clock.
+    std::function<std::chrono::steady_clock::time_point()> now;
+};
+
+struct SearchOutcome {
+    /// The final race's ranking first, then the points measured only by the search (flagged
+    /// eliminated, fastest first); failures of the search and the race.
+    BenchmarkOutcome benchmark;
+    SearchTrace trace;
+};
+
+/// Searches `points` with `strategy`, measuring each proposed point briefly, then races the best
+/// ones found with `sampling` (run_benchmark). `first` (a position in `points`) is measured
+/// before any other: the reference of an output check, whose output the others are compared to.
+SearchOutcome run_search(std::span<const SearchPoint> points, SearchStrategy strategy,
+                         const SearchSettings& settings, const SamplingSettings& sampling,
+                         const SearchHooks& hooks, std::optional<std::size_t> first = {});
+
+/// The search's summary recorded in an entry's `settings`: strategy, seed, budget, limit, and
+/// how many of the runnable candidates were measured.
+nlohmann::json search_summary_json(const SearchSettings& settings, const SearchTrace& trace);
+
+}  // namespace spvtune::tune

@@ -1,0 +1,216 @@
+#include "search_run.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <utility>
+
+#include <spvtune/tune/statistics.hpp>
+
+namespace spvtune::tune::detail {
+
+std::uint64_t SearchRandom::next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+SearchRun::SearchRun(std::span<const SearchPoint> points, SearchStrategy strategy,
+                     const SearchSettings& settings, const SamplingSettings& sampling,
+                     const SearchHooks& hooks, std::optional<std::size_t> first)
+    : points_(points),
+      settings_(settings),
+      sampling_(sampling),
+      hooks_(hooks),
+      first_(first && *first < points.size() ? first : std::nullopt),
+      start_(hooks.now ? hooks.now() : std::chrono::steady_clock::now()),
+      random_(settings.seed),
+      state_(points.size()) {
+    outcome_.trace.strategy = strategy;
+    outcome_.trace.seed = settings.seed;
+    outcome_.trace.runnable = points.size();
+}
+
+namespace {
+
+void put_first(std::vector<std::size_t>& order, std::optional<std::size_t> first) {
+    if (first) {
+        const auto at = std::find(order.begin(), order.end(), *first);
+        std::rotate(order.begin(), at, at + 1);
+    }
+}
+
+}  // namespace
+
+std::vector<std::size_t> SearchRun::registration_order() const {
+    std::vector<std::size_t> order(points_.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    put_first(order, first_);
+    return order;
+}
+
+std::vector<std::size_t> SearchRun::shuffled_order() {
+    std::vector<std::size_t> order(points_.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    for (std::size_t i = order.size(); i > 1; --i) {
+        std::swap(order[i - 1], order[random_.below(i)]);
+    }
+    put_first(order, first_);
+    return order;
+}
+
+bool SearchRun::budget_spent() const {
+    if (!settings_.budget) {
+        return false;
+    }
+    const auto now = hooks_.now ? hooks_.now() : std::chrono::steady_clock::now();
+    return now - start_ >= *settings_.budget;
+}
+
+bool SearchRun::can_propose() const {
+    if (settings_.max_candidates && measured_ >= *settings_.max_candidates) {
+        return false;
+    }
+    return measured_ < points_.size() && !budget_spent();
+}
+
+void SearchRun::drop(std::size_t p, CandidateFailure failure) {
+    PointState& state = state_[p];
+    state.dropped = true;
+    state.samples.clear();
+    outcome_.trace.steps[state.step].error = failure.reason;
+    outcome_.benchmark.failures.push_back(std::move(failure));
+}
+
+bool SearchRun::admit(std::size_t p) {
+    PointState& state = state_[p];
+    if (state.touched) {
+        return !state.dropped;
+    }
+    // The reference goes first whatever the strategy proposes: the check compares with it.
+    if (first_ && p != *first_ && !state_[*first_].touched) {
+        admit(*first_);
+    }
+    state.touched = true;
+    state.step = outcome_.trace.steps.size();
+    const BenchmarkCandidate& c = points_[p].candidate;
+    outcome_.trace.steps.push_back({c.index, std::string(c.name), std::nullopt, 0, {}, false});
+    ++measured_;
+    if (hooks_.admit) {
+        if (std::optional<CandidateFailure> failure = hooks_.admit(c.index)) {
+            drop(p, std::move(*failure));
+            return false;
+        }
+    }
+    return true;
+}
+
+std::optional<double> SearchRun::probe(std::size_t p, std::size_t samples) {
+    const bool first_touch = !state_[p].touched;
+    if (!admit(p)) {
+        return std::nullopt;
+    }
+    PointState& state = state_[p];
+    const BenchmarkCandidate& c = points_[p].candidate;
+    // Never more than the race itself would take of a candidate.
+    samples = std::min(samples, std::max<std::size_t>(1, sampling_.max_samples));
+    // A brief measurement must stay brief: the admission's check run is the warm-up (the
+    // pipeline built and used once); without a check, one warm-up run at most.
+    if (first_touch && !hooks_.admit && sampling_.warmup_runs > 0) {
+        if (Result<Sample> warm = hooks_.measure(c.index); !warm) {
+            drop(p, {std::string(c.name), c.index, FailureKind::error, "warm-up: " + warm.error()});
+            return std::nullopt;
+        }
+    }
+    while (state.samples.size() < samples) {
+        Result<Sample> sample = hooks_.measure(c.index);
+        if (!sample) {
+            drop(p, {std::string(c.name), c.index, FailureKind::error,
+                     "search sample: " + sample.error()});
+            return std::nullopt;
+        }
+        state.samples.push_back(sample.value().ns_per_run);
+        state.method = sample.value().method;
+    }
+    SearchStep& step = outcome_.trace.steps[state.step];
+    step.samples = state.samples.size();
+    step.median_ns = median(p);
+    return step.median_ns;
+}
+
+std::optional<double> SearchRun::median(std::size_t p) const {
+    const PointState& state = state_[p];
+    if (state.dropped || state.samples.empty()) {
+        return std::nullopt;
+    }
+    return summarize(state.samples).median_ns;
+}
+
+std::vector<std::size_t> SearchRun::by_median() const {
+    std::vector<std::pair<double, std::size_t>> probed;
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+        if (const std::optional<double> m = median(p)) {
+            probed.emplace_back(*m, p);
+        }
+    }
+    std::sort(probed.begin(), probed.end());
+    std::vector<std::size_t> out;
+    out.reserve(probed.size());
+    for (const auto& [m, p] : probed) {
+        out.push_back(p);
+    }
+    return out;
+}
+
+SearchOutcome SearchRun::finish(const std::vector<std::size_t>& finalists) {
+    std::vector<BenchmarkCandidate> racing;
+    for (const std::size_t p : finalists) {
+        if (state_[p].touched && !state_[p].dropped) {
+            racing.push_back(points_[p].candidate);
+            outcome_.trace.steps[state_[p].step].finalist = true;
+        }
+    }
+    std::vector<RankedCandidate> ranking;
+    if (!racing.empty()) {
+        BenchmarkOutcome race = run_benchmark(racing, sampling_, hooks_.measure);
+        ranking = std::move(race.ranking);
+        outcome_.benchmark.failures.insert(outcome_.benchmark.failures.end(), race.failures.begin(),
+                                           race.failures.end());
+        for (const CandidateFailure& failure : race.failures) {
+            for (SearchStep& step : outcome_.trace.steps) {
+                if (step.index == failure.index) {
+                    step.error = failure.reason;
+                    step.median_ns.reset();
+                }
+            }
+        }
+    }
+    // Points raced without search samples (random) show the race's median in the trace.
+    for (const RankedCandidate& ranked : ranking) {
+        for (SearchStep& step : outcome_.trace.steps) {
+            if (step.index == ranked.index && step.samples == 0) {
+                step.median_ns = ranked.statistics.median_ns;
+                step.samples = ranked.statistics.samples;
+            }
+        }
+    }
+    // The points the search measured but did not race follow, as stopped early: their few
+    // samples cannot be compared with the finalists' race.
+    for (const std::size_t p : by_median()) {
+        if (std::find(finalists.begin(), finalists.end(), p) != finalists.end()) {
+            continue;
+        }
+        RankedCandidate out;
+        out.name = std::string(points_[p].candidate.name);
+        out.index = points_[p].candidate.index;
+        out.statistics = summarize(state_[p].samples);
+        out.method = state_[p].method;
+        out.eliminated = true;
+        ranking.push_back(std::move(out));
+    }
+    outcome_.benchmark.ranking = std::move(ranking);
+    return std::move(outcome_);
+}
+
+}  // namespace spvtune::tune::detail

@@ -1,0 +1,93 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <spvtune/tune/search.hpp>
+
+namespace spvtune::tune::detail {
+
+/// A small deterministic generator (splitmix64): the standard distributions differ between
+/// library implementations, and a seed must pick the same points everywhere.
+class SearchRandom {
+  public:
+    explicit SearchRandom(std::uint64_t seed) : state_(seed) {}
+    std::uint64_t next();
+    /// Uniform enough in [0, bound) for picking points; bound > 0.
+    std::size_t below(std::size_t bound) { return static_cast<std::size_t>(next() % bound); }
+
+  private:
+    std::uint64_t state_;
+};
+
+/// The state every strategy shares: which points were measured, their samples, the budget and
+/// the limit on points, the trace, and the final race. Points are positions in the span.
+class SearchRun {
+  public:
+    SearchRun(std::span<const SearchPoint> points, SearchStrategy strategy,
+              const SearchSettings& settings, const SamplingSettings& sampling,
+              const SearchHooks& hooks, std::optional<std::size_t> first);
+
+    std::size_t size() const { return points_.size(); }
+    const SearchPoint& point(std::size_t p) const { return points_[p]; }
+
+    /// Every point once, `first` leading, the rest in seeded random order.
+    std::vector<std::size_t> shuffled_order();
+    /// Every point once in the order given, `first` leading.
+    std::vector<std::size_t> registration_order() const;
+
+    /// Whether a new point may be measured: the budget is not spent and fewer than
+    /// max_candidates points were.
+    bool can_propose() const;
+    bool budget_spent() const;
+
+    bool touched(std::size_t p) const { return state_[p].touched; }
+    bool dropped(std::size_t p) const { return state_[p].dropped; }
+    /// Admits the point on its first touch (counting it as measured), then takes samples until
+    /// it has `samples` search samples in all (a warm-up run before the first). Its median, or
+    /// nullopt once it failed. A point already holding enough samples costs nothing.
+    std::optional<double> probe(std::size_t p, std::size_t samples);
+    /// Admits a point without sampling it (random: the race samples it); false if dropped.
+    bool admit(std::size_t p);
+    /// The search median of a probed point (nullopt: failed or never sampled).
+    std::optional<double> median(std::size_t p) const;
+
+    /// Touched, not dropped points with search samples, fastest median first (ties: position).
+    std::vector<std::size_t> by_median() const;
+
+    /// Races `finalists` (positions) and assembles the outcome.
+    SearchOutcome finish(const std::vector<std::size_t>& finalists);
+
+  private:
+    struct PointState {
+        bool touched = false;
+        bool dropped = false;
+        std::vector<double> samples;
+        TimingMethod method = TimingMethod::host_clock;
+        std::size_t step = 0;  ///< in the trace
+    };
+    void drop(std::size_t p, CandidateFailure failure);
+
+    std::span<const SearchPoint> points_;
+    const SearchSettings& settings_;
+    const SamplingSettings& sampling_;
+    const SearchHooks& hooks_;
+    std::optional<std::size_t> first_;
+    std::chrono::steady_clock::time_point start_;
+    SearchRandom random_;
+    std::vector<PointState> state_;
+    std::size_t measured_ = 0;
+    SearchOutcome outcome_;
+};
+
+/// The strategies: each proposes points through `run` and names the finalists.
+std::vector<std::size_t> search_exhaustive(SearchRun& run);
+std::vector<std::size_t> search_random(SearchRun& run);
+std::vector<std::size_t> search_halving(SearchRun& run);
+std::vector<std::size_t> search_local(SearchRun& run);
+
+}  // namespace spvtune::tune::detail

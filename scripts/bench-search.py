@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Measures what the search strategies save against exhaustive tuning, side by side in one run.
+
+Tunes configs/synthetic_search.json (1,296 points whose run time is a bowl around one known best
+point, A=4,B=2,C=5,D=3) exhaustively and with each strategy (random, halving, local; the same
+seed), and prints for each: wall time, candidates measured, the winner, its regret (winner's true
+time / the true best's time) and its wall time over exhaustive's. The true times come from one
+dedicated fixed measurement of every winner and of the known best point, taken together in one
+run at the end (the same conditions for all), not from the strategies' own few samples.
+Targets (issue 17): local within 5% of the true best in <= 15% of exhaustive's wall time;
+halving within 5% in <= 50%.
+
+Usage: scripts/bench-search.py [--spvtune build/default/app/spvtune] [--seed 0]
+                               [--strategies random,halving,local] [--samples 20]
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "configs" / "synthetic_search.json"
+BEST = "bowl[A=4,B=2,C=5,D=3]"
+
+
+def tune(spvtune, problem_file, work, extra):
+    """One tuning run from an empty cache: (wall s, key report)."""
+    report = work / "report.json"
+    cache = work / "cache"
+    start = time.monotonic()
+    subprocess.run([spvtune, "tune", str(problem_file), "--cache-dir", str(cache), "--retune",
+                    "--json", str(report), "-q"] + extra, check=True)
+    elapsed = time.monotonic() - start
+    return elapsed, json.loads(report.read_text())["problems"][0]["keys"][0]
+
+
+def true_times(spvtune, work, names, samples):
+    """Medians of `names` from one fixed-sampling run of those candidates only."""
+    problem = json.loads(CONFIG.read_text())
+    family = problem["candidates"][0]
+    del family["grid"]
+    variants = []
+    for name in sorted(set(names)):
+        point = dict(part.split("=") for part in name[name.index("[") + 1:-1].split(","))
+        variants.append({"name": name.replace("[", "_").replace("]", "").replace(",", "_")
+                         .replace("=", ""),
+                         "specialization": {str(i + 1): int(point[p])
+                                            for i, p in enumerate("ABCD")}})
+    family["variants"] = variants
+    del family["specialization"]
+    problem["name"] = "synthetic_search_truth"
+    problem["reference"]["candidate"] = f"bowl[{variants[0]['name']}]"
+    problem_file = work / "truth.json"
+    problem_file.write_text(json.dumps(problem))
+    _, key = tune(spvtune, problem_file, work,
+                  ["--kernel-dir", str(ROOT / "build" / "default" / "kernels"), "--fixed",
+                   "--warmup", "3", "--samples", str(samples), "--search", "exhaustive"])
+    by_variant = {c["name"]: c["statistics"]["median_ns"] for c in key["candidates"]}
+    return {name: by_variant[f"bowl[{v['name']}]"] for name, v in
+            zip(sorted(set(names)), variants)}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--spvtune", default=str(ROOT / "build" / "default" / "app" / "spvtune"))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--strategies", default="random,halving,local")
+    parser.add_argument("--samples", type=int, default=20,
+                        help="samples of the fixed measurement of the winners and the best point")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as scratch:
+        work = pathlib.Path(scratch)
+        kernels = ["--kernel-dir", str(ROOT / "build" / "default" / "kernels")]
+        results = []
+        for strategy in ["exhaustive"] + args.strategies.split(","):
+            wall, key = tune(args.spvtune, CONFIG, work,
+                             kernels + ["--search", strategy, "--seed", str(args.seed)])
+            search = key["search"]
+            results.append((strategy, wall, search["measured"], search["runnable"], key["winner"]))
+            print(f"{strategy:>10}: {wall:6.2f} s, measured {search['measured']:4d} of "
+                  f"{search['runnable']}, winner {key['winner']}", flush=True)
+        truth = true_times(args.spvtune, work, [r[4] for r in results] + [BEST], args.samples)
+        exhaustive_wall = results[0][1]
+        print(f"\ntrue best {BEST}: {truth[BEST] / 1e3:.1f} us (fixed, {args.samples} samples)")
+        print(f"{'strategy':>10}  {'wall s':>7}  {'measured':>9}  {'regret':>6}  {'wall/exh':>8}"
+              f"  winner")
+        for strategy, wall, measured, runnable, winner in results:
+            regret = truth[winner] / truth[BEST]
+            print(f"{strategy:>10}  {wall:7.2f}  {measured:4d}/{runnable:<4d}  {regret:6.3f}"
+                  f"  {wall / exhaustive_wall:8.2f}  {winner}")
+        print("targets: local regret <= 1.05 at wall/exh <= 0.15; halving regret <= 1.05 at "
+              "wall/exh <= 0.50")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,236 @@
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <spvtune/tune/search.hpp>
+
+#include "tune/bowl.hpp"
+#include "tune/fakes.hpp"
+
+// The search strategies on a scripted bowl of 1,296 points with one best point: local and
+// halving find it while measuring a fraction, random keeps to its limit, a seed fixes the
+// order, a budget stops the proposals, and points never proposed are never touched.
+
+using namespace spvtune::tune;
+
+namespace {
+
+/// Runs a search over the bowl, counting what each point was asked.
+struct BowlRun {
+    std::vector<std::string> names = bowl::names();
+    std::vector<SearchPoint> points = bowl::points(names);
+    std::map<std::size_t, int> admitted;
+    std::map<std::size_t, int> measured;
+    /// Points whose output check fails.
+    std::set<std::size_t> wrong;
+    /// Advanced by every measurement when set: a fake clock for budgets.
+    std::optional<std::chrono::milliseconds> per_measure;
+    std::chrono::steady_clock::time_point clock{};
+
+    SearchOutcome run(SearchStrategy strategy, SearchSettings settings = {},
+                      std::optional<std::size_t> first = std::nullopt) {
+        SearchHooks hooks;
+        hooks.admit = [this](std::size_t index) -> std::optional<CandidateFailure> {
+            ++admitted[index];
+            if (wrong.contains(index)) {
+                return CandidateFailure{names[index], index, FailureKind::wrong_output, "wrong"};
+            }
+            return std::nullopt;
+        };
+        hooks.measure = [this](std::size_t index) -> Result<Sample> {
+            const int n = measured[index]++;
+            if (per_measure) {
+                clock += *per_measure;
+            }
+            return Sample{bowl::time_ns(index) * (1 + 0.01 * fakes::noise(n)),
+                          TimingMethod::device_timestamps};
+        };
+        hooks.now = [this] { return clock; };
+        return run_search(points, strategy, settings, fakes::quick_sampling(), hooks, first);
+    }
+};
+
+std::vector<std::size_t> trace_order(const SearchOutcome& outcome) {
+    std::vector<std::size_t> order;
+    for (const SearchStep& step : outcome.trace.steps) {
+        order.push_back(step.index);
+    }
+    return order;
+}
+
+std::size_t winner(const SearchOutcome& outcome) {
+    REQUIRE_FALSE(outcome.benchmark.ranking.empty());
+    return outcome.benchmark.ranking.front().index;
+}
+
+}  // namespace
+
+TEST_CASE("local search finds the bowl's best point measuring a small fraction of it") {
+    BowlRun bowl_run;
+    const SearchOutcome outcome = bowl_run.run(SearchStrategy::local);
+    CHECK(winner(outcome) == bowl::best_index);
+    CHECK(outcome.trace.strategy == SearchStrategy::local);
+    CHECK(outcome.trace.runnable == bowl::size);
+    // A neighbourhood search of a 4-D bowl needs a small share of its points.
+    CHECK(outcome.trace.steps.size() < bowl::size * 15 / 100);
+    CHECK(bowl_run.admitted.size() == outcome.trace.steps.size());
+    CHECK(bowl_run.measured.size() == outcome.trace.steps.size());
+}
+
+TEST_CASE(
+    "local search moves between neighbours: each descent step is one level in one "
+    "parameter") {
+    BowlRun bowl_run;
+    const SearchOutcome outcome = bowl_run.run(SearchStrategy::local, {.seed = 7});
+    // The points measured right after the start are its neighbours, so the first few points
+    // of the trace lie within one step of the start.
+    const auto start = bowl::levels_of(outcome.trace.steps.front().index);
+    std::size_t neighbours = 0;
+    for (std::size_t s = 1; s < std::min<std::size_t>(5, outcome.trace.steps.size()); ++s) {
+        const auto at = bowl::levels_of(outcome.trace.steps[s].index);
+        std::size_t distance = 0;
+        for (std::size_t d = 0; d < bowl::dimensions; ++d) {
+            distance += at[d] > start[d] ? at[d] - start[d] : start[d] - at[d];
+        }
+        neighbours += distance == 1 ? 1 : 0;
+    }
+    CHECK(neighbours == 4);
+}
+
+TEST_CASE("halving finds the best point and races only a few finalists") {
+    BowlRun bowl_run;
+    const SearchOutcome outcome = bowl_run.run(SearchStrategy::halving);
+    CHECK(winner(outcome) == bowl::best_index);
+    std::size_t finalists = 0;
+    int measurements = 0;
+    for (const SearchStep& step : outcome.trace.steps) {
+        finalists += step.finalist ? 1 : 0;
+    }
+    for (const auto& [index, count] : bowl_run.measured) {
+        measurements += count;
+    }
+    CHECK(finalists == 4);
+    // Most points are measured briefly (a warm-up and one sample): far fewer measurements than
+    // an exhaustive race's warm-ups and minimum samples for every point.
+    CHECK(measurements < static_cast<int>(bowl::size) * 4);
+}
+
+TEST_CASE("random measures exactly max_candidates points and races them all") {
+    BowlRun bowl_run;
+    const SearchOutcome outcome = bowl_run.run(SearchStrategy::random, {.max_candidates = 50});
+    CHECK(outcome.trace.steps.size() == 50);
+    CHECK(bowl_run.admitted.size() == 50);
+    CHECK(bowl_run.measured.size() == 50);
+    // The winner is the fastest of the sample.
+    double fastest = 1e9;
+    std::size_t fastest_index = 0;
+    for (const SearchStep& step : outcome.trace.steps) {
+        if (bowl::time_ns(step.index) < fastest) {
+            fastest = bowl::time_ns(step.index);
+            fastest_index = step.index;
+        }
+    }
+    CHECK(winner(outcome) == fastest_index);
+}
+
+TEST_CASE("max_candidates limits local and halving as well") {
+    for (const SearchStrategy strategy : {SearchStrategy::local, SearchStrategy::halving}) {
+        BowlRun bowl_run;
+        const SearchOutcome outcome = bowl_run.run(strategy, {.max_candidates = 17});
+        CHECK(outcome.trace.steps.size() == 17);
+        CHECK(bowl_run.measured.size() == 17);
+    }
+}
+
+TEST_CASE("the same seed and timings give the same points in the same order, another seed not") {
+    for (const SearchStrategy strategy :
+         {SearchStrategy::random, SearchStrategy::halving, SearchStrategy::local}) {
+        CAPTURE(strategy);
+        BowlRun a;
+        BowlRun b;
+        BowlRun c;
+        const auto order_a = trace_order(a.run(strategy, {.max_candidates = 40, .seed = 3}));
+        const auto order_b = trace_order(b.run(strategy, {.max_candidates = 40, .seed = 3}));
+        const auto order_c = trace_order(c.run(strategy, {.max_candidates = 40, .seed = 4}));
+        CHECK(order_a == order_b);
+        CHECK(order_a != order_c);
+    }
+}
+
+TEST_CASE("a spent budget stops new points, then the best found are raced") {
+    for (const SearchStrategy strategy :
+         {SearchStrategy::random, SearchStrategy::halving, SearchStrategy::local}) {
+        CAPTURE(strategy);
+        BowlRun bowl_run;
+        bowl_run.per_measure = std::chrono::milliseconds(1);
+        const SearchOutcome outcome =
+            bowl_run.run(strategy, {.budget = std::chrono::milliseconds(30)});
+        // Each probed point costs at least one millisecond of the fake clock (random's points
+        // are only admitted until the race, so they cost nothing before it).
+        if (strategy == SearchStrategy::random) {
+            CHECK(outcome.trace.steps.size() == std::max<std::size_t>(32, bowl::size / 10));
+        } else {
+            CHECK(outcome.trace.steps.size() <= 30);
+            CHECK(outcome.trace.steps.size() >= 5);
+        }
+        CHECK_FALSE(outcome.benchmark.ranking.empty());
+    }
+}
+
+TEST_CASE("a wrong point never wins and is never measured, whatever the strategy") {
+    for (const SearchStrategy strategy : {SearchStrategy::exhaustive, SearchStrategy::random,
+                                          SearchStrategy::halving, SearchStrategy::local}) {
+        CAPTURE(strategy);
+        BowlRun bowl_run;
+        bowl_run.wrong.insert(bowl::best_index);
+        // The best point is proposed for sure: it is the reference's neighbour... and random
+        // and halving see every point given enough room.
+        SearchSettings settings;
+        settings.max_candidates = bowl::size;
+        const SearchOutcome outcome = bowl_run.run(strategy, settings);
+        CHECK(winner(outcome) != bowl::best_index);
+        CHECK_FALSE(bowl_run.measured.contains(bowl::best_index));
+        for (const RankedCandidate& ranked : outcome.benchmark.ranking) {
+            CHECK(ranked.index != bowl::best_index);
+        }
+    }
+}
+
+TEST_CASE("the reference is measured first, whatever the strategy") {
+    const std::size_t reference = 1000;
+    for (const SearchStrategy strategy : {SearchStrategy::exhaustive, SearchStrategy::random,
+                                          SearchStrategy::halving, SearchStrategy::local}) {
+        CAPTURE(strategy);
+        BowlRun bowl_run;
+        const SearchOutcome outcome = bowl_run.run(strategy, {.max_candidates = 20}, reference);
+        REQUIRE_FALSE(outcome.trace.steps.empty());
+        CHECK(outcome.trace.steps.front().index == reference);
+    }
+}
+
+TEST_CASE("the automatic strategy is local above the threshold, else exhaustive") {
+    CHECK(choose_strategy({}, local_search_threshold) == SearchStrategy::exhaustive);
+    CHECK(choose_strategy({}, local_search_threshold + 1) == SearchStrategy::local);
+    CHECK(choose_strategy({.strategy = SearchStrategy::halving}, 3) == SearchStrategy::halving);
+    CHECK(choose_strategy({.strategy = SearchStrategy::exhaustive}, 5000) ==
+          SearchStrategy::exhaustive);
+}
+
+TEST_CASE("points without a grid position are restart points for local") {
+    BowlRun bowl_run;
+    for (SearchPoint& point : bowl_run.points) {
+        point.position.reset();
+    }
+    const SearchOutcome outcome = bowl_run.run(SearchStrategy::local);
+    // No neighbours: only restarts, at least the minimum before patience may stop it.
+    CHECK(outcome.trace.steps.size() >= 24);
+    CHECK(outcome.trace.steps.size() < bowl::size);
+    CHECK_FALSE(outcome.benchmark.ranking.empty());
+}
