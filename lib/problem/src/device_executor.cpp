@@ -20,7 +20,7 @@
 #include <spvtune/vulkan/compute_pipeline.hpp>
 #include <spvtune/vulkan/error.hpp>
 
-#include "pipeline_builder.hpp"
+#include "pipeline_build.hpp"
 
 namespace spvtune::problem {
 namespace {
@@ -95,7 +95,10 @@ struct DeviceExecutor::Impl {
           cache(kept != nullptr ? kept->cache().handle() : VK_NULL_HANDLE) {
         if (building.threads > 0) {
             builder = std::make_unique<detail::PipelineBuilder>(
-                device, cache, building.threads, lookahead(building.threads, max_prepared), built);
+                [this](const ResolvedCandidate& candidate) {
+                    return detail::build_pipelines(device, cache, candidate, built);
+                },
+                building.threads, lookahead(building.threads, max_prepared));
         }
     }
 
@@ -278,18 +281,18 @@ void DeviceExecutor::prefetch(const KeyPlan& plan, std::span<const std::size_t> 
     if (!impl_->builder) {
         return;
     }
-    std::vector<ResolvedCandidate> coming;
+    std::map<std::size_t, const ResolvedCandidate*> runnable;
+    for (const ResolvedCandidate& resolved : plan.runnable) {
+        runnable.emplace(resolved.candidate, &resolved);
+    }
+    std::vector<std::pair<std::size_t, ResolvedCandidate>> coming;
     {
         std::lock_guard lock(impl_->mutex);
         for (const std::size_t candidate : candidates) {
-            if (impl_->recent_entry.contains(candidate)) {
-                continue;  // built already
-            }
-            for (const ResolvedCandidate& resolved : plan.runnable) {
-                if (resolved.candidate == candidate) {
-                    coming.push_back(resolved);
-                    break;
-                }
+            const auto found = runnable.find(candidate);
+            // Not runnable for the key, or built already.
+            if (found != runnable.end() && !impl_->recent_entry.contains(candidate)) {
+                coming.emplace_back(candidate, *found->second);
             }
         }
     }
