@@ -15,22 +15,6 @@ using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::write_bytes;
 namespace fs = std::filesystem;
 
-namespace {
-
-std::vector<fs::path> pipeline_cache_files(const fs::path& directory) {
-    std::vector<fs::path> files;
-    if (fs::exists(directory)) {
-        for (const auto& entry : fs::directory_iterator(directory)) {
-            if (entry.path().extension() == ".pipelines") {
-                files.push_back(entry.path());
-            }
-        }
-    }
-    return files;
-}
-
-}  // namespace
-
 TEST_CASE("tune leaves a pipeline cache file next to the cache file, named after it") {
     for (const bool in_process : {false, true}) {
         CAPTURE(in_process);
@@ -42,7 +26,7 @@ TEST_CASE("tune leaves a pipeline cache file next to the cache file, named after
         const SpvtuneRun run = fixture.tune("grid2.json", extra);
         REQUIRE_MESSAGE(run.exit_code == 0, run.err);
         const auto caches = fixture.cache_files();
-        const auto pipelines = pipeline_cache_files(fixture.cache);
+        const auto pipelines = fixture.files_ending_in(".pipelines");
         REQUIRE(caches.size() == 1);
         REQUIRE(pipelines.size() == 1);
         CHECK(pipelines.front().stem() == caches.front().stem());
@@ -57,7 +41,7 @@ TEST_CASE("tune leaves a pipeline cache file next to the cache file, named after
 TEST_CASE("tune replaces a garbage pipeline cache file and still tunes, noting it with -v") {
     TuneFixture fixture;
     REQUIRE(fixture.tune("grid2.json", {"--compile-only"}).exit_code == 0);
-    const auto pipelines = pipeline_cache_files(fixture.cache);
+    const auto pipelines = fixture.files_ending_in(".pipelines");
     REQUIRE(pipelines.size() == 1);
     const std::string garbage(3000, '\x13');
     write_bytes(pipelines.front(), garbage);
@@ -81,13 +65,13 @@ TEST_CASE("tune replaces a garbage pipeline cache file and still tunes, noting i
 TEST_CASE("tune --no-pipeline-cache neither reads nor writes a pipeline cache file") {
     TuneFixture fixture;
     REQUIRE(fixture.tune("grid2.json", {"--compile-only", "--no-pipeline-cache"}).exit_code == 0);
-    CHECK(pipeline_cache_files(fixture.cache).empty());
+    CHECK(fixture.files_ending_in(".pipelines").empty());
 }
 
 TEST_CASE("the cache commands leave the pipeline cache file alone") {
     TuneFixture fixture;
     REQUIRE(fixture.tune("grid2.json").exit_code == 0);
-    const auto pipelines = pipeline_cache_files(fixture.cache);
+    const auto pipelines = fixture.files_ending_in(".pipelines");
     REQUIRE(pipelines.size() == 1);
     const std::string kept = read_bytes(pipelines.front());
     const std::string directory = fixture.cache.string();
