@@ -144,7 +144,8 @@ problem::WorkerLaunch worker_launch(const problem::Problem& problem, const TuneO
                                     const problem::TuningOptions& tuning,
                                     tune::AutotuneLevel level) {
     problem::WorkerLaunch launch;
-    const WorkerPipelines pipelines{tuning.pipeline_cache.string(), *tuning.build_threads,
+    const WorkerPipelines pipelines{tuning.pipeline_cache.string(),
+                                    tuning.build_threads.value_or(problem::default_build_threads()),
                                     options.verbose};
     launch.argv = worker_command_line(problem.file.string(), options.kernel_dirs, options.cache_dir,
                                       options.device, tuning.batch.min_window, level, pipelines);

@@ -89,7 +89,7 @@ TEST_CASE("pipeline cache data for another device, driver or header version is r
     }
 }
 
-TEST_CASE("a pipeline cache seeded with its own data is used; foreign or garbage data is not") {
+TEST_CASE("a pipeline cache seeded with its own data is used, and foreign or garbage data is not") {
     spvtune::test::VulkanFixture vulkan;
     const SpirvModule module = SpirvModule::load(vulkan::test::kernel_dir / "saxpy.spv");
     std::vector<std::byte> kept;

@@ -7,9 +7,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <tuple>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include <spvtune/problem/device_bridge.hpp>
