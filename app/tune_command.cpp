@@ -145,8 +145,7 @@ problem::WorkerLaunch worker_launch(const problem::Problem& problem, const TuneO
                                     tune::AutotuneLevel level) {
     problem::WorkerLaunch launch;
     const WorkerPipelines pipelines{tuning.pipeline_cache.string(),
-                                    tuning.build_threads.value_or(problem::default_build_threads()),
-                                    options.verbose};
+                                    tuning.build_threads.value_or(0), options.verbose};
     launch.argv = worker_command_line(problem.file.string(), options.kernel_dirs, options.cache_dir,
                                       options.device, tuning.batch.min_window, level, pipelines);
     launch.batch = tuning.batch;
@@ -269,8 +268,8 @@ int run_tune(TuneOptions& options) {
         if (!options.no_pipeline_cache) {
             tuning.pipeline_cache = directory / cache::pipeline_cache_file_name(hardware);
         }
-        tuning.build_threads =
-            options.build_threads ? *options.build_threads : problem::default_build_threads();
+        tuning.build_threads = options.build_threads ? *options.build_threads
+                                                     : problem::default_build_threads(*physical);
         if (options.verbose) {
             tuning.note = [](const std::string& text) {
                 std::cerr << "spvtune: note: " << text << '\n';
@@ -385,7 +384,7 @@ CommandAction register_tune_command(CLI::App& parent) {
         ->add_option("--build-threads", options->build_threads,
                      "Threads that build pipelines ahead while candidates are measured; 0 "
                      "builds each when it is needed (default: $SPVTUNE_BUILD_THREADS, else "
-                     "min(2, cores))")
+                     "min(2, cores), and 0 on a CPU device such as lavapipe)")
         ->check(CLI::Range(0, 64));
     return [options, command] {
         options->color = color_mode(*command);

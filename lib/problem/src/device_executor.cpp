@@ -310,13 +310,16 @@ std::size_t DeviceExecutor::pipelines_built() const {
     return impl_->built;
 }
 
-std::size_t default_build_threads() {
+std::size_t default_build_threads(const vulkan::PhysicalDeviceInfo& device) {
     if (const char* text = std::getenv("SPVTUNE_BUILD_THREADS"); text != nullptr && *text != 0) {
         char* end = nullptr;
         const unsigned long value = std::strtoul(text, &end, 10);
         if (*end == 0 && value <= 64) {
             return value;
         }
+    }
+    if (device.identity.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+        return 0;
     }
     return std::min<std::size_t>(2, std::max(1U, std::thread::hardware_concurrency()));
 }

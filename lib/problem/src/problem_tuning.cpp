@@ -153,8 +153,9 @@ ProblemTuning::ProblemTuning(const Problem& problem, vulkan::Device& device,
     if (!options.pipeline_cache.empty()) {
         kept = std::make_unique<KeptPipelineCache>(device, options.pipeline_cache, options.note);
     }
-    const PipelineBuilding building{
-        kept.get(), options.build_threads ? *options.build_threads : default_build_threads()};
+    const PipelineBuilding building{kept.get(), options.build_threads
+                                                    ? *options.build_threads
+                                                    : default_build_threads(device.info())};
     auto executor = std::make_unique<DeviceExecutor>(problem, device, options.batch,
                                                      default_max_prepared_candidates, building);
     CandidateExecutor& used = *executor;

@@ -26,9 +26,11 @@ struct PipelineBuilding {
     std::size_t threads = 0;
 };
 
-/// The build threads by default: $SPVTUNE_BUILD_THREADS when it is a number, else
-/// min(2, hardware concurrency).
-std::size_t default_build_threads();
+/// The build threads by default for `device`: $SPVTUNE_BUILD_THREADS when it is a number, else
+/// min(2, hardware concurrency), but none on a CPU device (lavapipe): there a build would take a
+/// core from the kernels being timed, for little gain, since such a driver compiles a pipeline at
+/// its first dispatch rather than when it is created.
+std::size_t default_build_threads(const vulkan::PhysicalDeviceInfo& device);
 
 /// Runs a problem's candidates in this process on one Vulkan device.
 ///

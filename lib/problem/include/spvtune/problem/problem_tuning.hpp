@@ -39,7 +39,7 @@ struct TuningOptions {
     /// (cache::pipeline_cache_file_name in the cache directory); empty: no pipeline cache. A
     /// worker process is told its own.
     std::filesystem::path pipeline_cache;
-    /// In process: threads that build pipelines ahead (none: default_build_threads()).
+    /// In process: threads that build pipelines ahead (none: default_build_threads of the device).
     std::optional<std::size_t> build_threads;
     /// Hears notes that are no error (a pipeline cache file ignored); null: nobody.
     std::function<void(const std::string&)> note;
