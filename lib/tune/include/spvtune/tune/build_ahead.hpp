@@ -61,6 +61,8 @@ class BuildAhead {
             position_.clear();
             queue_.clear();
             passed_ = 0;
+            wanted_.reset();  // a place in the old order
+            ++announcements_;
             for (std::size_t i = 0; i < order_.size(); ++i) {
                 const std::size_t id = order_[i].first;
                 if (position_.emplace(id, i).second && !ready_.contains(id) &&
@@ -86,37 +88,47 @@ class BuildAhead {
         std::map<std::size_t, Built> passed_over;  // freed outside the lock
         {
             std::unique_lock lock(mutex_);
-            const auto place = position_.find(id);
-            if (place == position_.end() || threads_.empty()) {
-                return std::nullopt;
-            }
-            const std::size_t position = place->second;
-            // The jobs announced before this one were passed over: not built, or freed.
-            passed_ = std::max(passed_, position);
-            std::erase_if(queue_, [&](std::size_t queued) { return queued < position; });
-            for (auto it = ready_.begin(); it != ready_.end();) {
-                if (!still_wanted(it->first)) {
-                    passed_over.insert(ready_.extract(it++));
-                } else {
-                    ++it;
+            // Looked at again when another thread announces new jobs meanwhile.
+            while (true) {
+                const auto place = position_.find(id);
+                if (place == position_.end() || threads_.empty()) {
+                    break;
                 }
-            }
-            const auto queued = [&] {
-                return std::find(queue_.begin(), queue_.end(), position) != queue_.end();
-            };
-            if (queued()) {
-                // Needed now: it goes first, whatever the lookahead holds.
-                queue_.erase(std::find(queue_.begin(), queue_.end(), position));
-                queue_.insert(queue_.begin(), position);
-                wanted_ = position;
-                changed_.notify_all();
-            }
-            changed_.wait(lock,
-                          [&] { return stopping_ || (!in_flight_.contains(id) && !queued()); });
-            wanted_.reset();
-            if (auto built = ready_.find(id); built != ready_.end()) {
-                taken = std::move(built->second);
-                ready_.erase(built);
+                const std::size_t position = place->second;
+                // The jobs announced before this one were passed over: not built, or freed.
+                passed_ = std::max(passed_, position);
+                std::erase_if(queue_, [&](std::size_t queued) { return queued < position; });
+                for (auto it = ready_.begin(); it != ready_.end();) {
+                    if (!still_wanted(it->first)) {
+                        passed_over.insert(ready_.extract(it++));
+                    } else {
+                        ++it;
+                    }
+                }
+                const auto queued = [&] {
+                    return std::find(queue_.begin(), queue_.end(), position) != queue_.end();
+                };
+                if (queued()) {
+                    // Needed now: it goes first, whatever the lookahead holds.
+                    queue_.erase(std::find(queue_.begin(), queue_.end(), position));
+                    queue_.insert(queue_.begin(), position);
+                    wanted_ = position;
+                    changed_.notify_all();
+                }
+                const std::size_t announcement = announcements_;
+                changed_.wait(lock, [&] {
+                    return stopping_ || announcements_ != announcement ||
+                           (!in_flight_.contains(id) && !queued());
+                });
+                if (announcements_ != announcement && !stopping_) {
+                    continue;
+                }
+                wanted_.reset();
+                if (auto built = ready_.find(id); built != ready_.end()) {
+                    taken = std::move(built->second);
+                    ready_.erase(built);
+                }
+                break;
             }
         }
         changed_.notify_all();  // room in the lookahead
@@ -186,6 +198,8 @@ class BuildAhead {
     std::map<std::size_t, Built> ready_;
     /// The place of the job take() waits for, if it waits for a build.
     std::optional<std::size_t> wanted_;
+    /// How many announcements were made: a take() waiting through one looks again.
+    std::size_t announcements_ = 0;
     std::vector<std::thread> threads_;  ///< last: started once everything else exists
 };
 
