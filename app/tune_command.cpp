@@ -14,7 +14,9 @@
 #include <spvtune/cache/cache_file.hpp>
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_location.hpp>
+#include <spvtune/cache/pipeline_cache_file.hpp>
 #include <spvtune/problem/device_bridge.hpp>
+#include <spvtune/problem/device_executor.hpp>
 #include <spvtune/problem/output_dump.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
@@ -67,6 +69,8 @@ struct TuneOptions {
     bool verbose = false;
     bool fixed = false;
     bool in_process = false;
+    bool no_pipeline_cache = false;
+    std::optional<std::size_t> build_threads;
     std::string shard;
     std::optional<std::size_t> shard_count;
     problem::Settings overrides;
@@ -141,8 +145,10 @@ problem::WorkerLaunch worker_launch(const problem::Problem& problem, const TuneO
                                     const problem::TuningOptions& tuning,
                                     tune::AutotuneLevel level) {
     problem::WorkerLaunch launch;
+    const WorkerPipelines pipelines{tuning.pipeline_cache.string(),
+                                    tuning.build_threads.value_or(0), options.verbose};
     launch.argv = worker_command_line(problem.file.string(), options.kernel_dirs, options.cache_dir,
-                                      options.device, tuning.batch.min_window, level);
+                                      options.device, tuning.batch.min_window, level, pipelines);
     launch.batch = tuning.batch;
     const auto timeout = options.overrides.kernel_timeout_s ? options.overrides.kernel_timeout_s
                                                             : problem.settings.kernel_timeout_s;
@@ -260,6 +266,16 @@ int run_tune(TuneOptions& options) {
     for (const problem::Problem& problem : *problems) {
         problem::TuningOptions tuning = tuning_options(problem, options, level.value(), store);
         tuning.dump = dump ? &*dump : nullptr;
+        if (!options.no_pipeline_cache) {
+            tuning.pipeline_cache = directory / cache::pipeline_cache_file_name(hardware);
+        }
+        tuning.build_threads = options.build_threads ? *options.build_threads
+                                                     : problem::default_build_threads(*physical);
+        if (options.verbose) {
+            tuning.note = [](const std::string& text) {
+                std::cerr << "spvtune: note: " << text << '\n';
+            };
+        }
         tuning.tuner.reporter = [&reporters](const tune::TuneEvent& event) {
             if (event.kind == tune::TuneEventKind::candidate_started) {
                 reporters.candidate_started(event.candidate);
@@ -363,6 +379,15 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_flag("--in-process", options->in_process,
                       "Run the candidates in this process rather than in a worker process under "
                       "a watchdog (for debugging: a hung kernel then hangs the run)");
+    command->add_flag("--no-pipeline-cache", options->no_pipeline_cache,
+                      "Neither read nor write the pipeline cache file kept next to the cache "
+                      "file (pipelines are then built from scratch)");
+    command
+        ->add_option("--build-threads", options->build_threads,
+                     "Threads that build pipelines ahead while candidates are measured; 0 "
+                     "builds each when it is needed (default: $SPVTUNE_BUILD_THREADS, else "
+                     "min(2, cores), and 0 on a CPU device such as lavapipe)")
+        ->check(CLI::Range(0, 64));
     return [options, command] {
         options->color = color_mode(*command);
         return run_tune(*options);

@@ -25,6 +25,9 @@ struct WorkerOptions {
     std::string device;
     std::int64_t min_window_ns = 0;
     std::string level;
+    std::string pipeline_cache;
+    std::size_t build_threads = 0;
+    bool notes = false;
 };
 
 /// The worker process `tune` starts: loads the same problem on the same device and serves
@@ -40,6 +43,9 @@ int run_worker(const WorkerOptions& options) {
             return exit_usage;
         }
         setup.level = level.value();
+        setup.pipeline_cache = options.pipeline_cache;
+        setup.build_threads = options.build_threads;
+        setup.notes = options.notes;
         const problem::Problem loaded = problem::load_problem(
             options.file, load_options(options.kernel_dirs, options.cache_dir));
         SelectedDevice selected(options.device);
@@ -62,15 +68,16 @@ CommandAction register_worker_command(CLI::App& parent) {
     command->add_option("--device", options->device);
     command->add_option("--min-window-ns", options->min_window_ns)->required();
     command->add_option("--level", options->level)->required();
+    command->add_option("--pipeline-cache", options->pipeline_cache);
+    command->add_option("--build-threads", options->build_threads);
+    command->add_flag("--notes", options->notes);
     return [options] { return run_worker(*options); };
 }
 
-std::vector<std::string> worker_command_line(const std::string& problem_file,
-                                             const std::vector<std::string>& kernel_dirs,
-                                             const std::string& cache_dir,
-                                             const std::string& device,
-                                             std::chrono::nanoseconds min_window,
-                                             tune::AutotuneLevel level) {
+std::vector<std::string> worker_command_line(
+    const std::string& problem_file, const std::vector<std::string>& kernel_dirs,
+    const std::string& cache_dir, const std::string& device, std::chrono::nanoseconds min_window,
+    tune::AutotuneLevel level, const WorkerPipelines& pipelines) {
     // The binary itself, whatever name or path it was started by.
     std::vector<std::string> argv{"/proc/self/exe",  std::string(worker_command_name),
                                   "--problem",       problem_file,
@@ -88,6 +95,15 @@ std::vector<std::string> worker_command_line(const std::string& problem_file,
     for (const std::string& dir : kernel_dirs) {
         argv.push_back("--kernel-dir");
         argv.push_back(dir);
+    }
+    if (!pipelines.pipeline_cache.empty()) {
+        argv.push_back("--pipeline-cache");
+        argv.push_back(pipelines.pipeline_cache);
+    }
+    argv.push_back("--build-threads");
+    argv.push_back(std::to_string(pipelines.build_threads));
+    if (pipelines.notes) {
+        argv.push_back("--notes");
     }
     return argv;
 }

@@ -14,7 +14,8 @@ namespace spvtune::app {
 namespace {
 
 /// Where the key's wall time went: the kernels themselves (every warm-up and sample, each a
-/// batch of runs), the rest of the measuring calls, the output runs, and everything else.
+/// batch of runs), the rest of the measuring calls, the output runs, the pipeline builds those
+/// calls waited for, and everything else.
 nlohmann::json time_json(const problem::KeyReport& report) {
     double kernel_ns = 0;
     for (const std::vector<tune::Sample>& candidate : report.samples) {
@@ -28,7 +29,9 @@ nlohmann::json time_json(const problem::KeyReport& report) {
             {"kernel_s", kernel_s},
             {"measuring_overhead_s", std::max(0.0, spent.measuring_s - kernel_s)},
             {"output_runs_s", spent.output_runs_s},
-            {"other_s", std::max(0.0, report.elapsed_s - spent.measuring_s - spent.output_runs_s)}};
+            {"pipeline_builds_s", spent.pipeline_builds_s},
+            {"other_s", std::max(0.0, report.elapsed_s - spent.measuring_s - spent.output_runs_s -
+                                          spent.pipeline_builds_s)}};
 }
 
 /// The search that chose the key's measured points: its summary as the cache records it, and

@@ -47,17 +47,20 @@ struct TuneFixture {
 
     nlohmann::json keys() const { return report_json().at("problems").at(0).at("keys"); }
 
-    std::vector<std::filesystem::path> cache_files() const {
+    /// The files of the cache directory whose names end in `extension` (".pipelines").
+    std::vector<std::filesystem::path> files_ending_in(const std::string& extension) const {
         std::vector<std::filesystem::path> files;
         if (std::filesystem::exists(cache)) {
             for (const auto& entry : std::filesystem::directory_iterator(cache)) {
-                if (entry.path().extension() == ".json") {
+                if (entry.path().extension() == extension) {
                     files.push_back(entry.path());
                 }
             }
         }
         return files;
     }
+
+    std::vector<std::filesystem::path> cache_files() const { return files_ending_in(".json"); }
 };
 
 inline const nlohmann::json& candidate(const nlohmann::json& key, const std::string& name) {

@@ -132,8 +132,12 @@ TEST_CASE("the --json report says where each key's time went, kernels apart from
     CHECK(kernel > 0);
     CHECK(kernel <= wall);  // device time measured inside the key's wall time
     CHECK(time.at("output_runs_s").get<double>() > 0);  // three candidates' outputs checked
+    // Three candidates' pipelines, built (in the worker) before their first run.
+    CHECK(time.at("pipeline_builds_s").get<double>() > 0);
     const double parts = kernel + time.at("measuring_overhead_s").get<double>() +
-                         time.at("output_runs_s").get<double>() + time.at("other_s").get<double>();
+                         time.at("output_runs_s").get<double>() +
+                         time.at("pipeline_builds_s").get<double>() +
+                         time.at("other_s").get<double>();
     CHECK(parts == doctest::Approx(wall).epsilon(0.01));
 
     // A cached key measures and checks nothing.

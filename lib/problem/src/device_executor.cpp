@@ -1,41 +1,27 @@
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <list>
 #include <map>
 #include <mutex>
 #include <string>
-#include <tuple>
+#include <thread>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/device_executor.hpp>
+#include <spvtune/problem/kept_pipeline_cache.hpp>
 #include <spvtune/vulkan/buffer.hpp>
 #include <spvtune/vulkan/compute_job.hpp>
 #include <spvtune/vulkan/compute_pipeline.hpp>
 #include <spvtune/vulkan/error.hpp>
 
+#include "pipeline_build.hpp"
+
 namespace spvtune::problem {
 namespace {
-
-/// The bytes a specialization list packs to: equal lists give equal pipelines.
-std::string specialization_signature(const std::vector<vulkan::Specialization>& list) {
-    std::string text;
-    for (const auto& entry : list) {
-        text += std::to_string(entry.id) + "=" + std::string(vulkan::type_name(entry.value)) + ":";
-        std::visit(
-            [&](auto v) {
-                if constexpr (std::is_same_v<decltype(v), vulkan::Float16>) {
-                    text += std::to_string(v.bits);
-                } else {
-                    text += std::to_string(v);
-                }
-            },
-            entry.value);
-        text += ";";
-    }
-    return text;
-}
 
 /// Runs `body`, turning an error of the Vulkan engine into the call's error; an error after
 /// which the device cannot run anything more also sets `unusable`.
@@ -54,6 +40,14 @@ auto engine_errors_as_results(bool& unusable, Body body) -> decltype(body()) {
     }
 }
 
+/// Candidates built ahead beyond those kept: enough to keep the build threads busy.
+std::size_t lookahead(std::size_t threads, std::size_t max_prepared) {
+    return std::min(std::max<std::size_t>(4 * threads, 8), max_prepared);
+}
+
+/// The least time between two saves of the pipeline cache when keys change.
+constexpr std::chrono::seconds save_interval{5};
+
 /// The buffers and jobs of the key being worked on; replaced when another key comes.
 struct KeyState {
     ProblemKey key;
@@ -70,21 +64,50 @@ struct DeviceExecutor::Impl {
     vulkan::Device& device;
     vulkan::BatchPolicy batch;
     std::size_t max_prepared;
+    KeptPipelineCache* kept;
+    VkPipelineCache cache;
 
     mutable std::mutex mutex;
-    /// By (candidate, step, module, specializations): the repetitions of a step share one
-    /// pipeline; a step compiled per key has a module per key.
-    std::map<std::tuple<std::size_t, std::size_t, std::uint64_t, std::string>,
-             std::unique_ptr<vulkan::ComputePipeline>>
+    /// By candidate, then slot (step, module, specializations).
+    std::map<std::size_t, std::map<detail::PipelineSlot, std::unique_ptr<vulkan::ComputePipeline>>>
         pipelines;
     /// The candidates holding pipelines, most recently used first, and where each one is.
     std::list<std::size_t> recent;
     std::map<std::size_t, std::list<std::size_t>::iterator> recent_entry;
     std::unique_ptr<KeyState> state;
     bool device_lost = false;
+    /// Pipelines created, here and on the build threads.
+    std::atomic<std::size_t> built{0};
+    double build_seconds = 0;
+    std::chrono::steady_clock::time_point saved = std::chrono::steady_clock::now();
+    /// Last: its threads stop before anything they use goes.
+    std::unique_ptr<detail::PipelineBuilder> builder;
 
-    Impl(const Problem& p, vulkan::Device& d, vulkan::BatchPolicy b, std::size_t most)
-        : problem(p), device(d), batch(b), max_prepared(std::max<std::size_t>(most, 1)) {}
+    Impl(const Problem& p, vulkan::Device& d, vulkan::BatchPolicy b, std::size_t most,
+         PipelineBuilding building)
+        : problem(p),
+          device(d),
+          batch(b),
+          max_prepared(std::max<std::size_t>(most, 1)),
+          kept(building.cache),
+          cache(kept != nullptr ? kept->cache().handle() : VK_NULL_HANDLE) {
+        if (building.threads > 0) {
+            builder = std::make_unique<detail::PipelineBuilder>(
+                [this](const ResolvedCandidate& candidate) {
+                    return detail::build_pipelines(device, cache, candidate, built);
+                },
+                building.threads, lookahead(building.threads, max_prepared));
+        }
+    }
+
+    ~Impl() {
+        builder.reset();  // its threads use the cache
+        if (kept != nullptr) {
+            kept->save();
+        }
+    }
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
 
     /// Marks `candidate` as the most recently used, freeing the pipelines and job of the least
     /// recently used candidates beyond max_prepared (never `candidate` itself).
@@ -107,24 +130,37 @@ struct DeviceExecutor::Impl {
         if (state) {
             state->jobs.erase(candidate);
         }
-        const auto first = pipelines.lower_bound(
-            std::make_tuple(candidate, std::size_t{0}, std::uint64_t{0}, std::string()));
-        auto last = first;
-        while (last != pipelines.end() && std::get<0>(last->first) == candidate) {
-            ++last;
-        }
-        pipelines.erase(first, last);
+        pipelines.erase(candidate);
     }
 
-    vulkan::ComputePipeline& pipeline_for(std::size_t candidate, const ResolvedDispatch& dispatch) {
-        auto slot = std::make_tuple(candidate, dispatch.step, dispatch.module->content_hash(),
-                                    specialization_signature(dispatch.specializations));
-        auto& pipeline = pipelines[slot];
-        if (!pipeline) {
-            pipeline = std::make_unique<vulkan::ComputePipeline>(
-                device, *dispatch.module, dispatch.entry, dispatch.specializations);
+    /// The candidate's pipelines: those built ahead, else built now. A build error is the
+    /// call's error. The time spent here is what measurement waited for builds.
+    std::map<detail::PipelineSlot, std::unique_ptr<vulkan::ComputePipeline>>& pipelines_of(
+        const ResolvedCandidate& candidate) {
+        auto& held = pipelines[candidate.candidate];
+        const bool complete = std::all_of(
+            candidate.dispatches.begin(), candidate.dispatches.end(),
+            [&](const ResolvedDispatch& d) { return held.contains(detail::pipeline_slot(d)); });
+        if (complete) {
+            return held;
         }
-        return *pipeline;
+        const auto start = std::chrono::steady_clock::now();
+        std::optional<detail::CandidatePipelines> ahead;
+        if (builder) {
+            ahead = builder->take(candidate.candidate);
+        }
+        if (!ahead) {
+            ahead = detail::build_pipelines(device, cache, candidate, built);
+        }
+        build_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (ahead->error) {
+            std::rethrow_exception(ahead->error);
+        }
+        for (auto& [slot, pipeline] : ahead->pipelines) {
+            held.try_emplace(slot, std::move(pipeline));
+        }
+        return held;
     }
 
     KeyState& state_for(const KeyPlan& plan) {
@@ -132,6 +168,7 @@ struct DeviceExecutor::Impl {
             return *state;
         }
         state.reset();  // free the previous key's memory before allocating this one's
+        save_now_and_then();
         auto next = std::make_unique<KeyState>();
         next->key = plan.key;
         for (const ResolvedBuffer& buffer : plan.buffers) {
@@ -154,13 +191,23 @@ struct DeviceExecutor::Impl {
                     bindings.push_back(
                         {binding.set, binding.binding, key_state.buffers[binding.buffer].get()});
                 }
-                dispatches.push_back({&pipeline_for(resolved.candidate, dispatch),
-                                      std::move(bindings), dispatch.push_constants,
-                                      dispatch.workgroup_counts});
+                dispatches.push_back(
+                    {pipelines_of(resolved).at(detail::pipeline_slot(dispatch)).get(),
+                     std::move(bindings), dispatch.push_constants, dispatch.workgroup_counts});
             }
             job = std::make_unique<vulkan::ComputeJob>(device, std::move(dispatches));
         }
         return *job;
+    }
+
+    /// Keeps the pipelines built so far on disk, should this process not end normally (a
+    /// worker killed for a hung kernel); at most every save_interval, since saving costs.
+    void save_now_and_then() {
+        const auto now = std::chrono::steady_clock::now();
+        if (kept != nullptr && now - saved >= save_interval) {
+            kept->save();
+            saved = now;
+        }
     }
 
     /// Inouts and scratch buffers to their initial contents and, with `poison_outputs`, outputs
@@ -179,8 +226,9 @@ struct DeviceExecutor::Impl {
 };
 
 DeviceExecutor::DeviceExecutor(const Problem& problem, vulkan::Device& device,
-                               vulkan::BatchPolicy batch, std::size_t max_prepared)
-    : impl_(std::make_unique<Impl>(problem, device, batch, max_prepared)) {}
+                               vulkan::BatchPolicy batch, std::size_t max_prepared,
+                               PipelineBuilding building)
+    : impl_(std::make_unique<Impl>(problem, device, batch, max_prepared, building)) {}
 
 DeviceExecutor::~DeviceExecutor() = default;
 
@@ -226,11 +274,58 @@ tune::Status DeviceExecutor::prepare(const ResolvedCandidate& candidate) {
     std::lock_guard lock(impl_->mutex);
     return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Status {
         impl_->use(candidate.candidate);
-        for (const ResolvedDispatch& dispatch : candidate.dispatches) {
-            impl_->pipeline_for(candidate.candidate, dispatch);
-        }
+        impl_->pipelines_of(candidate);
         return tune::ok();
     });
+}
+
+void DeviceExecutor::prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) {
+    if (!impl_->builder) {
+        return;
+    }
+    std::map<std::size_t, const ResolvedCandidate*> runnable;
+    for (const ResolvedCandidate& resolved : plan.runnable) {
+        runnable.emplace(resolved.candidate, &resolved);
+    }
+    std::vector<std::pair<std::size_t, ResolvedCandidate>> coming;
+    {
+        std::lock_guard lock(impl_->mutex);
+        for (const std::size_t candidate : candidates) {
+            const auto found = runnable.find(candidate);
+            // Not runnable for the key, or built already.
+            if (found != runnable.end() && !impl_->recent_entry.contains(candidate)) {
+                coming.emplace_back(candidate, *found->second);
+            }
+        }
+    }
+    impl_->builder->announce(std::move(coming));
+}
+
+double DeviceExecutor::pipeline_build_seconds() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->build_seconds;
+}
+
+std::size_t DeviceExecutor::built_ahead() const {
+    return impl_->builder ? impl_->builder->held() : 0;
+}
+
+std::size_t DeviceExecutor::pipelines_built() const {
+    return impl_->built;
+}
+
+std::size_t default_build_threads(const vulkan::PhysicalDeviceInfo& device) {
+    if (const char* text = std::getenv("SPVTUNE_BUILD_THREADS"); text != nullptr && *text != 0) {
+        char* end = nullptr;
+        const unsigned long value = std::strtoul(text, &end, 10);
+        if (*end == 0 && value <= 64) {
+            return value;
+        }
+    }
+    if (device.identity.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+        return 0;
+    }
+    return std::min<std::size_t>(2, std::max(1U, std::thread::hardware_concurrency()));
 }
 
 std::size_t DeviceExecutor::prepared_candidates() const {

@@ -69,15 +69,21 @@ struct ProblemRunner::Impl {
         return body(*resolved);
     }
 
-    /// Runs `call`, adding its wall time to the key's `field`.
+    /// Runs `call`, adding its wall time to the key's `field`, but for the part the executor
+    /// spent on pipeline builds, which goes to pipeline_builds_s.
     template <class Call>
     auto timed(const ProblemKey& key, double ExecutorTime::*field, Call call) -> decltype(call()) {
         const auto start = std::chrono::steady_clock::now();
+        const double builds_before = executor.pipeline_build_seconds();
         auto result = call();
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double builds =
+            std::clamp(executor.pipeline_build_seconds() - builds_before, 0.0, seconds);
         std::lock_guard lock(mutex);
-        time_spent[key].*field += seconds;
+        ExecutorTime& spent = time_spent[key];
+        spent.*field += seconds - builds;
+        spent.pipeline_builds_s += builds;
         return result;
     }
 };
@@ -158,6 +164,10 @@ tune::Result<tune::Sample> ProblemRunner::measure(std::size_t candidate, const K
             }
             return sample;
         });
+}
+
+void ProblemRunner::prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) {
+    impl_->executor.prefetch(plan, candidates);
 }
 
 tune::Status ProblemRunner::prepare(std::size_t candidate) {

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -5,6 +6,7 @@
 #include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/device_executor.hpp>
 #include <spvtune/problem/device_limits.hpp>
+#include <spvtune/problem/kept_pipeline_cache.hpp>
 #include <spvtune/problem/problem_tuning.hpp>
 #include <spvtune/tune/anchor.hpp>
 #include <spvtune/tune/key.hpp>
@@ -82,25 +84,85 @@ struct ProblemTuning::Impl {
     TuningOptions options;
     DeviceLimits limits;
     DeviceClient client;
+    std::unique_ptr<KeptPipelineCache> kept_cache;   ///< in process, with a pipeline cache
     std::unique_ptr<DeviceExecutor> owned_executor;  ///< in process; null with another executor
     CandidateExecutor& executor;
     ProblemRunner runner;
+    /// The plan of the key being tuned, for the prefetch hint when its tuning starts.
+    const KeyPlan* current_plan = nullptr;
     tune::LocalTuner<ProblemKey, std::uint32_t> tuner;
     std::shared_ptr<const ProblemTunableSet> set;
 
     Impl(const Problem& p, const vulkan::PhysicalDeviceInfo& d,
-         std::unique_ptr<DeviceExecutor> owned, CandidateExecutor& executor, TuningOptions o)
+         std::unique_ptr<KeptPipelineCache> kept, std::unique_ptr<DeviceExecutor> owned,
+         CandidateExecutor& executor, TuningOptions o)
         : problem(p),
           device(d),
           options(std::move(o)),
           limits(DeviceLimits::from(d)),
           client(d),
+          kept_cache(std::move(kept)),
           owned_executor(std::move(owned)),
           executor(executor),
           runner(p, executor),
-          tuner(p.name, checked(options)) {
+          tuner(p.name, hinted(checked(options))) {
         runner.dump_outputs(options.dump);
         set = tuner.init(device.index, [this] { return runner.make_set(); });
+    }
+
+    /// The plan's runnable candidates in the order the tuner takes them: the reference first
+    /// (its output is the truth), then by priority.
+    static std::vector<std::size_t> tuning_order(const KeyPlan& plan) {
+        std::vector<const ResolvedCandidate*> order;
+        for (const ResolvedCandidate& resolved : plan.runnable) {
+            order.push_back(&resolved);
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [](const auto* a, const auto* b) { return a->priority > b->priority; });
+        std::vector<std::size_t> indices;
+        if (plan.reference) {
+            indices.push_back(plan.runnable[*plan.reference].candidate);
+        }
+        for (const ResolvedCandidate* resolved : order) {
+            if (indices.empty() || resolved->candidate != indices.front()) {
+                indices.push_back(resolved->candidate);
+            }
+        }
+        return indices;
+    }
+
+    void prefetch_current() {
+        if (current_plan != nullptr) {
+            runner.prefetch(*current_plan, tuning_order(*current_plan));
+        }
+    }
+
+    /// Whether the key's search measures every runnable candidate, so that building them all
+    /// ahead wastes nothing. A random or local search, or any search under a budget or a
+    /// limit, measures only the points it proposes: their pipelines are built when first used.
+    bool search_measures_all(const KeyPlan& plan) const {
+        const tune::SearchSettings& search = options.tuner.search;
+        if (search.budget || search.max_candidates) {
+            return false;
+        }
+        const tune::SearchStrategy strategy = tune::choose_strategy(search, plan.runnable.size());
+        return strategy == tune::SearchStrategy::exhaustive ||
+               strategy == tune::SearchStrategy::halving;
+    }
+
+    /// The options with a reporter that also tells the executor, when a key's tuning starts,
+    /// which candidates come next, so their pipelines are built ahead.
+    tune::TunerOptions hinted(tune::TunerOptions options) {
+        options.reporter = [this, forward = options.reporter](const tune::TuneEvent& event) {
+            if (event.kind == tune::TuneEventKind::tuning_started && current_plan != nullptr &&
+                search_measures_all(*current_plan)) {
+                prefetch_current();
+            }
+            if (forward) {
+                forward(event);
+            }
+        };
+        return options;
     }
 
     static tune::TunerOptions checked(const TuningOptions& tuning) {
@@ -118,15 +180,24 @@ struct ProblemTuning::Impl {
 
 ProblemTuning::ProblemTuning(const Problem& problem, vulkan::Device& device,
                              TuningOptions options) {
-    auto executor = std::make_unique<DeviceExecutor>(problem, device, options.batch);
+    std::unique_ptr<KeptPipelineCache> kept;
+    if (!options.pipeline_cache.empty()) {
+        kept = std::make_unique<KeptPipelineCache>(device, options.pipeline_cache, options.note);
+    }
+    const PipelineBuilding building{kept.get(), options.build_threads
+                                                    ? *options.build_threads
+                                                    : default_build_threads(device.info())};
+    auto executor = std::make_unique<DeviceExecutor>(problem, device, options.batch,
+                                                     default_max_prepared_candidates, building);
     CandidateExecutor& used = *executor;
-    impl_ = std::make_unique<Impl>(problem, device.info(), std::move(executor), used,
-                                   std::move(options));
+    impl_ = std::make_unique<Impl>(problem, device.info(), std::move(kept), std::move(executor),
+                                   used, std::move(options));
 }
 
 ProblemTuning::ProblemTuning(const Problem& problem, const vulkan::PhysicalDeviceInfo& device,
                              CandidateExecutor& executor, TuningOptions options)
-    : impl_(std::make_unique<Impl>(problem, device, nullptr, executor, std::move(options))) {}
+    : impl_(std::make_unique<Impl>(problem, device, nullptr, nullptr, executor,
+                                   std::move(options))) {}
 
 ProblemTuning::~ProblemTuning() = default;
 
@@ -159,11 +230,16 @@ KeyReport ProblemTuning::tune(const ProblemKey& exact_key) {
     }
 
     tune::ExecutionInfo info;
+    impl.current_plan = &plan;
+    if (impl.options.tuner.miss_policy == tune::MissPolicy::compile_only) {
+        impl.prefetch_current();  // every runnable candidate is built
+    }
     auto result =
         impl.tuner.execute(impl.device.index, impl.client, *impl.set, KeyInputs{&plan}, &info);
     if (info.entry) {
         report.entry = *info.entry;
     }
+    impl.current_plan = nullptr;
     if (!result) {
         report.error = result.error().message;
         return finish();

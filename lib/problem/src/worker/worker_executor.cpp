@@ -19,6 +19,8 @@ using worker::Message;
 
 /// Long enough for a driver to load and a problem's SPIR-V to be read; not a kernel's time.
 constexpr std::chrono::seconds start_timeout{120};
+/// How long a worker may take to save its pipeline cache at the end.
+constexpr std::chrono::seconds save_timeout{60};
 /// How long a stopped worker gets to end on SIGTERM before SIGKILL.
 constexpr std::chrono::milliseconds stop_grace{200};
 
@@ -42,6 +44,8 @@ struct WorkerExecutor::Impl {
     std::map<std::size_t, std::string> faulted;
     std::vector<CandidateFault> faults;
     worker::Watchdog watchdog;
+    /// Wall time of prepare requests: the worker building pipelines or waiting for them.
+    double build_seconds = 0;
 
     Impl(const Problem& p, WorkerLaunch l)
         : problem(p), launch(std::move(l)), watchdog(launch.kernel_timeout, launch.batch) {}
@@ -145,12 +149,53 @@ struct WorkerExecutor::Impl {
         Message request;
         // The key tells the worker which module a step compiled per key has.
         request.header = {{"op", "prepare"}, {"steps", steps}, {"key", candidate.key}};
+        const auto start = std::chrono::steady_clock::now();
         auto reply = call(candidate.candidate, std::move(request), watchdog.prepare());
+        build_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!reply) {
             return tune::fail(reply.error());
         }
         prepared.insert(std::move(slot));
         return tune::ok();
+    }
+
+    /// Tells the worker which candidates come next. Only a hint: a worker that does not
+    /// answer is stopped (the next call starts another) and no candidate is blamed.
+    void hint(const KeyPlan& plan, std::span<const std::size_t> candidates) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const std::size_t candidate : candidates) {
+            if (!faulted.contains(candidate)) {
+                list.push_back(candidate);
+            }
+        }
+        if (!child && !start()) {
+            return;
+        }
+        Message request;
+        request.header = {{"op", "prefetch"}, {"key", plan.key}, {"candidates", std::move(list)}};
+        const auto allowance = watchdog.prepare();
+        const auto deadline = std::chrono::steady_clock::now() +
+                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(allowance.seconds));
+        if (!worker::write_message(child->fd(), request) ||
+            !worker::read_message(child->fd(), deadline)) {
+            child.reset();
+        }
+    }
+
+    /// Has the worker save its pipeline cache, which may take a while for a large one, before
+    /// the socket closes: a closed socket gives it only a moment to end.
+    void save_pipeline_cache() {
+        if (!child) {
+            return;
+        }
+        Message request;
+        request.header = {{"op", "save"}};
+        if (!worker::write_message(child->fd(), request) ||
+            !worker::read_message(child->fd(), std::chrono::steady_clock::now() + save_timeout)) {
+            child.reset();
+        }
     }
 
     /// A run or measure request: prepared first, then sent with the watchdog's allowance.
@@ -171,7 +216,9 @@ struct WorkerExecutor::Impl {
 WorkerExecutor::WorkerExecutor(const Problem& problem, WorkerLaunch launch)
     : impl_(std::make_unique<Impl>(problem, std::move(launch))) {}
 
-WorkerExecutor::~WorkerExecutor() = default;
+WorkerExecutor::~WorkerExecutor() {
+    impl_->save_pipeline_cache();
+}
 
 tune::Result<CandidateOutputs> WorkerExecutor::run(const ResolvedCandidate& candidate,
                                                    const KeyPlan& plan) {
@@ -206,6 +253,16 @@ tune::Result<tune::Sample> WorkerExecutor::measure(const ResolvedCandidate& cand
 tune::Status WorkerExecutor::prepare(const ResolvedCandidate& candidate) {
     std::lock_guard lock(impl_->mutex);
     return impl_->ensure_prepared(candidate);
+}
+
+void WorkerExecutor::prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) {
+    std::lock_guard lock(impl_->mutex);
+    impl_->hint(plan, candidates);
+}
+
+double WorkerExecutor::pipeline_build_seconds() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->build_seconds;
 }
 
 std::vector<CandidateFault> WorkerExecutor::faults() const {

@@ -1,9 +1,13 @@
+#include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <spvtune/base/digest.hpp>
 #include <spvtune/problem/device_executor.hpp>
 #include <spvtune/problem/device_limits.hpp>
+#include <spvtune/problem/kept_pipeline_cache.hpp>
 #include <spvtune/problem/key_plan.hpp>
 #include <spvtune/problem/problem_runner.hpp>
 #include <spvtune/problem/worker_protocol.hpp>
@@ -30,11 +34,25 @@ class Server {
         : problem_(problem),
           setup_(setup),
           limits_(DeviceLimits::from(device.info())),
-          executor_(problem, device, setup.batch) {}
+          kept_(keep_pipelines(device, setup)),
+          executor_(problem, device, setup.batch, default_max_prepared_candidates,
+                    {kept_.get(), setup.build_threads}) {}
 
     Message handle(const Message& request) {
         const nlohmann::json& header = request.header;
         const std::string op = header.value("op", "");
+        if (op == "prefetch") {
+            return prefetch(header.at("candidates"), header.at("key").get<ProblemKey>());
+        }
+        if (op == "save") {
+            // Before the tuner closes the socket: it then gives the worker only a moment to end.
+            if (kept_) {
+                kept_->save();
+            }
+            Message reply;
+            reply.header["ok"] = true;
+            return reply;
+        }
         const std::size_t candidate = header.value("candidate", std::size_t{0});
         if (candidate >= problem_.candidates.size()) {
             return failure("no candidate #" + std::to_string(candidate));
@@ -71,6 +89,36 @@ class Server {
     bool device_lost() const { return executor_.device_lost(); }
 
   private:
+    static std::unique_ptr<KeptPipelineCache> keep_pipelines(vulkan::Device& device,
+                                                             const WorkerSetup& setup) {
+        if (setup.pipeline_cache.empty()) {
+            return nullptr;
+        }
+        KeptPipelineCache::Note note;
+        if (setup.notes) {
+            note = [](const std::string& text) { std::cerr << "spvtune: note: " << text << '\n'; };
+        }
+        return std::make_unique<KeptPipelineCache>(device, setup.pipeline_cache, note);
+    }
+
+    /// A hint, answered at once: the pipelines are built on the executor's build threads.
+    Message prefetch(const nlohmann::json& candidates, const ProblemKey& key) {
+        if (!plan_ || plan_->key != key) {
+            plan_ = plan_key(problem_, key, &limits_, setup_.level);
+        }
+        std::vector<std::size_t> list;
+        for (const nlohmann::json& candidate : candidates) {
+            if (candidate.is_number_unsigned() &&
+                candidate.get<std::size_t>() < problem_.candidates.size()) {
+                list.push_back(candidate.get<std::size_t>());
+            }
+        }
+        executor_.prefetch(*plan_, list);
+        Message reply;
+        reply.header["ok"] = true;
+        return reply;
+    }
+
     Message prepare(std::size_t candidate, const nlohmann::json& steps, const ProblemKey& key) {
         auto list = worker::step_specializations_from_json(steps);
         if (!list) {
@@ -135,6 +183,7 @@ class Server {
     const Problem& problem_;
     WorkerSetup setup_;
     DeviceLimits limits_;
+    std::unique_ptr<KeptPipelineCache> kept_;  ///< before the executor, which uses it
     DeviceExecutor executor_;
     std::optional<KeyPlan> plan_;
 };

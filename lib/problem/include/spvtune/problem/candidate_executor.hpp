@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,15 @@ class CandidateExecutor {
 
     /// Builds what running the candidate needs (its steps' pipelines), without running it.
     virtual tune::Status prepare(const ResolvedCandidate& candidate) = 0;
+
+    /// A hint: these candidates of the plan (indices into Problem::candidates) are the next to
+    /// run or be measured, in that order, so their pipelines can be built ahead while others
+    /// are measured. Replaces the previous hint; cheap; may be ignored.
+    virtual void prefetch(const KeyPlan& /*plan*/, std::span<const std::size_t> /*candidates*/) {}
+
+    /// The wall time calls so far spent building pipelines or waiting for them to be built
+    /// (builds done ahead while the caller was busy elsewhere do not count), in seconds.
+    virtual double pipeline_build_seconds() const { return 0; }
 
     /// Every fault so far, in order: candidates whose call hung, crashed or lost the device and
     /// that the executor survived. Empty for an executor that cannot survive one (in process).

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -27,9 +28,11 @@ struct KeyInputs {
 struct ExecutorTime {
     /// Measuring calls: the timed batches plus their submission and timestamp read-back.
     double measuring_s = 0;
-    /// Output runs (the checks): inputs reset, one dispatch, outputs read back, and the first
-    /// use of a candidate's pipeline, which builds it.
+    /// Output runs (the checks): inputs reset, one dispatch, outputs read back.
     double output_runs_s = 0;
+    /// What those calls spent building pipelines or waiting for the build threads to finish
+    /// them (CandidateExecutor::pipeline_build_seconds), taken out of the two above.
+    double pipeline_builds_s = 0;
 };
 
 /// A problem's candidates as a tunable set: keyed by the bucketed tuning key, producing the
@@ -66,6 +69,9 @@ class ProblemRunner {
     tune::Result<tune::Sample> measure(std::size_t candidate, const KeyPlan& plan,
                                        std::uint32_t runs = own_batch);
 
+    /// Tells the executor which candidates of the plan come next, in order (a hint: their
+    /// pipelines can be built ahead).
+    void prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates);
     /// Prepares the candidate for every key of the problem it can run for.
     tune::Status prepare(std::size_t candidate);
 

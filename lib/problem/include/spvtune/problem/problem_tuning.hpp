@@ -1,5 +1,7 @@
 #pragma once
 
+#include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +36,14 @@ struct TuningOptions {
     tune::AutotuneLevel level = tune::AutotuneLevel::balanced;
     /// Where every output a candidate produces is written (`--dump-outputs`); null: nowhere.
     OutputDump* dump = nullptr;
+    /// In process: the file that keeps the device's pipeline cache between runs
+    /// (cache::pipeline_cache_file_name in the cache directory); empty: no pipeline cache. A
+    /// worker process is told its own.
+    std::filesystem::path pipeline_cache;
+    /// In process: threads that build pipelines ahead (none: default_build_threads of the device).
+    std::optional<std::size_t> build_threads;
+    /// Hears notes that are no error (a pipeline cache file ignored); null: nobody.
+    std::function<void(const std::string&)> note;
 };
 
 /// The measurement settings in force: the tool's defaults, then the problem file's settings,

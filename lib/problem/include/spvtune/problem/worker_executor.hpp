@@ -44,6 +44,10 @@ class WorkerExecutor final : public CandidateExecutor {
     tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate, const KeyPlan& plan,
                                        std::uint32_t runs) override;
     tune::Status prepare(const ResolvedCandidate& candidate) override;
+    /// Passed to the worker, whose build threads build the pipelines ahead.
+    void prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) override;
+    /// The wall time of the worker's prepare requests (the pipelines built, or waited for).
+    double pipeline_build_seconds() const override;
 
     std::vector<CandidateFault> faults() const override;
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+#include <filesystem>
 #include <string>
 
 #include <spvtune/problem/problem.hpp>
@@ -13,11 +15,17 @@ namespace spvtune::problem {
 struct WorkerSetup {
     vulkan::BatchPolicy batch;
     tune::AutotuneLevel level = tune::AutotuneLevel::balanced;
+    /// The file that keeps the device's pipeline cache between runs; empty: none.
+    std::filesystem::path pipeline_cache;
+    /// Threads that build the pipelines of prefetched candidates ahead.
+    std::size_t build_threads = 0;
+    /// Whether notes that are no error (a pipeline cache file ignored) go to stderr.
+    bool notes = false;
 };
 
-/// The worker's side of WorkerExecutor: says it is ready, then serves prepare, run and measure
-/// requests on `fd` (a socket) with a DeviceExecutor until the tuner closes it. Each request
-/// names a candidate and the exact key; the worker plans the key itself, as the tuner did.
+/// The worker's side of WorkerExecutor: says it is ready, then serves prepare, prefetch, run and
+/// measure requests on `fd` (a socket) with a DeviceExecutor until the tuner closes it. Each
+/// request names a candidate and the exact key; the worker plans the key itself, as the tuner did.
 /// Returns the process exit code: 0 when the tuner closed the socket, non-zero when the
 /// device was lost (after saying so) or the tuner's bytes were garbled.
 int serve_worker(const Problem& problem, vulkan::Device& device, const WorkerSetup& setup, int fd);
