@@ -32,7 +32,8 @@ void parse_search_settings(Reader& reader, const Json& json, Settings& settings)
              tune::SearchStrategy::halving, tune::SearchStrategy::local});
     }
     if (json.contains("search_budget_s")) {
-        settings.search_budget_s = positive_seconds(reader, json, "search_budget_s", "search budget");
+        settings.search_budget_s =
+            positive_seconds(reader, json, "search_budget_s", "search budget");
     }
     if (json.contains("max_candidates")) {
         settings.max_candidates =
@@ -83,7 +84,8 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
         settings.time_budget_s = positive_seconds(reader, json, "time_budget_s", "time budget");
     }
     if (json.contains("candidate_budget_s")) {
-        settings.candidate_budget_s = positive_seconds(reader, json, "candidate_budget_s", "candidate budget");
+        settings.candidate_budget_s =
+            positive_seconds(reader, json, "candidate_budget_s", "candidate budget");
     }
     if (json.contains("indifference_percent")) {
         const std::string at = child(pointer, "indifference_percent");
@@ -94,7 +96,8 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
         }
     }
     if (json.contains("kernel_timeout_s")) {
-        settings.kernel_timeout_s = positive_seconds(reader, json, "kernel_timeout_s", "kernel timeout");
+        settings.kernel_timeout_s =
+            positive_seconds(reader, json, "kernel_timeout_s", "kernel timeout");
     }
     parse_search_settings(reader, json, settings);
 }
