@@ -92,73 +92,15 @@ Result<typename Set::OutputType, TuneError> run_preferred(
     return make_unexpected(no_viable_candidate(headline, std::move(failures)));
 }
 
-/// Checks mode: runs every candidate on the inputs (each producing its own output) and keeps
-/// those whose output matches the reference candidate's; the others go to `failures`.
-///
-/// The reference runs first and only its output is kept: every other output is compared as soon
-/// as it exists and dropped, so checking N candidates holds two outputs at a time, not N (a
-/// 65,536-point grid with 64 KiB of output would otherwise hold 4 GiB).
+/// The output check of checks mode, one candidate at a time: runs a candidate and compares its
+/// output with the reference candidate's, which must be checked first. Only the reference's
+/// output is kept: every other is compared as soon as it exists and dropped, so checking N
+/// candidates holds two outputs at a time, not N (a 65,536-point grid with 64 KiB of output
+/// would otherwise hold 4 GiB). A search checks each point it proposes this way.
 template <class Set>
-std::vector<BenchmarkCandidate> check_outputs(const Set& set,
-                                              const typename Set::InputsType& inputs,
-                                              std::vector<BenchmarkCandidate> live,
-                                              std::vector<CandidateFailure>& failures,
-                                              const EventContext& events) {
-    const auto run_or_fail = [&](const BenchmarkCandidate& c) {
-        events.emit(TuneEventKind::candidate_started, c.name);
-        auto out = set.run(c.index, inputs);
-        if (!out) {
-            failures.push_back(
-                {std::string(c.name), c.index, FailureKind::error, "checks run: " + out.error()});
-        }
-        return out;
-    };
-    const std::size_t reference = set.reference_index(inputs);
-    std::optional<typename Set::OutputType> want;
-    const auto reference_entry =
-        std::find_if(live.begin(), live.end(),
-                     [&](const BenchmarkCandidate& c) { return c.index == reference; });
-    if (reference_entry != live.end()) {
-        auto out = run_or_fail(*reference_entry);
-        if (out) {
-            want = std::move(out).value();
-        } else {
-            live.erase(reference_entry);
-        }
-    }
-    std::erase_if(live, [&](const BenchmarkCandidate& c) {
-        if (c.index == reference) {
-            return false;
-        }
-        auto out = run_or_fail(c);
-        if (!out) {
-            return true;
-        }
-        if (!want) {
-            return false;
-        }
-        std::optional<std::string> mismatch = set.comparison()(*want, out.value());
-        if (mismatch) {
-            failures.push_back(
-                {std::string(c.name), c.index, FailureKind::wrong_output,
-                 "differs from '" + set.candidate(reference).name + "': " + *mismatch});
-        }
-        return mismatch.has_value();
-    });
-    if (!want) {
-        events.emit(TuneEventKind::checks_note, {},
-                    "the reference candidate produced no output; outputs were not compared");
-    }
-    return live;
-}
-
-/// A search's output check: runs each point the search proposes before it is measured and
-/// compares it with the reference candidate's output, which the search runs first. Holds only
-/// the reference's output, as check_outputs does.
-template <class Set>
-class SearchCheck {
+class OutputCheck {
   public:
-    SearchCheck(const Set& set, const typename Set::InputsType& inputs, const EventContext& events)
+    OutputCheck(const Set& set, const typename Set::InputsType& inputs, const EventContext& events)
         : set_(set), inputs_(inputs), events_(events), reference_(set.reference_index(inputs)) {}
 
     std::size_t reference() const { return reference_; }
@@ -175,12 +117,7 @@ class SearchCheck {
             return std::nullopt;
         }
         if (!want_) {
-            if (!noted_) {
-                noted_ = true;
-                events_.emit(TuneEventKind::checks_note, {},
-                             "the reference candidate produced no output; outputs were not "
-                             "compared");
-            }
+            note_unchecked();
             return std::nullopt;
         }
         std::optional<std::string> mismatch = set_.comparison()(*want_, out.value());
@@ -192,6 +129,15 @@ class SearchCheck {
         return std::nullopt;
     }
 
+    /// Says once, when the reference produced no output, that outputs were not compared.
+    void note_unchecked() {
+        if (!want_ && !noted_) {
+            noted_ = true;
+            events_.emit(TuneEventKind::checks_note, {},
+                         "the reference candidate produced no output; outputs were not compared");
+        }
+    }
+
   private:
     const Set& set_;
     const typename Set::InputsType& inputs_;
@@ -200,6 +146,35 @@ class SearchCheck {
     std::optional<typename Set::OutputType> want_;
     bool noted_ = false;
 };
+
+/// Checks mode: runs every candidate on the inputs, the reference first, and keeps those whose
+/// output matches the reference's; the others go to `failures`.
+template <class Set>
+std::vector<BenchmarkCandidate> check_outputs(const Set& set,
+                                              const typename Set::InputsType& inputs,
+                                              std::vector<BenchmarkCandidate> live,
+                                              std::vector<CandidateFailure>& failures,
+                                              const EventContext& events) {
+    OutputCheck<Set> check(set, inputs, events);
+    const auto fails = [&](const BenchmarkCandidate& c) {
+        std::optional<CandidateFailure> failure = check(c.index);
+        if (failure) {
+            failures.push_back(std::move(*failure));
+        }
+        return failure.has_value();
+    };
+    const auto reference = std::find_if(live.begin(), live.end(), [&](const BenchmarkCandidate& c) {
+        return c.index == check.reference();
+    });
+    if (reference != live.end() && fails(*reference)) {
+        live.erase(reference);
+    }
+    std::erase_if(live, [&](const BenchmarkCandidate& c) {
+        return c.index != check.reference() && fails(c);
+    });
+    check.note_unchecked();
+    return live;
+}
 
 /// Measures the key's candidates with a search (random, halving, local, or exhaustive under a
 /// budget or a limit): only the points it proposes are checked, prepared and measured.
@@ -218,7 +193,7 @@ SearchOutcome search_key(const Set& set, const typename Set::InputsType& inputs,
         return set.measure(index, inputs);
     };
     std::optional<std::size_t> first;
-    SearchCheck<Set> check(set, inputs, events);
+    OutputCheck<Set> check(set, inputs, events);
     if (options.checks && set.comparison()) {
         hooks.admit = std::ref(check);
         for (std::size_t p = 0; p < live.size(); ++p) {
