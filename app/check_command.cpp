@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include <spvtune/problem/key_plan.hpp>
 #include <spvtune/problem/problem.hpp>
+#include <spvtune/run/key_plan.hpp>
 #include <spvtune/tune/anchor.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
 #include <spvtune/vulkan/instance.hpp>
@@ -26,11 +26,11 @@ struct CheckOptions {
 };
 
 /// Prints a summary of the keys of `problem` on the device; false when a key cannot be tuned.
-bool check_keys(const problem::Problem& problem, const problem::DeviceLimits& limits,
+bool check_keys(const problem::Problem& problem, const run::DeviceLimits& limits,
                 tune::AutotuneLevel level) {
     bool valid = true;
     for (const problem::KeyEntry& entry : problem.keys) {
-        const problem::KeyPlan plan = problem::plan_key(problem, entry.key, &limits, level);
+        const run::KeyPlan plan = run::plan_key(problem, entry.key, &limits, level);
         if (plan.error) {
             valid = false;
             print_diagnostic(problem::Diagnostic{problem.file, entry.pointer,
@@ -48,7 +48,7 @@ bool check_keys(const problem::Problem& problem, const problem::DeviceLimits& li
             std::cout << ", reference " << plan.runnable[*plan.reference].name;
         }
         std::cout << '\n';
-        for (const problem::SkippedCandidate& skipped : plan.skipped) {
+        for (const run::SkippedCandidate& skipped : plan.skipped) {
             std::cout << "      skipped " << skipped.name << ": " << skipped.reason << '\n';
         }
     }
@@ -65,7 +65,7 @@ int run_check(const CheckOptions& options) {
     const problem::LoadOptions load = load_options(options.kernel_dirs, options.cache_dir);
     // Created at the first problem that loads, so an invalid file is reported without a device.
     std::unique_ptr<vulkan::Instance> instance;
-    std::optional<problem::DeviceLimits> limits;
+    std::optional<run::DeviceLimits> limits;
     bool all_valid = true;
     for (const std::string& file : options.files) {
         const LoadedFile loaded = load_problem_file(file, load);
@@ -79,7 +79,7 @@ int run_check(const CheckOptions& options) {
             // Only the physical device's limits are needed, so no logical device is created.
             instance = std::make_unique<vulkan::Instance>(instance_options());
             const auto& device = vulkan::select_device(instance->devices(), options.device);
-            limits = problem::DeviceLimits::from(device);
+            limits = run::DeviceLimits::from(device);
             std::cout << "device: " << device.identity.device_name << '\n';
         }
         const problem::Problem& problem = *loaded.problem;

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include <spvtune/base/output_file.hpp>
-#include <spvtune/problem/device_bridge.hpp>
-#include <spvtune/problem/device_executor.hpp>
 #include <spvtune/problem/problem.hpp>
-#include <spvtune/problem/problem_comparison.hpp>
-#include <spvtune/problem/problem_tuning.hpp>
 #include <spvtune/problem/suggest.hpp>
-#include <spvtune/problem/worker_executor.hpp>
+#include <spvtune/run/device_bridge.hpp>
+#include <spvtune/run/device_executor.hpp>
+#include <spvtune/run/problem_comparison.hpp>
+#include <spvtune/run/problem_tuning.hpp>
+#include <spvtune/run/worker_executor.hpp>
 #include <spvtune/tune/anchor.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
 
@@ -66,8 +66,8 @@ struct Side {
     problem::Problem problem;
     std::string source;  ///< the file, or the file and kernel directory, for reports
     std::vector<std::string> kernel_dirs;
-    std::unique_ptr<problem::CandidateExecutor> executor;
-    std::unique_ptr<problem::ProblemRunner> runner;
+    std::unique_ptr<run::CandidateExecutor> executor;
+    std::unique_ptr<run::ProblemRunner> runner;
 };
 
 std::vector<std::string> candidate_names(const problem::Problem& problem) {
@@ -134,7 +134,7 @@ Side& load_side(std::deque<Side>& sides, const std::string& file, const std::str
 tune::ComparisonSettings comparison_settings(const problem::Problem& problem,
                                              const CompareOptions& options) {
     const tune::SamplingSettings sampling =
-        problem::sampling_settings(problem.settings, options.overrides);
+        run::sampling_settings(problem.settings, options.overrides);
     tune::ComparisonSettings settings;
     settings.threshold = options.threshold_percent / 100;
     settings.warmup_runs = sampling.warmup_runs;
@@ -146,13 +146,12 @@ tune::ComparisonSettings comparison_settings(const problem::Problem& problem,
 
 void start_executor(Side& side, const CompareOptions& options, tune::AutotuneLevel level,
                     SelectedDevice* in_process) {
-    const vulkan::BatchPolicy batch =
-        problem::batch_policy(side.problem.settings, options.overrides);
+    const vulkan::BatchPolicy batch = run::batch_policy(side.problem.settings, options.overrides);
     if (in_process != nullptr) {
         side.executor =
-            std::make_unique<problem::DeviceExecutor>(side.problem, in_process->device(), batch);
+            std::make_unique<run::DeviceExecutor>(side.problem, in_process->device(), batch);
     } else {
-        problem::WorkerLaunch launch;
+        run::WorkerLaunch launch;
         launch.argv =
             worker_command_line(side.problem.file.string(), side.kernel_dirs, options.cache_dir,
                                 options.device, batch.min_window, level);
@@ -163,9 +162,9 @@ void start_executor(Side& side, const CompareOptions& options, tune::AutotuneLev
         if (timeout) {
             launch.kernel_timeout = std::chrono::duration<double>(*timeout);
         }
-        side.executor = std::make_unique<problem::WorkerExecutor>(side.problem, std::move(launch));
+        side.executor = std::make_unique<run::WorkerExecutor>(side.problem, std::move(launch));
     }
-    side.runner = std::make_unique<problem::ProblemRunner>(side.problem, *side.executor);
+    side.runner = std::make_unique<run::ProblemRunner>(side.problem, *side.executor);
 }
 
 /// The arms of one comparison: a baseline and its contenders, each a side and a candidate.
@@ -175,7 +174,7 @@ struct Lineup {
 
 /// Warns when the baseline's noise is too high to settle a verdict at the run's threshold. The
 /// robust measure, so that one outlier (which the medians shrug off) raises no alarm.
-void warn_if_noisy(CompareRun& run, const problem::KeyComparison& key) {
+void warn_if_noisy(CompareRun& run, const run::KeyComparison& key) {
     const double cv = tune::robust_coefficient_of_variation(key.arms.front().samples_ns);
     if (!tune::too_noisy_for(cv, run.settings.threshold, run.settings.max_samples)) {
         return;
@@ -211,8 +210,8 @@ CompareRun measure(std::deque<Side>& sides, const std::vector<Lineup>& lineups,
         physical = vulkan::select_device(instance->devices(), options.device);
     }
     run.device = physical->identity.device_name;
-    run.hardware = problem::hardware_identity(physical->identity).record;
-    const problem::DeviceLimits limits = problem::DeviceLimits::from(*physical);
+    run.hardware = run::hardware_identity(physical->identity).record;
+    const run::DeviceLimits limits = run::DeviceLimits::from(*physical);
     for (Side& side : sides) {
         start_executor(side, options, level.value(), in_process ? &*in_process : nullptr);
     }
@@ -236,15 +235,15 @@ CompareRun measure(std::deque<Side>& sides, const std::vector<Lineup>& lineups,
             continue;
         }
         for (const Lineup& lineup : lineups) {
-            std::vector<problem::ComparisonArm> arms;
+            std::vector<run::ComparisonArm> arms;
             for (const auto& [side, candidate] : lineup.arms) {
                 arms.push_back({&side->problem, side->runner.get(), candidate});
             }
             std::cerr << "spvtune: comparing " << problem::to_string(entry.key) << ": "
                       << sides.front().problem.candidates[lineup.arms.front().second].name
                       << " against " << arms.size() - 1 << " contender(s)\n";
-            problem::KeyComparison key =
-                problem::compare_key(arms, entry.key, limits, level.value(), run.settings);
+            run::KeyComparison key =
+                run::compare_key(arms, entry.key, limits, level.value(), run.settings);
             if (!key.error) {
                 warn_if_noisy(run, key);
             }

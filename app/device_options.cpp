@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include <spvtune/problem/device_bridge.hpp>
+#include <spvtune/run/device_bridge.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
 
 namespace spvtune::app {
@@ -36,7 +36,7 @@ SelectedDevice::~SelectedDevice() {
 
 tune::HardwareIdentity selected_hardware_identity(const std::string& selector) {
     const vulkan::Instance instance(instance_options());
-    return problem::hardware_identity(vulkan::select_device(instance.devices(), selector).identity);
+    return run::hardware_identity(vulkan::select_device(instance.devices(), selector).identity);
 }
 
 }  // namespace spvtune::app

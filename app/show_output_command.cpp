@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include <spvtune/problem/output_dump.hpp>
+#include <spvtune/run/output_dump.hpp>
 
 #include "command.hpp"
 
@@ -45,9 +45,9 @@ std::optional<std::pair<std::size_t, std::size_t>> parse_range(const std::string
 }
 
 int run_show_output(const ShowOutputOptions& options) {
-    problem::DumpedOutput output;
+    run::DumpedOutput output;
     try {
-        output = problem::read_dumped_output(options.file);
+        output = run::read_dumped_output(options.file);
     } catch (const std::runtime_error& error) {
         std::cerr << "spvtune: error: " << error.what() << '\n';
         return exit_usage;
@@ -70,7 +70,7 @@ int run_show_output(const ShowOutputOptions& options) {
               << (manifest.value("reference", false) ? " (reference)" : "") << ", key "
               << manifest.value("key", nlohmann::json::object()).dump() << '\n';
     for (std::size_t i = range.first; i < range.second; ++i) {
-        std::cout << i << ' ' << problem::format_element(output.type, output.bytes, i) << '\n';
+        std::cout << i << ' ' << run::format_element(output.type, output.bytes, i) << '\n';
     }
     return exit_success;
 }

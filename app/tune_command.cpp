@@ -15,12 +15,12 @@
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_location.hpp>
 #include <spvtune/cache/pipeline_cache_file.hpp>
-#include <spvtune/problem/device_bridge.hpp>
-#include <spvtune/problem/device_executor.hpp>
-#include <spvtune/problem/output_dump.hpp>
 #include <spvtune/problem/problem.hpp>
-#include <spvtune/problem/problem_tuning.hpp>
-#include <spvtune/problem/worker_executor.hpp>
+#include <spvtune/run/device_bridge.hpp>
+#include <spvtune/run/device_executor.hpp>
+#include <spvtune/run/output_dump.hpp>
+#include <spvtune/run/problem_tuning.hpp>
+#include <spvtune/run/worker_executor.hpp>
 #include <spvtune/tune/anchor.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
 
@@ -125,26 +125,25 @@ std::optional<std::string> read_environment(const char* name) {
 }
 
 /// The problem file's settings under the command-line overrides.
-problem::TuningOptions tuning_options(const problem::Problem& problem, const TuneOptions& options,
-                                      tune::AutotuneLevel level,
-                                      std::shared_ptr<tune::TuneStore> store) {
-    problem::TuningOptions tuning;
-    tuning.tuner.sampling = problem::sampling_settings(problem.settings, options.overrides);
-    tuning.tuner.search = problem::search_settings(problem.settings, options.overrides);
+run::TuningOptions tuning_options(const problem::Problem& problem, const TuneOptions& options,
+                                  tune::AutotuneLevel level,
+                                  std::shared_ptr<tune::TuneStore> store) {
+    run::TuningOptions tuning;
+    tuning.tuner.sampling = run::sampling_settings(problem.settings, options.overrides);
+    tuning.tuner.search = run::search_settings(problem.settings, options.overrides);
     tuning.tuner.miss_policy =
         options.compile_only ? tune::MissPolicy::compile_only : tune::MissPolicy::tune;
     tuning.tuner.retune = options.retune;
     tuning.tuner.store = std::move(store);
-    tuning.batch = problem::batch_policy(problem.settings, options.overrides);
+    tuning.batch = run::batch_policy(problem.settings, options.overrides);
     tuning.level = level;
     return tuning;
 }
 
 /// How this problem's worker processes start and how long their kernels may run.
-problem::WorkerLaunch worker_launch(const problem::Problem& problem, const TuneOptions& options,
-                                    const problem::TuningOptions& tuning,
-                                    tune::AutotuneLevel level) {
-    problem::WorkerLaunch launch;
+run::WorkerLaunch worker_launch(const problem::Problem& problem, const TuneOptions& options,
+                                const run::TuningOptions& tuning, tune::AutotuneLevel level) {
+    run::WorkerLaunch launch;
     const WorkerPipelines pipelines{tuning.pipeline_cache.string(),
                                     tuning.build_threads.value_or(0), options.verbose};
     launch.argv = worker_command_line(problem.file.string(), options.kernel_dirs, options.cache_dir,
@@ -207,7 +206,7 @@ int run_tune(TuneOptions& options) {
     }
 
     // Before any device work: a directory that cannot be made fails the run at once.
-    std::optional<problem::OutputDump> dump;
+    std::optional<run::OutputDump> dump;
     if (!options.dump_dir.empty()) {
         try {
             dump.emplace(options.dump_dir);
@@ -229,7 +228,7 @@ int run_tune(TuneOptions& options) {
         instance.emplace(instance_options());
         physical = vulkan::select_device(instance->devices(), options.device);
     }
-    const tune::HardwareIdentity hardware = problem::hardware_identity(physical->identity);
+    const tune::HardwareIdentity hardware = run::hardware_identity(physical->identity);
     const auto directory = cache::choose_cache_directory(cache::cache_directory_sources(
         options.cache_dir.empty() ? std::nullopt
                                   : std::optional<std::filesystem::path>(options.cache_dir)));
@@ -264,13 +263,13 @@ int run_tune(TuneOptions& options) {
 
     RunSummary summary{.total_keys = work.size()};
     for (const problem::Problem& problem : *problems) {
-        problem::TuningOptions tuning = tuning_options(problem, options, level.value(), store);
+        run::TuningOptions tuning = tuning_options(problem, options, level.value(), store);
         tuning.dump = dump ? &*dump : nullptr;
         if (!options.no_pipeline_cache) {
             tuning.pipeline_cache = directory / cache::pipeline_cache_file_name(hardware);
         }
-        tuning.build_threads = options.build_threads ? *options.build_threads
-                                                     : problem::default_build_threads(*physical);
+        tuning.build_threads =
+            options.build_threads ? *options.build_threads : run::default_build_threads(*physical);
         if (options.verbose) {
             tuning.note = [](const std::string& text) {
                 std::cerr << "spvtune: note: " << text << '\n';
@@ -283,15 +282,15 @@ int run_tune(TuneOptions& options) {
                 reporters.tune_event(event);
             }
         };
-        std::optional<problem::WorkerExecutor> worker;
-        std::optional<problem::ProblemTuning> tuner_storage;
+        std::optional<run::WorkerExecutor> worker;
+        std::optional<run::ProblemTuning> tuner_storage;
         if (in_process) {
             tuner_storage.emplace(problem, in_process->device(), tuning);
         } else {
             worker.emplace(problem, worker_launch(problem, options, tuning, level.value()));
             tuner_storage.emplace(problem, *physical, *worker, tuning);
         }
-        problem::ProblemTuning& tuner = *tuner_storage;
+        run::ProblemTuning& tuner = *tuner_storage;
         const ProblemRun problem_run{problem, tuning};
         reporters.problem_started(problem_run);
         for (const SelectedKey& selected_key : work) {
@@ -300,9 +299,9 @@ int run_tune(TuneOptions& options) {
             }
             const KeyRun key{problem_run, *selected_key.entry, summary.done};
             reporters.key_started(key);
-            const problem::KeyReport key_report = tuner.tune(selected_key.entry->key);
+            const run::KeyReport key_report = tuner.tune(selected_key.entry->key);
             ++summary.done;
-            if (key_report.status == problem::KeyStatus::failed) {
+            if (key_report.status == run::KeyStatus::failed) {
                 ++summary.failed;
             }
             reporters.key_finished(key, key_report);

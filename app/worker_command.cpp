@@ -7,8 +7,8 @@
 #include <vector>
 
 #include <spvtune/problem/problem.hpp>
-#include <spvtune/problem/worker_protocol.hpp>
-#include <spvtune/problem/worker_server.hpp>
+#include <spvtune/run/worker_protocol.hpp>
+#include <spvtune/run/worker_server.hpp>
 #include <spvtune/tune/anchor.hpp>
 
 #include "command.hpp"
@@ -33,13 +33,13 @@ struct WorkerOptions {
 /// The worker process `tune` starts: loads the same problem on the same device and serves
 /// its requests on worker::worker_fd. Every failure goes back over the socket.
 int run_worker(const WorkerOptions& options) {
-    const int fd = problem::worker::worker_fd;
+    const int fd = run::worker::worker_fd;
     try {
-        problem::WorkerSetup setup;
+        run::WorkerSetup setup;
         setup.batch.min_window = std::chrono::nanoseconds(options.min_window_ns);
         auto level = tune::parse_autotune_level(options.level);
         if (!level) {
-            problem::report_worker_start_failure(fd, level.error());
+            run::report_worker_start_failure(fd, level.error());
             return exit_usage;
         }
         setup.level = level.value();
@@ -49,9 +49,9 @@ int run_worker(const WorkerOptions& options) {
         const problem::Problem loaded = problem::load_problem(
             options.file, load_options(options.kernel_dirs, options.cache_dir));
         SelectedDevice selected(options.device);
-        return problem::serve_worker(loaded, selected.device(), setup, fd);
+        return run::serve_worker(loaded, selected.device(), setup, fd);
     } catch (const std::exception& error) {
-        problem::report_worker_start_failure(fd, error.what());
+        run::report_worker_start_failure(fd, error.what());
         return exit_failure;
     }
 }

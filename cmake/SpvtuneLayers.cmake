@@ -1,11 +1,13 @@
-# The libraries' dependency rule (README, Layout): app -> problem -> {vulkan, cache -> tune},
-# everything may use base, and tune and vulkan are siblings that never know each other.
+# The libraries' dependency rule (README, Layout): app -> run -> {problem, cache -> tune, vulkan},
+# problem -> {vulkan (SPIR-V reflection), tune}, everything may use base, tune and vulkan are
+# siblings that never know each other, and nothing below run knows it.
 # Each entry: a library folder, "|", then the layers (include folders, link targets) it must not use.
 set(SPVTUNE_LAYER_RULES
-    "base|tune,cache,vulkan,problem"
-    "tune|cache,vulkan,problem"
-    "cache|vulkan,problem"
-    "vulkan|tune,cache,problem")
+    "base|tune,cache,vulkan,problem,run"
+    "tune|cache,vulkan,problem,run"
+    "cache|vulkan,problem,run"
+    "vulkan|tune,cache,problem,run"
+    "problem|run")
 
 # Fails the configure step when a library target links a library its layer must not know.
 function(spvtune_check_layer_links)

@@ -32,21 +32,21 @@ std::optional<Tone> outcome_tone(const std::string& word) {
     return word == "equivalent" ? std::nullopt : std::optional(Tone::bad);
 }
 
-std::string painted_outcome(const Palette& palette, const problem::KeyComparison& key,
+std::string painted_outcome(const Palette& palette, const run::KeyComparison& key,
                             std::size_t arm) {
     const std::string word = outcome_word(key, arm);
     const std::optional<Tone> tone = outcome_tone(word);
     return tone ? palette.paint(word, *tone) : word;
 }
 
-void print_key(std::ostream& out, const CompareRun& run, const problem::KeyComparison& key,
+void print_key(std::ostream& out, const CompareRun& run, const run::KeyComparison& key,
                const Palette& palette) {
     out << "  " << problem::to_string(key.key);
     if (key.error) {
         out << ": " << palette.paint("not compared", Tone::muted) << ": " << *key.error << '\n';
         return;
     }
-    const problem::ArmReport& baseline = key.arms.front();
+    const run::ArmReport& baseline = key.arms.front();
     out << ": baseline " << baseline.name << ' '
         << format_duration_ns(tune::summarize(baseline.samples_ns).median_ns) << " (cv "
         << percent(key.outcome.baseline_cv) << ", " << baseline.samples_ns.size() << " samples)\n";
@@ -55,7 +55,7 @@ void print_key(std::ostream& out, const CompareRun& run, const problem::KeyCompa
         width = std::max(width, key.arms[arm].name.size());
     }
     for (std::size_t arm = 1; arm < key.arms.size(); ++arm) {
-        const problem::ArmReport& contender = key.arms[arm];
+        const run::ArmReport& contender = key.arms[arm];
         out << "    " << pad_right(contender.name, width) << "  ";
         const tune::ContenderComparison* verdict = find_verdict(key, arm);
         if (verdict != nullptr) {
@@ -102,7 +102,7 @@ void print_compare_report(std::ostream& out, const CompareRun& run, const Compar
             out << " (" << group.baseline_source << " -> " << group.contender_source << ')';
         }
         out << '\n';
-        for (const problem::KeyComparison& key : group.keys) {
+        for (const run::KeyComparison& key : group.keys) {
             print_key(out, run, key, palette);
         }
     }

@@ -5,10 +5,10 @@
 namespace spvtune::app {
 namespace {
 
-nlohmann::json arm_json(const problem::ArmReport& arm) {
+nlohmann::json arm_json(const run::ArmReport& arm) {
     const tune::SampleStatistics statistics = tune::summarize(arm.samples_ns);
     nlohmann::json json = {{"name", arm.name},
-                           {"status", problem::arm_status_name(arm.status)},
+                           {"status", run::arm_status_name(arm.status)},
                            {"reference", arm.reference},
                            {"samples_ns", arm.samples_ns}};
     if (!arm.message.empty()) {
@@ -21,7 +21,7 @@ nlohmann::json arm_json(const problem::ArmReport& arm) {
     return json;
 }
 
-nlohmann::json key_json(const CompareRun& run, const problem::KeyComparison& key) {
+nlohmann::json key_json(const CompareRun& run, const run::KeyComparison& key) {
     nlohmann::json json = {{"key", key.key}, {"elapsed_s", key.elapsed_s}};
     if (key.error) {
         json["error"] = *key.error;
@@ -62,7 +62,7 @@ nlohmann::json compare_json(const CompareRun& run) {
     nlohmann::json groups = nlohmann::json::array();
     for (const ComparisonGroup& group : run.groups) {
         nlohmann::json keys = nlohmann::json::array();
-        for (const problem::KeyComparison& key : group.keys) {
+        for (const run::KeyComparison& key : group.keys) {
             keys.push_back(key_json(run, key));
         }
         groups.push_back({{"problem", group.problem},

@@ -55,12 +55,12 @@ struct Suite {
     double time = 0;
 };
 
-void add_cases(Suite& suite, const CompareRun& run, const problem::KeyComparison& key) {
+void add_cases(Suite& suite, const CompareRun& run, const run::KeyComparison& key) {
     const std::size_t contenders = key.arms.size() > 1 ? key.arms.size() - 1 : 0;
     const double each = contenders > 0 ? key.elapsed_s / static_cast<double>(contenders) : 0;
     suite.time += key.elapsed_s;
     for (std::size_t arm = 1; arm < key.arms.size(); ++arm) {
-        const problem::ArmReport& contender = key.arms[arm];
+        const run::ArmReport& contender = key.arms[arm];
         ++suite.tests;
         suite.cases << "    <testcase name=\""
                     << xml(problem::to_string(key.key) + ": " + contender.name + " vs " +
@@ -74,14 +74,14 @@ void add_cases(Suite& suite, const CompareRun& run, const problem::KeyComparison
                         << "\"/>\n";
         } else if (const auto failure = regression(run, key, arm)) {
             ++suite.failures;
-            const bool wrong = contender.status == problem::ArmStatus::wrong_output;
+            const bool wrong = contender.status == run::ArmStatus::wrong_output;
             suite.cases << "      <failure type=\"" << (wrong ? "wrong output" : "regression")
                         << "\" message=\"" << xml(*failure) << "\"/>\n";
-        } else if (contender.status == problem::ArmStatus::failed) {
+        } else if (contender.status == run::ArmStatus::failed) {
             ++suite.errors;
             suite.cases << "      <error type=\"failed\" message=\"" << xml(contender.message)
                         << "\"/>\n";
-        } else if (contender.status == problem::ArmStatus::skipped) {
+        } else if (contender.status == run::ArmStatus::skipped) {
             ++suite.skipped;
             suite.cases << "      <skipped message=\"" << xml(contender.message) << "\"/>\n";
         }
@@ -106,7 +106,7 @@ std::string compare_junit(const CompareRun& run) {
             suites.back().name = group.problem;
             found = suites.end() - 1;
         }
-        for (const problem::KeyComparison& key : group.keys) {
+        for (const run::KeyComparison& key : group.keys) {
             add_cases(*found, run, key);
         }
     }

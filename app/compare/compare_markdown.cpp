@@ -24,7 +24,7 @@ std::string cell(const std::string& text) {
     return out;
 }
 
-std::string median_text(const problem::ArmReport& arm) {
+std::string median_text(const run::ArmReport& arm) {
     return arm.samples_ns.empty() ? ""
                                   : format_duration_ns(tune::summarize(arm.samples_ns).median_ns);
 }
@@ -64,7 +64,7 @@ std::string compare_markdown(const CompareRun& run) {
         out << "| key | baseline | contender | baseline median | contender median | ratio [95% "
                "interval] | verdict |\n";
         out << "|---|---|---|---:|---:|---|---|\n";
-        for (const problem::KeyComparison& key : group.keys) {
+        for (const run::KeyComparison& key : group.keys) {
             const std::string key_text = cell(problem::to_string(key.key));
             if (key.error || key.arms.size() < 2) {
                 out << "| " << key_text << " | "

@@ -6,7 +6,7 @@
 
 namespace spvtune::app {
 
-const tune::ContenderComparison* find_verdict(const problem::KeyComparison& key, std::size_t arm) {
+const tune::ContenderComparison* find_verdict(const run::KeyComparison& key, std::size_t arm) {
     for (const tune::ContenderComparison& contender : key.outcome.contenders) {
         if (contender.arm == arm) {
             return &contender;
@@ -15,10 +15,10 @@ const tune::ContenderComparison* find_verdict(const problem::KeyComparison& key,
     return nullptr;
 }
 
-std::optional<std::string> regression(const CompareRun& run, const problem::KeyComparison& key,
+std::optional<std::string> regression(const CompareRun& run, const run::KeyComparison& key,
                                       std::size_t arm) {
-    const problem::ArmReport& report = key.arms[arm];
-    if (report.status == problem::ArmStatus::wrong_output) {
+    const run::ArmReport& report = key.arms[arm];
+    if (report.status == run::ArmStatus::wrong_output) {
         return "wrong output: " + report.message;
     }
     const tune::ContenderComparison* verdict = find_verdict(key, arm);
@@ -51,23 +51,23 @@ std::optional<std::string> regression(const CompareRun& run, const problem::KeyC
 CompareSummary summarize(const CompareRun& run) {
     CompareSummary summary;
     for (const ComparisonGroup& group : run.groups) {
-        for (const problem::KeyComparison& key : group.keys) {
+        for (const run::KeyComparison& key : group.keys) {
             if (key.error) {
                 ++summary.failed;
                 continue;
             }
             for (std::size_t arm = 1; arm < key.arms.size(); ++arm) {
                 switch (key.arms[arm].status) {
-                    case problem::ArmStatus::wrong_output:
+                    case run::ArmStatus::wrong_output:
                         ++summary.wrong_output;
                         break;
-                    case problem::ArmStatus::skipped:
+                    case run::ArmStatus::skipped:
                         ++summary.skipped;
                         break;
-                    case problem::ArmStatus::failed:
+                    case run::ArmStatus::failed:
                         ++summary.failed;
                         break;
-                    case problem::ArmStatus::ok:
+                    case run::ArmStatus::ok:
                         break;
                 }
                 if (const tune::ContenderComparison* verdict = find_verdict(key, arm)) {
@@ -107,14 +107,14 @@ std::string ratio_text(const tune::RatioInterval& interval) {
     return text;
 }
 
-std::string outcome_word(const problem::KeyComparison& key, std::size_t arm) {
+std::string outcome_word(const run::KeyComparison& key, std::size_t arm) {
     if (key.error) {
         return "not compared";
     }
     if (const tune::ContenderComparison* verdict = find_verdict(key, arm)) {
         return std::string(tune::verdict_name(verdict->verdict));
     }
-    return std::string(problem::arm_status_name(key.arms[arm].status));
+    return std::string(run::arm_status_name(key.arms[arm].status));
 }
 
 std::string interval_method(const CompareRun& run) {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <spvtune/problem/problem_comparison.hpp>
+#include <spvtune/run/problem_comparison.hpp>
 #include <spvtune/tune/comparison.hpp>
 
 namespace spvtune::app {
@@ -17,7 +17,7 @@ struct ComparisonGroup {
     std::string problem;           ///< the problem's name: a JUnit suite, a Markdown section
     std::string baseline_source;   ///< where the baseline came from: a file, a kernel directory
     std::string contender_source;  ///< where the contenders came from (same as the baseline's)
-    std::vector<problem::KeyComparison> keys;
+    std::vector<run::KeyComparison> keys;
 };
 
 /// Everything one `spvtune compare` found, for every report.
@@ -35,11 +35,11 @@ struct CompareRun {
 };
 
 /// The verdict of the contender at `arm` of `key`, if it was measured.
-const tune::ContenderComparison* find_verdict(const problem::KeyComparison& key, std::size_t arm);
+const tune::ContenderComparison* find_verdict(const run::KeyComparison& key, std::size_t arm);
 
 /// Why the contender at `arm` fails the gate: slower than the baseline beyond --fail-if-slower
 /// with confidence (without a gate: a `slower` verdict), or an output that does not match.
-std::optional<std::string> regression(const CompareRun& run, const problem::KeyComparison& key,
+std::optional<std::string> regression(const CompareRun& run, const run::KeyComparison& key,
                                       std::size_t arm);
 
 /// What the run found, counted over every key and contender.
@@ -64,7 +64,7 @@ std::string ratio_text(const tune::RatioInterval& interval);
 
 /// What the contender at `arm` came to: its verdict ("faster"), or why it has none ("wrong
 /// output", "skipped", "failed"); for a key that could not be compared, "not compared".
-std::string outcome_word(const problem::KeyComparison& key, std::size_t arm);
+std::string outcome_word(const run::KeyComparison& key, std::size_t arm);
 
 /// What the run's ratios and intervals are, after "ratios are": the medians of per-round ratios
 /// for arms measured side by side, the ratio of medians for saved results ("results" mode),

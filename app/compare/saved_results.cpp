@@ -129,8 +129,8 @@ std::string device_name(const nlohmann::json& device) {
     return "";
 }
 
-problem::ArmReport saved_arm(const std::string& name, const std::vector<double>& samples) {
-    problem::ArmReport arm;
+run::ArmReport saved_arm(const std::string& name, const std::vector<double>& samples) {
+    run::ArmReport arm;
     arm.name = name;
     arm.samples_ns = samples;
     return arm;
@@ -184,7 +184,7 @@ CompareRun compare_saved_results(const std::string& old_file, const std::string&
                     new_samples->second.empty()) {
                     continue;
                 }
-                problem::KeyComparison comparison;
+                run::KeyComparison comparison;
                 comparison.key = key;
                 comparison.arms = {saved_arm(name, old_samples),
                                    saved_arm(name, new_samples->second)};

@@ -20,10 +20,10 @@
 
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_lookup.hpp>
-#include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/problem.hpp>
-#include <spvtune/problem/problem_tuning.hpp>
+#include <spvtune/run/device_bridge.hpp>
+#include <spvtune/run/problem_tuning.hpp>
 #include <spvtune/tune/in_memory_store.hpp>
 
 #include "device_options.hpp"
@@ -80,19 +80,19 @@ struct Options {
     bool allow_driver_mismatch = false;
 };
 
-int run(const Options& options) {
+int run_cached_winner(const Options& options) {
     const problem::Problem problem = problem::load_problem(options.problem_file);
     const problem::ProblemKey key = parse_key(problem, options.key);
     app::SelectedDevice selected("");  // the default device
     vulkan::Device& device = selected.device();
-    const tune::HardwareIdentity hardware = problem::hardware_identity(device.info().identity);
+    const tune::HardwareIdentity hardware = run::hardware_identity(device.info().identity);
 
     // The cache tuned on exactly this hardware; one from another driver of the same device
     // only when the application accepts that its timings may no longer hold.
     const cache::DriverMismatch mismatch = options.allow_driver_mismatch
                                                ? cache::DriverMismatch::allow
                                                : cache::DriverMismatch::refuse;
-    problem::TuningOptions tuning;
+    run::TuningOptions tuning;
     if (const auto found = cache::find_cache_file(options.caches, hardware, mismatch)) {
         std::cout << "cache file: " << found->file.string() << " (" << found->description << ")\n";
         // Read-only: shipped files are never written, locked or moved, even when damaged.
@@ -112,14 +112,14 @@ int run(const Options& options) {
                   << event.candidate << '\n';
     };
 
-    problem::ProblemTuning runner(problem, device, tuning);
-    const problem::KeyReport report = runner.tune(key);
-    if (report.status == problem::KeyStatus::failed) {
+    run::ProblemTuning runner(problem, device, tuning);
+    const run::KeyReport report = runner.tune(key);
+    if (report.status == run::KeyStatus::failed) {
         std::cerr << "error: " << report.error << '\n';
         return 1;
     }
     const std::string& ran = problem.candidates[report.ran.value()].name;
-    if (report.status == problem::KeyStatus::untuned) {
+    if (report.status == run::KeyStatus::untuned) {
         std::cout << "cache miss: ran the preferred candidate " << ran << " (not tuned)\n";
     } else {
         std::cout << "cache hit: ran " << ran << '\n';
@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
                  "Use a cache tuned with another driver version of this device");
     CLI11_PARSE(cli, argc, argv);
     try {
-        return run(options);
+        return run_cached_winner(options);
     } catch (const problem::ProblemError& error) {
         for (const problem::Diagnostic& diagnostic : error.diagnostics()) {
             std::cerr << format(diagnostic) << '\n';

@@ -58,16 +58,16 @@ void ConsoleReporter::tune_event(const tune::TuneEvent& event) {
     }
 }
 
-void ConsoleReporter::key_finished(const KeyRun& key, const problem::KeyReport& report) {
-    progress_->finish_key(report.status == problem::KeyStatus::tuned);
-    tuned_keys_ += report.status == problem::KeyStatus::tuned ? 1 : 0;
-    if (quiet_ && report.status != problem::KeyStatus::failed) {
+void ConsoleReporter::key_finished(const KeyRun& key, const run::KeyReport& report) {
+    progress_->finish_key(report.status == run::KeyStatus::tuned);
+    tuned_keys_ += report.status == run::KeyStatus::tuned ? 1 : 0;
+    if (quiet_ && report.status != run::KeyStatus::failed) {
         return;
     }
     std::ostream& stream = quiet_ ? std::cerr : out_;
     print_key_report(stream, key.problem.problem, report, verbose_,
                      Palette::for_stream(color_, stream));
-    if (!quiet_ && report.status != problem::KeyStatus::cached) {
+    if (!quiet_ && report.status != run::KeyStatus::cached) {
         out_ << '\n';
     }
     // Each key's report is complete when printed, also through a pipe.

@@ -28,7 +28,7 @@ void FanOutReporter::tune_event(const tune::TuneEvent& event) {
     each(&TuneReporter::tune_event, event);
 }
 
-void FanOutReporter::key_finished(const KeyRun& key, const problem::KeyReport& report) {
+void FanOutReporter::key_finished(const KeyRun& key, const run::KeyReport& report) {
     each(&TuneReporter::key_finished, key, report);
 }
 

@@ -17,7 +17,7 @@ class FanOutReporter final : public TuneReporter {
     void key_started(const KeyRun& key) override;
     void candidate_started(std::string_view candidate) override;
     void tune_event(const tune::TuneEvent& event) override;
-    void key_finished(const KeyRun& key, const problem::KeyReport& report) override;
+    void key_finished(const KeyRun& key, const run::KeyReport& report) override;
     void problem_finished(const ProblemRun& problem) override;
     void run_finished(const RunSummary& summary) override;
 

@@ -40,7 +40,7 @@ void JsonReporter::run_started(const RunInfo& run) {
 }
 
 void JsonReporter::problem_started(const ProblemRun& problem) {
-    const problem::TuningOptions& tuning = problem.tuning;
+    const run::TuningOptions& tuning = problem.tuning;
     nlohmann::json left_out = nlohmann::json::array();
     for (const problem::UnavailableCandidate& candidate : problem.problem.unavailable) {
         left_out.push_back({{"name", candidate.name}, {"reason", candidate.reason}});
@@ -54,7 +54,7 @@ void JsonReporter::problem_started(const ProblemRun& problem) {
                 {"keys", nlohmann::json::array()}};
 }
 
-void JsonReporter::key_finished(const KeyRun& key, const problem::KeyReport& report) {
+void JsonReporter::key_finished(const KeyRun& key, const run::KeyReport& report) {
     problem_["keys"].push_back(key_report_json(key.problem.problem, report,
                                                key.problem.tuning.tuner.sampling.warmup_runs));
 }

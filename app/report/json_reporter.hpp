@@ -20,7 +20,7 @@ class JsonReporter final : public TuneReporter {
 
     void run_started(const RunInfo& run) override;
     void problem_started(const ProblemRun& problem) override;
-    void key_finished(const KeyRun& key, const problem::KeyReport& report) override;
+    void key_finished(const KeyRun& key, const run::KeyReport& report) override;
     void problem_finished(const ProblemRun& problem) override;
     void run_finished(const RunSummary& summary) override;
 

@@ -16,14 +16,14 @@ namespace {
 /// Where the key's wall time went: the kernels themselves (every warm-up and sample, each a
 /// batch of runs), the rest of the measuring calls, the output runs, the pipeline builds those
 /// calls waited for, and everything else.
-nlohmann::json time_json(const problem::KeyReport& report) {
+nlohmann::json time_json(const run::KeyReport& report) {
     double kernel_ns = 0;
     for (const std::vector<tune::Sample>& candidate : report.samples) {
         for (const tune::Sample& sample : candidate) {
             kernel_ns += sample.ns_per_run * static_cast<double>(sample.runs);
         }
     }
-    const problem::ExecutorTime& spent = report.executor_time;
+    const run::ExecutorTime& spent = report.executor_time;
     const double kernel_s = kernel_ns / 1e9;
     return {{"wall_s", report.elapsed_s},
             {"kernel_s", kernel_s},
@@ -84,7 +84,7 @@ nlohmann::json families_json(const problem::Problem& problem) {
     return families;
 }
 
-nlohmann::json key_report_json(const problem::Problem& problem, const problem::KeyReport& report,
+nlohmann::json key_report_json(const problem::Problem& problem, const run::KeyReport& report,
                                std::size_t warmup_runs) {
     nlohmann::json json;
     json["key"] = report.key;
@@ -155,12 +155,12 @@ nlohmann::json key_report_json(const problem::Problem& problem, const problem::K
             }
             for (const tune::CandidateFailure& failure : entry->failures) {
                 if (failure.name == name) {
-                    status = problem::failure_status(report, failure);
+                    status = run::failure_status(report, failure);
                     candidate["reason"] = failure.reason;
                 }
             }
         }
-        for (const problem::SkippedCandidate& skipped : report.skipped) {
+        for (const run::SkippedCandidate& skipped : report.skipped) {
             if (skipped.name == name) {
                 status = "skipped";
                 candidate["reason"] = skipped.reason;

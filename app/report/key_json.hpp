@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <spvtune/problem/problem.hpp>
-#include <spvtune/problem/problem_tuning.hpp>
+#include <spvtune/run/problem_tuning.hpp>
 
 namespace spvtune::app {
 
@@ -17,7 +17,7 @@ std::string family_name(const problem::CandidateFamily& family);
 nlohmann::json families_json(const problem::Problem& problem);
 
 /// The full machine-readable record of one key, every sample included.
-nlohmann::json key_report_json(const problem::Problem& problem, const problem::KeyReport& report,
+nlohmann::json key_report_json(const problem::Problem& problem, const run::KeyReport& report,
                                std::size_t warmup_runs);
 
 }  // namespace spvtune::app

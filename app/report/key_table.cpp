@@ -23,10 +23,10 @@ const tune::RankedCandidate* find_ranked(const tune::TuneEntry& entry, const std
 
 /// The key's plan skipped it (and says why); the tuner then lists it again as a negative
 /// priority, a consequence rather than a second reason.
-bool skipped_by_plan(const problem::KeyReport& report, const tune::CandidateFailure& failure) {
+bool skipped_by_plan(const run::KeyReport& report, const tune::CandidateFailure& failure) {
     return failure.kind == tune::FailureKind::skipped &&
            std::any_of(report.skipped.begin(), report.skipped.end(),
-                       [&](const problem::SkippedCandidate& s) { return s.name == failure.name; });
+                       [&](const run::SkippedCandidate& s) { return s.name == failure.name; });
 }
 
 std::string speedup(double reference_ns, double ns) {
@@ -38,7 +38,7 @@ std::string speedup(double reference_ns, double ns) {
     return text;
 }
 
-std::string headline(const problem::Problem& problem, const problem::KeyReport& report) {
+std::string headline(const problem::Problem& problem, const run::KeyReport& report) {
     std::string text = problem.name + " " + to_string(report.key);
     if (!(report.tuning_key == report.key)) {
         text += " (tuned as " + to_string(report.tuning_key) + ")";
@@ -109,8 +109,8 @@ void print_search_line(std::ostream& out, const tune::TuneEntry* entry) {
 }  // namespace
 
 void print_key_report(std::ostream& out, const problem::Problem& problem,
-                      const problem::KeyReport& report, bool verbose, const Palette& palette) {
-    using problem::KeyStatus;
+                      const run::KeyReport& report, bool verbose, const Palette& palette) {
+    using run::KeyStatus;
     const std::string title = headline(problem, report);
     const tune::TuneEntry* entry = report.entry ? &*report.entry : nullptr;
     char elapsed[32];
@@ -235,11 +235,11 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
                 continue;
             }
             row("-", failure.name, "-", "-", "-",
-                painted(problem::failure_status(report, failure) + ": " + failure.reason));
+                painted(run::failure_status(report, failure) + ": " + failure.reason));
         }
     }
     if (table || verbose || report.status == KeyStatus::tuned) {
-        for (const problem::SkippedCandidate& skipped : report.skipped) {
+        for (const run::SkippedCandidate& skipped : report.skipped) {
             row("-", skipped.name, "-", "-", "-", painted("skipped: " + skipped.reason));
         }
     }

@@ -4,7 +4,7 @@
 #include <string>
 
 #include <spvtune/problem/problem.hpp>
-#include <spvtune/problem/problem_tuning.hpp>
+#include <spvtune/run/problem_tuning.hpp>
 
 #include "../terminal_color.hpp"
 
@@ -22,6 +22,6 @@ std::string speedup_text(double old_ns, double new_ns);
 /// status, and every candidate that failed, was wrong, or was skipped, with the reason. Statuses
 /// are painted with `palette`.
 void print_key_report(std::ostream& out, const problem::Problem& problem,
-                      const problem::KeyReport& report, bool verbose, const Palette& palette);
+                      const run::KeyReport& report, bool verbose, const Palette& palette);
 
 }  // namespace spvtune::app

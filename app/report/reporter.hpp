@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include <spvtune/problem/problem.hpp>
-#include <spvtune/problem/problem_tuning.hpp>
+#include <spvtune/run/problem_tuning.hpp>
 #include <spvtune/tune/events.hpp>
 #include <spvtune/tune/hardware_identity.hpp>
 
@@ -29,7 +29,7 @@ struct RunInfo {
 /// A problem being tuned, with the settings in force after the command-line overrides.
 struct ProblemRun {
     const problem::Problem& problem;
-    const problem::TuningOptions& tuning;
+    const run::TuningOptions& tuning;
 };
 
 /// A key being tuned; `index` counts from 0 up to RunInfo::total_keys over the whole run.
@@ -66,7 +66,7 @@ class TuneReporter {
     virtual void candidate_started(std::string_view /*candidate*/) {}
     /// What the tuner reported (e.g. a note from the cache store).
     virtual void tune_event(const tune::TuneEvent& /*event*/) {}
-    virtual void key_finished(const KeyRun& /*key*/, const problem::KeyReport& /*report*/) {}
+    virtual void key_finished(const KeyRun& /*key*/, const run::KeyReport& /*report*/) {}
     virtual void problem_finished(const ProblemRun& /*problem*/) {}
     virtual void run_finished(const RunSummary& /*summary*/) {}
 };

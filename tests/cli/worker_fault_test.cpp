@@ -1,5 +1,5 @@
 // `spvtune tune` runs candidates in a worker process under a watchdog: each fault the worker
-// can fake (SPVTUNE_TEST_WORKER_FAULT, see lib/problem/src/worker/test_fault.hpp) costs the
+// can fake (SPVTUNE_TEST_WORKER_FAULT, see lib/run/src/worker/test_fault.hpp) costs the
 // faulty candidate only. The healthy ones still rank, the winner is stored, the run exits 1,
 // and a second run answers every key from the cache.
 

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include <spvtune/problem/problem_runner.hpp>
+#include <spvtune/problem/candidate_identity.hpp>
 #include <spvtune/problem/resolve.hpp>
 
 #include "problem_test_support.hpp"

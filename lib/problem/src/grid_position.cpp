@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include <spvtune/problem/problem_runner.hpp>
+#include <spvtune/problem/grid_position.hpp>
 
 namespace spvtune::problem {
 

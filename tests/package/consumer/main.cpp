@@ -12,9 +12,9 @@
 #include <spvtune/cache/cache_file.hpp>
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_lookup.hpp>
-#include <spvtune/problem/device_bridge.hpp>
 #include <spvtune/problem/problem.hpp>
-#include <spvtune/problem/problem_tuning.hpp>
+#include <spvtune/run/device_bridge.hpp>
+#include <spvtune/run/problem_tuning.hpp>
 #include <spvtune/vulkan/device.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
 #include <spvtune/vulkan/instance.hpp>
@@ -23,7 +23,7 @@ namespace {
 
 using namespace spvtune;
 
-int run(const std::string& problem_file, const std::string& caches, std::int64_t n) {
+int run_cached_winner(const std::string& problem_file, const std::string& caches, std::int64_t n) {
     problem::LoadOptions load;
     load.kernel_dirs = {CONSUMER_KERNEL_DIR};  // the kernels installed with the package
     const problem::Problem problem = problem::load_problem(problem_file, load);
@@ -31,7 +31,7 @@ int run(const std::string& problem_file, const std::string& caches, std::int64_t
 
     const vulkan::Instance instance(vulkan::InstanceOptions{});
     vulkan::Device device(instance, vulkan::select_device(instance.devices(), ""));
-    const tune::HardwareIdentity hardware = problem::hardware_identity(device.info().identity);
+    const tune::HardwareIdentity hardware = run::hardware_identity(device.info().identity);
     const auto found = cache::find_cache_file(caches, hardware, cache::DriverMismatch::refuse);
     if (!found) {
         std::cout << "no cache file for " << hardware.device_name << '\n';
@@ -41,13 +41,13 @@ int run(const std::string& problem_file, const std::string& caches, std::int64_t
     std::cout << "cache file: " << found->file.string() << ", " << document.entry_count()
               << " entries\n";
 
-    problem::TuningOptions tuning;
+    run::TuningOptions tuning;
     tuning.tuner.store = std::make_shared<cache::CacheFileStore>(
         caches, cache::CacheFileStoreOptions{.read_only = true});
     tuning.tuner.miss_policy = tune::MissPolicy::run_preferred;
-    problem::ProblemTuning runner(problem, device, tuning);
-    const problem::KeyReport report = runner.tune(key);
-    if (report.status != problem::KeyStatus::cached || !report.ran) {
+    run::ProblemTuning runner(problem, device, tuning);
+    const run::KeyReport report = runner.tune(key);
+    if (report.status != run::KeyStatus::cached || !report.ran) {
         std::cout << "not a cache hit\n";
         return 1;
     }
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        return run(argv[1], argv[2], std::stoll(argv[3]));
+        return run_cached_winner(argv[1], argv[2], std::stoll(argv[3]));
     } catch (const std::exception& error) {
         std::cerr << "error: " << error.what() << '\n';
         return 1;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,13 @@
 #include <spvtune/tune/tune_entry.hpp>
 
 namespace spvtune::tune {
+
+/// Adds one candidate to a candidate-list checksum, as TunableSet::add does: for code that must
+/// know a list's checksum (where its cache entries live) without building the set.
+inline void add_to_list_checksum(base::Fnv1a& checksum, std::string_view name,
+                                 std::string_view content_digest) noexcept {
+    checksum.add_field(name).add_field(content_digest);
+}
 
 /// One way of computing the set's output. Only `name`, `content_digest` and `run` are required.
 ///
@@ -77,8 +85,7 @@ class TunableSet {
                 throw std::invalid_argument("duplicate candidate name '" + candidate.name + "'");
             }
         }
-        checksum_.add_field(candidate.name);
-        checksum_.add_field(candidate.content_digest);
+        add_to_list_checksum(checksum_, candidate.name, candidate.content_digest);
         candidates_.push_back(std::move(candidate));
         return *this;
     }

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+
+#include <spvtune/problem/problem.hpp>
+#include <spvtune/tune/search.hpp>
+
+namespace spvtune::problem {
+
+/// Where a candidate sits in its family's grid (each grid parameter's value as an index into
+/// that parameter's value list), for searches that move between neighbouring points; none for
+/// a candidate of a family without a grid.
+std::optional<tune::GridPosition> grid_position(const Problem& problem, std::size_t candidate);
+
+}  // namespace spvtune::problem

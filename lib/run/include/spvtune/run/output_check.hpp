@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <spvtune/problem/problem.hpp>
+
+namespace spvtune::run {
+
+/// What a candidate produced for one key: the bytes of every checked buffer, in
+/// Problem::reference.compare order.
+struct CandidateOutputs {
+    std::vector<std::vector<std::byte>> buffers;
+};
+
+/// The bit pattern written over a candidate's output buffers before each run, so an element it
+/// never writes is caught: all ones, which reads as NaN for floats and as -1 or the maximum for
+/// integers, values that a comparison against a real result rejects.
+inline constexpr std::byte poison_byte{0xff};
+
+/// Compares `got` with the reference's `want` under the problem's comparisons. Nothing when
+/// every element matches; else, per buffer that differs, the first mismatch in detail, how many
+/// elements differ, the first few of their indices and the largest absolute and relative errors,
+/// e.g. "y[17]: expected 1.5, got nan (the poison pattern: never written); 3 of 1000 elements of
+/// y differ, at 17, 18, 40; largest absolute error 0.5 at y[18], largest relative error 0.25 at
+/// y[40]". NaN never matches.
+std::optional<std::string> compare_outputs(const problem::Problem& problem,
+                                           const CandidateOutputs& want,
+                                           const CandidateOutputs& got);
+
+}  // namespace spvtune::run

@@ -1,0 +1,342 @@
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <list>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <spvtune/run/device_bridge.hpp>
+#include <spvtune/run/device_executor.hpp>
+#include <spvtune/run/kept_pipeline_cache.hpp>
+#include <spvtune/vulkan/buffer.hpp>
+#include <spvtune/vulkan/compute_job.hpp>
+#include <spvtune/vulkan/compute_pipeline.hpp>
+#include <spvtune/vulkan/error.hpp>
+
+#include "pipeline_build.hpp"
+
+namespace spvtune::run {
+namespace {
+
+/// Runs `body`, turning an error of the Vulkan engine into the call's error; an error after
+/// which the device cannot run anything more also sets `unusable`.
+template <class Body>
+auto engine_errors_as_results(bool& unusable, Body body) -> decltype(body()) {
+    try {
+        return body();
+    } catch (const vulkan::DeviceLostError& error) {
+        unusable = true;
+        return tune::fail(error.what());
+    } catch (const vulkan::TimeoutError& error) {
+        unusable = true;
+        return tune::fail(error.what());
+    } catch (const vulkan::Error& error) {
+        return tune::fail(error.what());
+    }
+}
+
+/// Candidates built ahead beyond those kept: enough to keep the build threads busy.
+std::size_t lookahead(std::size_t threads, std::size_t max_prepared) {
+    return std::min(std::max<std::size_t>(4 * threads, 8), max_prepared);
+}
+
+/// The least time between two saves of the pipeline cache when keys change.
+constexpr std::chrono::seconds save_interval{5};
+
+/// The buffers and jobs of the key being worked on; replaced when another key comes.
+struct KeyState {
+    problem::ProblemKey key;
+    std::vector<std::unique_ptr<vulkan::Buffer>> buffers;  ///< Problem::buffers order
+    std::vector<std::vector<std::byte>> initial;           ///< initial contents, same order
+    std::map<std::size_t, std::unique_ptr<vulkan::ComputeJob>> jobs;
+    std::map<std::size_t, vulkan::BatchedTimer> timers;
+};
+
+}  // namespace
+
+struct DeviceExecutor::Impl {
+    const problem::Problem& problem;
+    vulkan::Device& device;
+    vulkan::BatchPolicy batch;
+    std::size_t max_prepared;
+    KeptPipelineCache* kept;
+    VkPipelineCache cache;
+
+    mutable std::mutex mutex;
+    /// By candidate, then slot (step, module, specializations).
+    std::map<std::size_t, std::map<detail::PipelineSlot, std::unique_ptr<vulkan::ComputePipeline>>>
+        pipelines;
+    /// The candidates holding pipelines, most recently used first, and where each one is.
+    std::list<std::size_t> recent;
+    std::map<std::size_t, std::list<std::size_t>::iterator> recent_entry;
+    std::unique_ptr<KeyState> state;
+    bool device_lost = false;
+    /// Pipelines created, here and on the build threads.
+    std::atomic<std::size_t> built{0};
+    double build_seconds = 0;
+    std::chrono::steady_clock::time_point saved = std::chrono::steady_clock::now();
+    /// Last: its threads stop before anything they use goes.
+    std::unique_ptr<detail::PipelineBuilder> builder;
+
+    Impl(const problem::Problem& p, vulkan::Device& d, vulkan::BatchPolicy b, std::size_t most,
+         PipelineBuilding building)
+        : problem(p),
+          device(d),
+          batch(b),
+          max_prepared(std::max<std::size_t>(most, 1)),
+          kept(building.cache),
+          cache(kept != nullptr ? kept->cache().handle() : VK_NULL_HANDLE) {
+        if (building.threads > 0) {
+            builder = std::make_unique<detail::PipelineBuilder>(
+                [this](const problem::ResolvedCandidate& candidate) {
+                    return detail::build_pipelines(device, cache, candidate, built);
+                },
+                building.threads, lookahead(building.threads, max_prepared));
+        }
+    }
+
+    ~Impl() {
+        builder.reset();  // its threads use the cache
+        if (kept != nullptr) {
+            kept->save();
+        }
+    }
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
+
+    /// Marks `candidate` as the most recently used, freeing the pipelines and job of the least
+    /// recently used candidates beyond max_prepared (never `candidate` itself).
+    void use(std::size_t candidate) {
+        if (const auto found = recent_entry.find(candidate); found != recent_entry.end()) {
+            recent.splice(recent.begin(), recent, found->second);
+            return;
+        }
+        recent.push_front(candidate);
+        recent_entry[candidate] = recent.begin();
+        while (recent.size() > max_prepared) {
+            release(recent.back());
+            recent_entry.erase(recent.back());
+            recent.pop_back();
+        }
+    }
+
+    /// Frees what `candidate` holds: its job first, since the job refers to the pipelines.
+    void release(std::size_t candidate) {
+        if (state) {
+            state->jobs.erase(candidate);
+        }
+        pipelines.erase(candidate);
+    }
+
+    /// The candidate's pipelines: those built ahead, else built now. A build error is the
+    /// call's error. The time spent here is what measurement waited for builds.
+    std::map<detail::PipelineSlot, std::unique_ptr<vulkan::ComputePipeline>>& pipelines_of(
+        const problem::ResolvedCandidate& candidate) {
+        auto& held = pipelines[candidate.candidate];
+        const bool complete = std::all_of(candidate.dispatches.begin(), candidate.dispatches.end(),
+                                          [&](const problem::ResolvedDispatch& d) {
+                                              return held.contains(detail::pipeline_slot(d));
+                                          });
+        if (complete) {
+            return held;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        std::optional<detail::CandidatePipelines> ahead;
+        if (builder) {
+            ahead = builder->take(candidate.candidate);
+        }
+        if (!ahead) {
+            ahead = detail::build_pipelines(device, cache, candidate, built);
+        }
+        build_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (ahead->error) {
+            std::rethrow_exception(ahead->error);
+        }
+        for (auto& [slot, pipeline] : ahead->pipelines) {
+            held.try_emplace(slot, std::move(pipeline));
+        }
+        return held;
+    }
+
+    KeyState& state_for(const KeyPlan& plan) {
+        if (state && state->key == plan.key) {
+            return *state;
+        }
+        state.reset();  // free the previous key's memory before allocating this one's
+        save_now_and_then();
+        auto next = std::make_unique<KeyState>();
+        next->key = plan.key;
+        for (const problem::ResolvedBuffer& buffer : plan.buffers) {
+            next->initial.push_back(vulkan::make_fill(
+                buffer.type, static_cast<std::size_t>(buffer.count), buffer.fill));
+            next->buffers.push_back(std::make_unique<vulkan::Buffer>(device, buffer.bytes));
+            next->buffers.back()->upload(next->initial.back());
+        }
+        state = std::move(next);
+        return *state;
+    }
+
+    vulkan::ComputeJob& job_for(KeyState& key_state, const problem::ResolvedCandidate& resolved) {
+        auto& job = key_state.jobs[resolved.candidate];
+        if (!job) {
+            std::vector<vulkan::Dispatch> dispatches;
+            for (const problem::ResolvedDispatch& dispatch : resolved.dispatches) {
+                std::vector<vulkan::BufferBinding> bindings;
+                for (const problem::ResolvedBinding& binding : dispatch.bindings) {
+                    bindings.push_back(
+                        {binding.set, binding.binding, key_state.buffers[binding.buffer].get()});
+                }
+                dispatches.push_back(
+                    {pipelines_of(resolved).at(detail::pipeline_slot(dispatch)).get(),
+                     std::move(bindings), dispatch.push_constants, dispatch.workgroup_counts});
+            }
+            job = std::make_unique<vulkan::ComputeJob>(device, std::move(dispatches));
+        }
+        return *job;
+    }
+
+    /// Keeps the pipelines built so far on disk, should this process not end normally (a
+    /// worker killed for a hung kernel); at most every save_interval, since saving costs.
+    void save_now_and_then() {
+        const auto now = std::chrono::steady_clock::now();
+        if (kept != nullptr && now - saved >= save_interval) {
+            kept->save();
+            saved = now;
+        }
+    }
+
+    /// Inouts and scratch buffers to their initial contents and, with `poison_outputs`, outputs
+    /// to the poison pattern (so a run that leaves elements unwritten is caught).
+    void reset_buffers(KeyState& key_state, const KeyPlan& plan, bool poison_outputs) {
+        for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+            const problem::BufferRole role = plan.buffers[i].role;
+            if (role == problem::BufferRole::output && poison_outputs) {
+                const std::vector<std::byte> poison(plan.buffers[i].bytes, poison_byte);
+                key_state.buffers[i]->upload(poison);
+            } else if (role == problem::BufferRole::inout || role == problem::BufferRole::scratch) {
+                key_state.buffers[i]->upload(key_state.initial[i]);
+            }
+        }
+    }
+};
+
+DeviceExecutor::DeviceExecutor(const problem::Problem& problem, vulkan::Device& device,
+                               vulkan::BatchPolicy batch, std::size_t max_prepared,
+                               PipelineBuilding building)
+    : impl_(std::make_unique<Impl>(problem, device, batch, max_prepared, building)) {}
+
+DeviceExecutor::~DeviceExecutor() = default;
+
+tune::Result<CandidateOutputs> DeviceExecutor::run(const problem::ResolvedCandidate& candidate,
+                                                   const KeyPlan& plan) {
+    std::lock_guard lock(impl_->mutex);
+    return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Result<CandidateOutputs> {
+        KeyState& state = impl_->state_for(plan);
+        impl_->use(candidate.candidate);
+        vulkan::ComputeJob& job = impl_->job_for(state, candidate);
+        impl_->reset_buffers(state, plan, /*poison_outputs=*/true);
+        job.run();
+        CandidateOutputs outputs;
+        for (const problem::Comparison& comparison : impl_->problem.reference.compare) {
+            outputs.buffers.push_back(state.buffers[comparison.buffer]->download());
+        }
+        return outputs;
+    });
+}
+
+tune::Result<tune::Sample> DeviceExecutor::measure(const problem::ResolvedCandidate& candidate,
+                                                   const KeyPlan& plan, std::uint32_t runs) {
+    std::lock_guard lock(impl_->mutex);
+    return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Result<tune::Sample> {
+        KeyState& state = impl_->state_for(plan);
+        impl_->use(candidate.candidate);
+        vulkan::ComputeJob& job = impl_->job_for(state, candidate);
+        // Every sample starts from the same data, so values that drift over repeated runs
+        // (growing sums, denormals) cannot make one candidate's samples slower. Outputs are only
+        // written, so what they hold cannot change a run's time: poisoning them again for every
+        // sample would only add a host write of every output (a staging copy on a discrete GPU)
+        // to each sample's cost.
+        impl_->reset_buffers(state, plan, /*poison_outputs=*/false);
+        if (runs != own_batch) {
+            return to_sample(job.time(runs));
+        }
+        auto timer = state.timers.try_emplace(candidate.candidate, impl_->batch).first;
+        return to_sample(timer->second.sample(job));
+    });
+}
+
+tune::Status DeviceExecutor::prepare(const problem::ResolvedCandidate& candidate) {
+    std::lock_guard lock(impl_->mutex);
+    return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Status {
+        impl_->use(candidate.candidate);
+        impl_->pipelines_of(candidate);
+        return tune::ok();
+    });
+}
+
+void DeviceExecutor::prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) {
+    if (!impl_->builder) {
+        return;
+    }
+    std::map<std::size_t, const problem::ResolvedCandidate*> runnable;
+    for (const problem::ResolvedCandidate& resolved : plan.runnable) {
+        runnable.emplace(resolved.candidate, &resolved);
+    }
+    std::vector<std::pair<std::size_t, problem::ResolvedCandidate>> coming;
+    {
+        std::lock_guard lock(impl_->mutex);
+        for (const std::size_t candidate : candidates) {
+            const auto found = runnable.find(candidate);
+            // Not runnable for the key, or built already.
+            if (found != runnable.end() && !impl_->recent_entry.contains(candidate)) {
+                coming.emplace_back(candidate, *found->second);
+            }
+        }
+    }
+    impl_->builder->announce(std::move(coming));
+}
+
+double DeviceExecutor::pipeline_build_seconds() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->build_seconds;
+}
+
+std::size_t DeviceExecutor::built_ahead() const {
+    return impl_->builder ? impl_->builder->held() : 0;
+}
+
+std::size_t DeviceExecutor::pipelines_built() const {
+    return impl_->built;
+}
+
+std::size_t default_build_threads(const vulkan::PhysicalDeviceInfo& device) {
+    if (const char* text = std::getenv("SPVTUNE_BUILD_THREADS"); text != nullptr && *text != 0) {
+        char* end = nullptr;
+        const unsigned long value = std::strtoul(text, &end, 10);
+        if (*end == 0 && value <= 64) {
+            return value;
+        }
+    }
+    if (device.identity.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+        return 0;
+    }
+    return std::min<std::size_t>(2, std::max(1U, std::thread::hardware_concurrency()));
+}
+
+std::size_t DeviceExecutor::prepared_candidates() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->recent.size();
+}
+
+bool DeviceExecutor::device_lost() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->device_lost;
+}
+
+}  // namespace spvtune::run

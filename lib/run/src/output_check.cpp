@@ -1,0 +1,161 @@
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include <spvtune/run/output_check.hpp>
+
+namespace spvtune::run {
+namespace {
+
+/// How many mismatching indices a report lists: enough to see a pattern (a stride, a tail).
+constexpr std::size_t listed_indices = 8;
+
+bool all_poison(std::span<const std::byte> element) {
+    for (std::byte b : element) {
+        if (b != poison_byte) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool matches(const problem::Comparison& comparison, double want, double got) {
+    if (std::isnan(want) || std::isnan(got)) {
+        return false;
+    }
+    if (comparison.exact) {
+        return want == got;
+    }
+    if (std::isinf(want) || std::isinf(got)) {
+        return want == got;
+    }
+    return std::fabs(got - want) <= comparison.atol + comparison.rtol * std::fabs(want);
+}
+
+std::string number(double value) {
+    if (std::isnan(value)) {
+        return "nan";  // a NaN's sign bit means nothing; "-nan" would only puzzle the reader
+    }
+    std::ostringstream text;
+    text.precision(9);
+    text << value;
+    return text.str();
+}
+
+/// The worst error of one kind among the mismatches, and where.
+struct Largest {
+    double error = -1;
+    std::size_t index = 0;
+
+    void offer(double candidate, std::size_t at) {
+        if (candidate > error) {
+            error = candidate;
+            index = at;
+        }
+    }
+};
+
+/// Every mismatch of one buffer, summarised: a single first element hides whether a kernel is
+/// wrong everywhere, at a tail, or by a rounding hair.
+struct Mismatches {
+    std::size_t count = 0;
+    std::vector<std::size_t> indices;  ///< the first listed_indices
+    std::string first;                 ///< the first mismatch in detail
+    Largest absolute;                  ///< over mismatches where both values are finite
+    Largest relative;
+};
+
+std::string describe_first(const problem::Comparison& comparison, const std::string& name,
+                           std::size_t index, double want, double got, bool poison) {
+    std::string message =
+        name + "[" + std::to_string(index) + "]: expected " + number(want) + ", got " + number(got);
+    if (poison) {
+        message += " (the poison pattern: never written)";
+    } else if (!comparison.exact) {
+        message += " (|difference| " + number(std::fabs(got - want)) + " > tolerance " +
+                   number(comparison.atol + comparison.rtol * std::fabs(want)) + ")";
+    }
+    return message;
+}
+
+Mismatches find_mismatches(const problem::Comparison& comparison, const problem::BufferSpec& buffer,
+                           std::span<const std::byte> expected, std::span<const std::byte> actual) {
+    const std::size_t size = vulkan::element_size(buffer.type);
+    Mismatches found;
+    for (std::size_t index = 0; index < expected.size() / size; ++index) {
+        const double want = vulkan::read_element(buffer.type, expected, index);
+        const double got = vulkan::read_element(buffer.type, actual, index);
+        if (matches(comparison, want, got)) {
+            continue;
+        }
+        if (found.count++ == 0) {
+            found.first = describe_first(comparison, buffer.name, index, want, got,
+                                         all_poison(actual.subspan(index * size, size)));
+        }
+        if (found.indices.size() < listed_indices) {
+            found.indices.push_back(index);
+        }
+        if (std::isfinite(want) && std::isfinite(got)) {
+            const double error = std::fabs(got - want);
+            found.absolute.offer(error, index);
+            found.relative.offer(
+                want == 0 ? std::numeric_limits<double>::infinity() : error / std::fabs(want),
+                index);
+        }
+    }
+    return found;
+}
+
+/// "y[17]: expected 1.5, got 2 (...); 3 of 1000 elements of y differ, at 17, 18, 40; largest
+/// absolute error 0.5 at y[18], largest relative error 0.25 at y[17]".
+std::string report(const Mismatches& found, const std::string& name, std::size_t elements) {
+    std::string message = found.first + "; " + std::to_string(found.count) + " of " +
+                          std::to_string(elements) + " elements of " + name + " differ, at ";
+    for (std::size_t i = 0; i < found.indices.size(); ++i) {
+        message += (i == 0 ? "" : ", ") + std::to_string(found.indices[i]);
+    }
+    message += found.count > found.indices.size() ? ", ..." : "";
+    if (found.absolute.error >= 0) {
+        message += "; largest absolute error " + number(found.absolute.error) + " at " + name +
+                   "[" + std::to_string(found.absolute.index) + "], largest relative error " +
+                   number(found.relative.error) + " at " + name + "[" +
+                   std::to_string(found.relative.index) + "]";
+    }
+    return message;
+}
+
+}  // namespace
+
+std::optional<std::string> compare_outputs(const problem::Problem& problem,
+                                           const CandidateOutputs& want,
+                                           const CandidateOutputs& got) {
+    const auto& comparisons = problem.reference.compare;
+    if (want.buffers.size() != comparisons.size() || got.buffers.size() != comparisons.size()) {
+        return "internal error: expected " + std::to_string(comparisons.size()) +
+               " checked buffers, the reference has " + std::to_string(want.buffers.size()) +
+               " and the candidate " + std::to_string(got.buffers.size());
+    }
+    std::string message;
+    for (std::size_t i = 0; i < comparisons.size(); ++i) {
+        const problem::Comparison& comparison = comparisons[i];
+        const problem::BufferSpec& buffer = problem.buffers[comparison.buffer];
+        const auto& expected = want.buffers[i];
+        const auto& actual = got.buffers[i];
+        if (expected.size() != actual.size()) {
+            return buffer.name + ": " + std::to_string(actual.size()) +
+                   " bytes, the reference has " + std::to_string(expected.size());
+        }
+        const Mismatches found = find_mismatches(comparison, buffer, expected, actual);
+        if (found.count != 0) {
+            message +=
+                (message.empty() ? "" : "; ") +
+                report(found, buffer.name, expected.size() / vulkan::element_size(buffer.type));
+        }
+    }
+    if (message.empty()) {
+        return std::nullopt;
+    }
+    return message;
+}
+
+}  // namespace spvtune::run

@@ -1,0 +1,209 @@
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <mutex>
+#include <unordered_map>
+
+#include <spvtune/base/digest.hpp>
+#include <spvtune/problem/resolve.hpp>
+#include <spvtune/run/problem_runner.hpp>
+
+namespace spvtune::run {
+namespace {
+
+const problem::ResolvedCandidate* find_runnable(const KeyPlan& plan, std::size_t candidate) {
+    for (const problem::ResolvedCandidate& resolved : plan.runnable) {
+        if (resolved.candidate == candidate) {
+            return &resolved;
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+struct ProblemRunner::Impl {
+    const problem::Problem& problem;
+    CandidateExecutor& executor;
+    OutputDump* dump = nullptr;
+
+    mutable std::mutex mutex;
+    /// Per tuning key, each candidate's priority (negative: skipped), from the latest plan.
+    std::unordered_map<problem::ProblemKey, std::vector<int>> priorities;
+    std::unordered_map<problem::ProblemKey, std::vector<std::vector<tune::Sample>>> samples;
+    std::unordered_map<problem::ProblemKey, ExecutorTime> time_spent;
+
+    Impl(const problem::Problem& p, CandidateExecutor& e) : problem(p), executor(e) {}
+
+    void remember_plan(const KeyPlan& plan) {
+        std::vector<int> list(problem.candidates.size(), -1);
+        for (const problem::ResolvedCandidate& resolved : plan.runnable) {
+            list[resolved.candidate] = static_cast<int>(
+                std::clamp<std::int64_t>(resolved.priority, 0, std::numeric_limits<int>::max()));
+        }
+        std::lock_guard lock(mutex);
+        priorities.insert_or_assign(plan.tuning_key, std::move(list));
+    }
+
+    int priority(std::size_t candidate, const problem::ProblemKey& tuning_key) const {
+        std::lock_guard lock(mutex);
+        const auto found = priorities.find(tuning_key);
+        return found == priorities.end() ? 0 : found->second[candidate];
+    }
+
+    /// Runs `body` on the plan's resolved candidate, or says why the plan does not run it.
+    template <class Body>
+    auto runnable(const KeyPlan& plan, std::size_t candidate, Body body)
+        -> decltype(body(std::declval<const problem::ResolvedCandidate&>())) {
+        const problem::ResolvedCandidate* resolved = find_runnable(plan, candidate);
+        if (resolved == nullptr) {
+            for (const SkippedCandidate& skipped : plan.skipped) {
+                if (skipped.name == problem.candidates[candidate].name) {
+                    return tune::fail("skipped: " + skipped.reason);
+                }
+            }
+            return tune::fail("not runnable for " + to_string(plan.key));
+        }
+        return body(*resolved);
+    }
+
+    /// Runs `call`, adding its wall time to the key's `field`, but for the part the executor
+    /// spent on pipeline builds, which goes to pipeline_builds_s.
+    template <class Call>
+    auto timed(const problem::ProblemKey& key, double ExecutorTime::*field, Call call)
+        -> decltype(call()) {
+        const auto start = std::chrono::steady_clock::now();
+        const double builds_before = executor.pipeline_build_seconds();
+        auto result = call();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double builds =
+            std::clamp(executor.pipeline_build_seconds() - builds_before, 0.0, seconds);
+        std::lock_guard lock(mutex);
+        ExecutorTime& spent = time_spent[key];
+        spent.*field += seconds - builds;
+        spent.pipeline_builds_s += builds;
+        return result;
+    }
+};
+
+ProblemRunner::ProblemRunner(const problem::Problem& problem, CandidateExecutor& executor)
+    : impl_(std::make_unique<Impl>(problem, executor)) {}
+
+ProblemRunner::~ProblemRunner() = default;
+
+ProblemTunableSet ProblemRunner::make_set() {
+    Impl* impl = impl_.get();
+    ProblemTunableSet set([impl](const KeyInputs& inputs) {
+        impl->remember_plan(*inputs.plan);
+        return inputs.plan->tuning_key;
+    });
+    for (std::size_t i = 0; i < impl->problem.candidates.size(); ++i) {
+        ProblemTunableSet::CandidateType candidate;
+        candidate.name = impl->problem.candidates[i].name;
+        candidate.content_digest = candidate_digest(impl->problem, i);
+        candidate.run = [this, i](const KeyInputs& inputs) { return run(i, *inputs.plan); };
+        candidate.measure = [this, i](const KeyInputs& inputs) { return measure(i, *inputs.plan); };
+        candidate.prepare = [this, i] { return prepare(i); };
+        candidate.priority = [impl, i](const problem::ProblemKey& key) {
+            return impl->priority(i, key);
+        };
+        set.add(std::move(candidate));
+        if (auto position = grid_position(impl->problem, i)) {
+            set.with_grid_position(i, std::move(*position));
+        }
+    }
+    const problem::Problem& problem = impl->problem;
+    // Each key's truth is the first reference candidate its plan can run; a plan with none is
+    // an error and never reaches the check, so the fallback is only a formality.
+    set.with_check(
+        [&problem](const CandidateOutputs& want, const CandidateOutputs& got) {
+            return compare_outputs(problem, want, got);
+        },
+        [&problem](const KeyInputs& inputs) -> std::size_t {
+            const KeyPlan& plan = *inputs.plan;
+            return plan.reference ? plan.runnable[*plan.reference].candidate
+                                  : problem.reference.candidates.front();
+        });
+    // A candidate that fails at run time on one exact key of a bucket is avoided on that key
+    // only; the bucket's other members keep running the winner.
+    set.with_input_identity(
+        [](const KeyInputs& inputs) { return std::hash<problem::ProblemKey>{}(inputs.plan->key); });
+    return set;
+}
+
+tune::Result<CandidateOutputs> ProblemRunner::run(std::size_t candidate, const KeyPlan& plan) {
+    return impl_->runnable(plan, candidate, [&](const problem::ResolvedCandidate& resolved) {
+        tune::Result<CandidateOutputs> outputs =
+            impl_->timed(plan.key, &ExecutorTime::output_runs_s,
+                         [&] { return impl_->executor.run(resolved, plan); });
+        if (outputs && impl_->dump != nullptr) {
+            const bool reference =
+                plan.reference && plan.runnable[*plan.reference].candidate == candidate;
+            impl_->dump->write(impl_->problem, candidate, plan.key, reference, outputs.value());
+        }
+        return outputs;
+    });
+}
+
+void ProblemRunner::dump_outputs(OutputDump* dump) {
+    impl_->dump = dump;
+}
+
+tune::Result<tune::Sample> ProblemRunner::measure(std::size_t candidate, const KeyPlan& plan,
+                                                  std::uint32_t runs) {
+    return impl_->runnable(
+        plan, candidate,
+        [&](const problem::ResolvedCandidate& resolved) -> tune::Result<tune::Sample> {
+            tune::Result<tune::Sample> sample =
+                impl_->timed(plan.key, &ExecutorTime::measuring_s,
+                             [&] { return impl_->executor.measure(resolved, plan, runs); });
+            if (sample) {
+                std::lock_guard lock(impl_->mutex);
+                auto& recorded = impl_->samples[plan.key];
+                recorded.resize(impl_->problem.candidates.size());
+                recorded[candidate].push_back(sample.value());
+            }
+            return sample;
+        });
+}
+
+void ProblemRunner::prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) {
+    impl_->executor.prefetch(plan, candidates);
+}
+
+tune::Status ProblemRunner::prepare(std::size_t candidate) {
+    const problem::Problem& problem = impl_->problem;
+    for (const problem::KeyEntry& entry : problem.keys) {
+        auto buffers = resolve_buffers(problem, entry.key);
+        if (!buffers) {
+            continue;
+        }
+        auto resolved = resolve_candidate(problem, entry.key, candidate, buffers.value());
+        if (resolved) {
+            tune::Status prepared = impl_->executor.prepare(resolved.value());
+            if (!prepared) {
+                return prepared;
+            }
+        }
+    }
+    return tune::ok();
+}
+
+std::vector<std::vector<tune::Sample>> ProblemRunner::samples(
+    const problem::ProblemKey& exact_key) const {
+    std::lock_guard lock(impl_->mutex);
+    const auto found = impl_->samples.find(exact_key);
+    if (found == impl_->samples.end()) {
+        return std::vector<std::vector<tune::Sample>>(impl_->problem.candidates.size());
+    }
+    return found->second;
+}
+
+ExecutorTime ProblemRunner::time_spent(const problem::ProblemKey& exact_key) const {
+    std::lock_guard lock(impl_->mutex);
+    const auto found = impl_->time_spent.find(exact_key);
+    return found == impl_->time_spent.end() ? ExecutorTime{} : found->second;
+}
+
+}  // namespace spvtune::run

@@ -1,0 +1,41 @@
+#include "worker/test_fault.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include <spvtune/vulkan/error.hpp>
+
+namespace spvtune::run::worker {
+
+void inject_test_fault(std::string_view op, std::string_view candidate) {
+    const char* setting = std::getenv("SPVTUNE_TEST_WORKER_FAULT");
+    if (setting == nullptr || *setting == '\0') {
+        return;
+    }
+    const std::string_view value(setting);
+    const auto colon = value.find(':');
+    const std::string_view kind = value.substr(0, colon);
+    if (colon != std::string_view::npos && value.substr(colon + 1) != candidate) {
+        return;
+    }
+    const bool kernel = op == "run" || op == "measure";
+    if (kind == "hang" && kernel) {
+        while (true) {
+            std::this_thread::sleep_for(std::chrono::hours(1));
+        }
+    }
+    if (kind == "abort" && op == "measure") {
+        std::abort();
+    }
+    if (kind == "crash-in-pipeline" && op == "prepare") {
+        std::raise(SIGSEGV);
+    }
+    if (kind == "device-lost" && op == "run") {
+        throw vulkan::DeviceLostError("vkQueueSubmit");
+    }
+}
+
+}  // namespace spvtune::run::worker

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string_view>
+
+namespace spvtune::run::worker {
+
+/// Test-only faults, so the tests can show that a faulty kernel costs one candidate: with
+/// SPVTUNE_TEST_WORKER_FAULT=KIND or KIND:CANDIDATE (only that candidate), the worker fakes
+/// what a faulty kernel does, just before it would handle `op` ("prepare", "run", "measure"):
+///   hang               run or measure never returns (a dispatch that loops forever)
+///   abort              measure aborts the process (a worker that dies mid-key)
+///   crash-in-pipeline  prepare dies of SIGSEGV (a driver crash while compiling)
+///   device-lost        run throws vulkan::DeviceLostError (VK_ERROR_DEVICE_LOST)
+/// Unset (always, outside tests): nothing happens.
+void inject_test_fault(std::string_view op, std::string_view candidate);
+
+}  // namespace spvtune::run::worker

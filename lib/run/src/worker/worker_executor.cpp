@@ -1,0 +1,277 @@
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include <spvtune/base/digest.hpp>
+#include <spvtune/problem/candidate_identity.hpp>
+#include <spvtune/run/worker_executor.hpp>
+#include <spvtune/run/worker_protocol.hpp>
+#include <spvtune/run/worker_server.hpp>
+
+#include "worker/child_process.hpp"
+#include "worker/watchdog.hpp"
+
+namespace spvtune::run {
+namespace {
+
+using worker::Message;
+
+/// Long enough for a driver to load and a problem's SPIR-V to be read; not a kernel's time.
+constexpr std::chrono::seconds start_timeout{120};
+/// How long a worker may take to save its pipeline cache at the end.
+constexpr std::chrono::seconds save_timeout{60};
+/// How long a stopped worker gets to end on SIGTERM before SIGKILL.
+constexpr std::chrono::milliseconds stop_grace{200};
+
+std::string seconds_text(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g s", seconds);
+    return text;
+}
+
+}  // namespace
+
+struct WorkerExecutor::Impl {
+    const problem::Problem& problem;
+    WorkerLaunch launch;
+
+    std::mutex mutex;
+    std::unique_ptr<worker::ChildProcess> child;
+    /// Pipelines the running worker has built: (candidate, each step's specializations).
+    std::set<std::pair<std::size_t, std::string>> prepared;
+    /// Candidates that faulted, with the reason; never sent to a worker again.
+    std::map<std::size_t, std::string> faulted;
+    std::vector<CandidateFault> faults;
+    worker::Watchdog watchdog;
+    /// Wall time of prepare requests: the worker building pipelines or waiting for them.
+    double build_seconds = 0;
+
+    Impl(const problem::Problem& p, WorkerLaunch l)
+        : problem(p), launch(std::move(l)), watchdog(launch.kernel_timeout, launch.batch) {}
+
+    tune::Status start() {
+        child = std::make_unique<worker::ChildProcess>(launch.argv);
+        prepared.clear();
+        auto ready =
+            worker::read_message(child->fd(), std::chrono::steady_clock::now() + start_timeout);
+        std::string why;
+        if (!ready) {
+            why = ready.error().failure == worker::ReadFailure::timed_out
+                      ? "it did not say it was ready within " +
+                            std::to_string(start_timeout.count()) + " s"
+                      : ready.error().message + " (" + child->reap(std::chrono::seconds(1)) + ")";
+        } else if (!ready.value().header.value("ready", false)) {
+            why = ready.value().header.value("error", "it did not say it was ready");
+        } else if (ready.value().header.value("candidates", "") !=
+                   base::to_hex(candidate_list_checksum(problem))) {
+            why = "its candidates differ from this process's: was " + problem.file.string() +
+                  " edited during the run?";
+        }
+        if (!why.empty()) {
+            child.reset();
+            return tune::fail("the worker process did not start: " + why);
+        }
+        return tune::ok();
+    }
+
+    /// Ends the worker after a fault of `candidate`, which is never sent to a worker again; the
+    /// reason starts with the fault's name ("timed out: ...").
+    std::string fault(std::size_t candidate, FaultKind kind, const std::string& detail) {
+        child.reset();
+        std::string reason = std::string(fault_kind_name(kind)) + ": " + detail;
+        faulted.emplace(candidate, reason);
+        faults.push_back({candidate, problem.candidates[candidate].name, kind, reason});
+        return reason;
+    }
+
+    /// Sends `request` about `candidate` and waits for the reply until `deadline` seconds from
+    /// now; a worker that does not reply in time, dies or loses the device is a fault.
+    tune::Result<Message> call(std::size_t candidate, Message request,
+                               const worker::Allowance& allowance) {
+        if (const auto found = faulted.find(candidate); found != faulted.end()) {
+            return tune::fail("not run again after a fault earlier in this run: " + found->second);
+        }
+        if (!child) {
+            if (auto started = start(); !started) {
+                return tune::fail(started.error());
+            }
+        }
+        const std::string op = request.header.value("op", "");
+        request.header["candidate"] = candidate;
+        if (!worker::write_message(child->fd(), request)) {
+            return tune::fail(fault(candidate, FaultKind::crashed,
+                                    "the worker was gone before " + op + " (" +
+                                        child->reap(std::chrono::seconds(1)) + ")"));
+        }
+        const auto deadline = std::chrono::steady_clock::now() +
+                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(allowance.seconds));
+        auto reply = worker::read_message(child->fd(), deadline);
+        if (!reply) {
+            if (reply.error().failure == worker::ReadFailure::timed_out) {
+                child->stop(stop_grace);
+                return tune::fail(fault(candidate, FaultKind::timed_out,
+                                        op + " did not finish within " +
+                                            seconds_text(allowance.seconds) + " (" + allowance.why +
+                                            "); the worker was killed"));
+            }
+            const std::string ended = child->reap(std::chrono::seconds(1));
+            return tune::fail(fault(candidate, FaultKind::crashed,
+                                    "the worker died during " + op + " (" + ended + "; " +
+                                        reply.error().message + ")"));
+        }
+        const nlohmann::json& header = reply.value().header;
+        if (header.value("device_lost", false)) {
+            child->reap(std::chrono::seconds(1));
+            return tune::fail(
+                fault(candidate, FaultKind::device_lost, header.value("error", std::string())));
+        }
+        if (!header.value("ok", false)) {
+            return tune::fail(header.value("error", "the worker failed without a reason"));
+        }
+        return std::move(reply.value());
+    }
+
+    /// Builds the candidate's pipeline in the worker unless it has: a pipeline build is not a
+    /// kernel, so it gets its own generous deadline rather than eating into a kernel's.
+    tune::Status ensure_prepared(const problem::ResolvedCandidate& candidate) {
+        const nlohmann::json steps = worker::step_specializations_to_json(candidate.dispatches);
+        // A step compiled per key has a module per key: the same specializations of another
+        // module are another pipeline.
+        std::string modules;
+        for (const problem::ResolvedDispatch& dispatch : candidate.dispatches) {
+            modules += std::to_string(dispatch.module->content_hash()) + ",";
+        }
+        auto slot = std::make_pair(candidate.candidate, steps.dump() + modules);
+        if (child && prepared.contains(slot)) {
+            return tune::ok();
+        }
+        Message request;
+        // The key tells the worker which module a step compiled per key has.
+        request.header = {{"op", "prepare"}, {"steps", steps}, {"key", candidate.key}};
+        const auto start = std::chrono::steady_clock::now();
+        auto reply = call(candidate.candidate, std::move(request), watchdog.prepare());
+        build_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!reply) {
+            return tune::fail(reply.error());
+        }
+        prepared.insert(std::move(slot));
+        return tune::ok();
+    }
+
+    /// Tells the worker which candidates come next. Only a hint: a worker that does not
+    /// answer is stopped (the next call starts another) and no candidate is blamed.
+    void hint(const KeyPlan& plan, std::span<const std::size_t> candidates) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const std::size_t candidate : candidates) {
+            if (!faulted.contains(candidate)) {
+                list.push_back(candidate);
+            }
+        }
+        if (!child && !start()) {
+            return;
+        }
+        Message request;
+        request.header = {{"op", "prefetch"}, {"key", plan.key}, {"candidates", std::move(list)}};
+        const auto allowance = watchdog.prepare();
+        const auto deadline = std::chrono::steady_clock::now() +
+                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(allowance.seconds));
+        if (!worker::write_message(child->fd(), request) ||
+            !worker::read_message(child->fd(), deadline)) {
+            child.reset();
+        }
+    }
+
+    /// Has the worker save its pipeline cache, which may take a while for a large one, before
+    /// the socket closes: a closed socket gives it only a moment to end.
+    void save_pipeline_cache() {
+        if (!child) {
+            return;
+        }
+        Message request;
+        request.header = {{"op", "save"}};
+        if (!worker::write_message(child->fd(), request) ||
+            !worker::read_message(child->fd(), std::chrono::steady_clock::now() + save_timeout)) {
+            child.reset();
+        }
+    }
+
+    /// A run or measure request: prepared first, then sent with the watchdog's allowance.
+    tune::Result<Message> kernel_call(const problem::ResolvedCandidate& candidate,
+                                      const KeyPlan& plan, const char* op,
+                                      const worker::Allowance& allowance,
+                                      const nlohmann::json& arguments = nlohmann::json::object()) {
+        if (auto prepared_now = ensure_prepared(candidate); !prepared_now) {
+            return tune::fail(prepared_now.error());
+        }
+        Message request;
+        request.header = arguments;
+        request.header["op"] = op;
+        request.header["key"] = plan.key;
+        return call(candidate.candidate, std::move(request), allowance);
+    }
+};
+
+WorkerExecutor::WorkerExecutor(const problem::Problem& problem, WorkerLaunch launch)
+    : impl_(std::make_unique<Impl>(problem, std::move(launch))) {}
+
+WorkerExecutor::~WorkerExecutor() {
+    impl_->save_pipeline_cache();
+}
+
+tune::Result<CandidateOutputs> WorkerExecutor::run(const problem::ResolvedCandidate& candidate,
+                                                   const KeyPlan& plan) {
+    std::lock_guard lock(impl_->mutex);
+    Impl& impl = *impl_;
+    const auto start = std::chrono::steady_clock::now();
+    auto reply = impl.kernel_call(candidate, plan, "run", impl.watchdog.run(plan.key));
+    if (!reply) {
+        return tune::fail(reply.error());
+    }
+    impl.watchdog.ran(plan.key, std::chrono::steady_clock::now() - start);
+    return CandidateOutputs{std::move(reply.value().blobs)};
+}
+
+tune::Result<tune::Sample> WorkerExecutor::measure(const problem::ResolvedCandidate& candidate,
+                                                   const KeyPlan& plan, std::uint32_t runs) {
+    std::lock_guard lock(impl_->mutex);
+    Impl& impl = *impl_;
+    auto reply = impl.kernel_call(candidate, plan, "measure",
+                                  impl.watchdog.measure(plan.key, candidate.candidate, runs),
+                                  {{"runs", runs}});
+    if (!reply) {
+        return tune::fail(reply.error());
+    }
+    auto sample = worker::sample_from_json(reply.value().header.value("sample", nlohmann::json()));
+    if (sample) {
+        impl.watchdog.measured(plan.key, candidate.candidate, sample.value());
+    }
+    return sample;
+}
+
+tune::Status WorkerExecutor::prepare(const problem::ResolvedCandidate& candidate) {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->ensure_prepared(candidate);
+}
+
+void WorkerExecutor::prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) {
+    std::lock_guard lock(impl_->mutex);
+    impl_->hint(plan, candidates);
+}
+
+double WorkerExecutor::pipeline_build_seconds() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->build_seconds;
+}
+
+std::vector<CandidateFault> WorkerExecutor::faults() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->faults;
+}
+
+}  // namespace spvtune::run

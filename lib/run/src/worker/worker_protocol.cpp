@@ -1,0 +1,354 @@
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <poll.h>
+#include <stdexcept>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <utility>
+#include <variant>
+
+#include <spvtune/run/worker_protocol.hpp>
+#include <spvtune/tune/tune_entry.hpp>
+
+namespace spvtune::run::worker {
+namespace {
+
+constexpr std::array<std::byte, 4> magic{std::byte{'S'}, std::byte{'P'}, std::byte{'V'},
+                                         std::byte{'W'}};
+constexpr std::size_t prefix_bytes = magic.size() + 8;
+/// Far above any buffer a problem checks, low enough that a garbled length is caught before an
+/// allocation that would fail.
+constexpr std::uint64_t max_payload = std::uint64_t{1} << 36;
+
+void put(std::vector<std::byte>& out, std::uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) {
+        out.push_back(static_cast<std::byte>((value >> (8 * i)) & 0xff));
+    }
+}
+
+std::uint64_t get(std::span<const std::byte> in, int bytes) {
+    std::uint64_t value = 0;
+    for (int i = 0; i < bytes; ++i) {
+        value |= std::to_integer<std::uint64_t>(in[static_cast<std::size_t>(i)]) << (8 * i);
+    }
+    return value;
+}
+
+/// Reads a payload front to back, every length checked against what is left.
+class PayloadReader {
+  public:
+    explicit PayloadReader(std::span<const std::byte> payload) : left_(payload) {}
+
+    /// The next `count` bytes.
+    tune::Result<std::span<const std::byte>> take(std::uint64_t count, const char* what) {
+        if (count > left_.size()) {
+            return tune::fail(std::string("truncated message: ") + what + " needs " +
+                              std::to_string(count) + " bytes, " + std::to_string(left_.size()) +
+                              " left");
+        }
+        auto part = left_.first(static_cast<std::size_t>(count));
+        left_ = left_.subspan(static_cast<std::size_t>(count));
+        return part;
+    }
+
+    /// An unsigned number of `bytes` bytes.
+    tune::Result<std::uint64_t> number(int bytes, const char* what) {
+        auto part = take(static_cast<std::uint64_t>(bytes), what);
+        if (!part) {
+            return tune::fail(part.error());
+        }
+        return get(part.value(), bytes);
+    }
+
+    /// A part preceded by its length in `length_bytes` bytes.
+    tune::Result<std::span<const std::byte>> sized(int length_bytes, const char* what) {
+        auto length = number(length_bytes, what);
+        if (!length) {
+            return tune::fail(length.error());
+        }
+        return take(length.value(), what);
+    }
+
+    std::size_t left() const noexcept { return left_.size(); }
+
+  private:
+    std::span<const std::byte> left_;
+};
+
+tune::Result<Message> decode_payload(std::span<const std::byte> payload) {
+    PayloadReader reader(payload);
+    auto header_text = reader.sized(4, "the header");
+    if (!header_text) {
+        return tune::fail(header_text.error());
+    }
+    Message message;
+    const auto* text = reinterpret_cast<const char*>(header_text.value().data());
+    message.header = nlohmann::json::parse(text, text + header_text.value().size(), nullptr, false);
+    if (!message.header.is_object()) {
+        return tune::fail("garbled message: the header is not a JSON object");
+    }
+    auto blob_count = reader.number(4, "the blob count");
+    if (!blob_count) {
+        return tune::fail(blob_count.error());
+    }
+    for (std::uint64_t i = 0; i < blob_count.value(); ++i) {
+        auto blob = reader.sized(8, "a blob");
+        if (!blob) {
+            return tune::fail(blob.error());
+        }
+        message.blobs.emplace_back(blob.value().begin(), blob.value().end());
+    }
+    if (reader.left() != 0) {
+        return tune::fail("garbled message: " + std::to_string(reader.left()) +
+                          " bytes after the last blob");
+    }
+    return message;
+}
+
+/// The payload length a frame prefix announces, or why the prefix is not one.
+tune::Result<std::uint64_t> payload_length(std::span<const std::byte> prefix) {
+    if (!std::equal(magic.begin(), magic.end(), prefix.begin())) {
+        return tune::fail("garbled message: it does not start with the frame magic");
+    }
+    const std::uint64_t length = get(prefix.subspan(magic.size()), 8);
+    if (length > max_payload) {
+        return tune::fail("garbled message: a payload of " + std::to_string(length) + " bytes");
+    }
+    return length;
+}
+
+/// Fills `out` from `fd`; the error says why it stopped early.
+tune::Result<tune::Done, ReadError> read_exactly(int fd, std::span<std::byte> out,
+                                                 std::optional<Deadline> deadline) {
+    std::size_t done = 0;
+    while (done < out.size()) {
+        int wait_ms = -1;
+        if (deadline) {
+            const auto left = std::chrono::ceil<std::chrono::milliseconds>(
+                *deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) {
+                return tune::make_unexpected(ReadError{ReadFailure::timed_out, "no reply in time"});
+            }
+            wait_ms = static_cast<int>(std::min<std::int64_t>(left.count(), 1 << 30));
+        }
+        pollfd ready{fd, POLLIN, 0};
+        const int polled = ::poll(&ready, 1, wait_ms);
+        if (polled < 0 && errno == EINTR) {
+            continue;
+        }
+        if (polled == 0) {
+            continue;  // the deadline check above ends the wait
+        }
+        const ssize_t got = ::read(fd, out.data() + done, out.size() - done);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN)) {
+            continue;
+        }
+        if (got <= 0) {
+            return tune::make_unexpected(ReadError{
+                ReadFailure::closed, got == 0 ? "the connection was closed"
+                                              : std::string("read: ") + std::strerror(errno)});
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    return tune::Done{};
+}
+
+}  // namespace
+
+std::vector<std::byte> encode(const Message& message) {
+    const std::string header = message.header.dump();
+    std::vector<std::byte> payload;
+    put(payload, header.size(), 4);
+    for (const char c : header) {
+        payload.push_back(static_cast<std::byte>(c));
+    }
+    put(payload, message.blobs.size(), 4);
+    for (const auto& blob : message.blobs) {
+        put(payload, blob.size(), 8);
+        payload.insert(payload.end(), blob.begin(), blob.end());
+    }
+    std::vector<std::byte> frame(magic.begin(), magic.end());
+    put(frame, payload.size(), 8);
+    frame.insert(frame.end(), payload.begin(), payload.end());
+    return frame;
+}
+
+tune::Result<Message> decode(std::span<const std::byte> frame) {
+    if (frame.size() < prefix_bytes) {
+        return tune::fail("truncated message: " + std::to_string(frame.size()) +
+                          " bytes, shorter than a frame prefix");
+    }
+    auto length = payload_length(frame.first(prefix_bytes));
+    if (!length) {
+        return tune::fail(length.error());
+    }
+    const auto payload = frame.subspan(prefix_bytes);
+    if (payload.size() != length.value()) {
+        return tune::fail("truncated message: the frame announces " +
+                          std::to_string(length.value()) + " bytes, " +
+                          std::to_string(payload.size()) + " follow");
+    }
+    return decode_payload(payload);
+}
+
+tune::Result<Message, ReadError> read_message(int fd, std::optional<Deadline> deadline) {
+    std::array<std::byte, prefix_bytes> prefix{};
+    if (auto read = read_exactly(fd, prefix, deadline); !read) {
+        return tune::make_unexpected(std::move(read.error()));
+    }
+    auto length = payload_length(prefix);
+    if (!length) {
+        return tune::make_unexpected(ReadError{ReadFailure::garbled, length.error()});
+    }
+    std::vector<std::byte> payload(static_cast<std::size_t>(length.value()));
+    if (auto read = read_exactly(fd, payload, deadline); !read) {
+        if (read.error().failure == ReadFailure::closed) {
+            read.error().message = "truncated message: " + read.error().message;
+        }
+        return tune::make_unexpected(std::move(read.error()));
+    }
+    auto message = decode_payload(payload);
+    if (!message) {
+        return tune::make_unexpected(ReadError{ReadFailure::garbled, message.error()});
+    }
+    return std::move(message.value());
+}
+
+tune::Status write_message(int fd, const Message& message) {
+    const std::vector<std::byte> frame = encode(message);
+    std::size_t done = 0;
+    while (done < frame.size()) {
+        // MSG_NOSIGNAL: a worker that died must be an error here, not a SIGPIPE that ends the
+        // tuner.
+        const ssize_t sent = ::send(fd, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);
+        if (sent < 0 && errno == EINTR) {
+            continue;
+        }
+        if (sent <= 0) {
+            return tune::fail(std::string("send: ") + std::strerror(errno));
+        }
+        done += static_cast<std::size_t>(sent);
+    }
+    return tune::ok();
+}
+
+nlohmann::json sample_to_json(const tune::Sample& sample) {
+    return {{"ns", sample.ns_per_run}, {"method", sample.method}, {"runs", sample.runs}};
+}
+
+tune::Result<tune::Sample> sample_from_json(const nlohmann::json& json) {
+    try {
+        tune::Sample sample;
+        sample.ns_per_run = json.at("ns").get<double>();
+        sample.method = json.at("method").get<tune::TimingMethod>();
+        sample.runs = json.at("runs").get<std::uint64_t>();
+        return sample;
+    } catch (const nlohmann::json::exception& error) {
+        return tune::fail(std::string("garbled sample: ") + error.what());
+    }
+}
+
+}  // namespace spvtune::run::worker
+
+namespace spvtune::vulkan {
+
+// A float16 specialization value crosses the pipe as its bits.
+void to_json(nlohmann::json& json, const Float16& value) {
+    json = value.bits;
+}
+
+void from_json(const nlohmann::json& json, Float16& value) {
+    value.bits = json.get<std::uint16_t>();
+}
+
+}  // namespace spvtune::vulkan
+
+namespace spvtune::run::worker {
+
+nlohmann::json specializations_to_json(const std::vector<vulkan::Specialization>& list) {
+    nlohmann::json json = nlohmann::json::array();
+    for (const vulkan::Specialization& entry : list) {
+        // [id, alternative, value]: the alternative keeps the declared type across JSON.
+        std::visit(
+            [&](auto value) {
+                json.push_back({entry.id, entry.value.index(), value});
+            },
+            entry.value);
+    }
+    return json;
+}
+
+namespace {
+
+template <std::size_t... I>
+vulkan::SpecializationValue specialization_value(std::size_t alternative,
+                                                 const nlohmann::json& value,
+                                                 std::index_sequence<I...>) {
+    vulkan::SpecializationValue result;
+    const bool known =
+        ((alternative == I
+              ? (result = value.get<std::variant_alternative_t<I, vulkan::SpecializationValue>>(),
+                 true)
+              : false) ||
+         ...);
+    if (!known) {
+        throw std::out_of_range("unknown specialization type " + std::to_string(alternative));
+    }
+    return result;
+}
+
+}  // namespace
+
+tune::Result<std::vector<vulkan::Specialization>> specializations_from_json(
+    const nlohmann::json& json) {
+    try {
+        std::vector<vulkan::Specialization> list;
+        for (const nlohmann::json& entry : json) {
+            list.push_back(
+                {entry.at(0).get<std::uint32_t>(),
+                 specialization_value(entry.at(1).get<std::size_t>(), entry.at(2),
+                                      std::make_index_sequence<
+                                          std::variant_size_v<vulkan::SpecializationValue>>{})});
+        }
+        return list;
+    } catch (const std::exception& error) {
+        return tune::fail(std::string("garbled specializations: ") + error.what());
+    }
+}
+
+nlohmann::json step_specializations_to_json(std::span<const problem::ResolvedDispatch> dispatches) {
+    nlohmann::json json = nlohmann::json::array();
+    for (std::size_t i = 0; i < dispatches.size(); ++i) {
+        if (i == 0 || dispatches[i].step != dispatches[i - 1].step) {
+            json.push_back(
+                {dispatches[i].step, specializations_to_json(dispatches[i].specializations)});
+        }
+    }
+    return json;
+}
+
+tune::Result<std::vector<problem::ResolvedDispatch>> step_specializations_from_json(
+    const nlohmann::json& json) {
+    if (!json.is_array() || json.empty()) {
+        return tune::fail("garbled steps: expected a non-empty array");
+    }
+    std::vector<problem::ResolvedDispatch> steps;
+    for (const nlohmann::json& entry : json) {
+        if (!entry.is_array() || entry.size() != 2 || !entry[0].is_number_unsigned()) {
+            return tune::fail("garbled steps: expected [step, specializations], found " +
+                              entry.dump());
+        }
+        auto list = specializations_from_json(entry[1]);
+        if (!list) {
+            return tune::fail(list.error());
+        }
+        problem::ResolvedDispatch step;
+        step.step = entry[0].get<std::size_t>();
+        step.specializations = std::move(list.value());
+        steps.push_back(std::move(step));
+    }
+    return steps;
+}
+
+}  // namespace spvtune::run::worker

@@ -1,0 +1,237 @@
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <spvtune/base/digest.hpp>
+#include <spvtune/problem/candidate_identity.hpp>
+#include <spvtune/run/device_executor.hpp>
+#include <spvtune/run/device_limits.hpp>
+#include <spvtune/run/kept_pipeline_cache.hpp>
+#include <spvtune/run/key_plan.hpp>
+#include <spvtune/run/problem_runner.hpp>
+#include <spvtune/run/worker_protocol.hpp>
+#include <spvtune/run/worker_server.hpp>
+#include <spvtune/vulkan/error.hpp>
+
+#include "worker/test_fault.hpp"
+
+namespace spvtune::run {
+namespace {
+
+using worker::Message;
+
+Message failure(const std::string& error) {
+    Message reply;
+    reply.header = {{"ok", false}, {"error", error}};
+    return reply;
+}
+
+/// Serves one worker's requests; one per process.
+class Server {
+  public:
+    Server(const problem::Problem& problem, vulkan::Device& device, const WorkerSetup& setup)
+        : problem_(problem),
+          setup_(setup),
+          limits_(DeviceLimits::from(device.info())),
+          kept_(keep_pipelines(device, setup)),
+          executor_(problem, device, setup.batch, default_max_prepared_candidates,
+                    {kept_.get(), setup.build_threads}) {}
+
+    Message handle(const Message& request) {
+        const nlohmann::json& header = request.header;
+        const std::string op = header.value("op", "");
+        if (op == "prefetch") {
+            return prefetch(header.at("candidates"), header.at("key").get<problem::ProblemKey>());
+        }
+        if (op == "save") {
+            // Before the tuner closes the socket: it then gives the worker only a moment to end.
+            if (kept_) {
+                kept_->save();
+            }
+            Message reply;
+            reply.header["ok"] = true;
+            return reply;
+        }
+        const std::size_t candidate = header.value("candidate", std::size_t{0});
+        if (candidate >= problem_.candidates.size()) {
+            return failure("no candidate #" + std::to_string(candidate));
+        }
+        worker::inject_test_fault(op, problem_.candidates[candidate].name);
+        if (op == "prepare") {
+            return prepare(candidate, header.at("steps"),
+                           header.at("key").get<problem::ProblemKey>());
+        }
+        const problem::ResolvedCandidate* resolved =
+            find(candidate, header.at("key").get<problem::ProblemKey>());
+        if (resolved == nullptr) {
+            return failure("the worker's plan does not run " + problem_.candidates[candidate].name);
+        }
+        Message reply;
+        if (op == "run") {
+            auto outputs = executor_.run(*resolved, *plan_);
+            if (!outputs) {
+                return failure(outputs.error());
+            }
+            reply.blobs = std::move(outputs.value().buffers);
+        } else if (op == "measure") {
+            const auto runs = header.value("runs", own_batch);
+            auto sample = executor_.measure(*resolved, *plan_, runs);
+            if (!sample) {
+                return failure(sample.error());
+            }
+            reply.header["sample"] = worker::sample_to_json(sample.value());
+        } else {
+            return failure("unknown request '" + op + "'");
+        }
+        reply.header["ok"] = true;
+        return reply;
+    }
+
+    bool device_lost() const { return executor_.device_lost(); }
+
+  private:
+    static std::unique_ptr<KeptPipelineCache> keep_pipelines(vulkan::Device& device,
+                                                             const WorkerSetup& setup) {
+        if (setup.pipeline_cache.empty()) {
+            return nullptr;
+        }
+        KeptPipelineCache::Note note;
+        if (setup.notes) {
+            note = [](const std::string& text) { std::cerr << "spvtune: note: " << text << '\n'; };
+        }
+        return std::make_unique<KeptPipelineCache>(device, setup.pipeline_cache, note);
+    }
+
+    /// A hint, answered at once: the pipelines are built on the executor's build threads.
+    Message prefetch(const nlohmann::json& candidates, const problem::ProblemKey& key) {
+        if (!plan_ || plan_->key != key) {
+            plan_ = plan_key(problem_, key, &limits_, setup_.level);
+        }
+        std::vector<std::size_t> list;
+        for (const nlohmann::json& candidate : candidates) {
+            if (candidate.is_number_unsigned() &&
+                candidate.get<std::size_t>() < problem_.candidates.size()) {
+                list.push_back(candidate.get<std::size_t>());
+            }
+        }
+        executor_.prefetch(*plan_, list);
+        Message reply;
+        reply.header["ok"] = true;
+        return reply;
+    }
+
+    Message prepare(std::size_t candidate, const nlohmann::json& steps,
+                    const problem::ProblemKey& key) {
+        auto list = worker::step_specializations_from_json(steps);
+        if (!list) {
+            return failure(list.error());
+        }
+        const problem::CandidateFamily& family =
+            problem_.families[problem_.candidates[candidate].family];
+        problem::ResolvedCandidate resolved;
+        resolved.name = problem_.candidates[candidate].name;
+        resolved.candidate = candidate;
+        resolved.dispatches = std::move(list.value());
+        for (problem::ResolvedDispatch& dispatch : resolved.dispatches) {
+            if (dispatch.step >= family.steps.size()) {
+                return failure(resolved.name + " has no step " + std::to_string(dispatch.step));
+            }
+            dispatch.module = family.steps[dispatch.step].module;
+            dispatch.entry = family.steps[dispatch.step].entry;
+            if (!dispatch.module) {
+                dispatch.module = planned_module(candidate, key, dispatch.step);
+                if (!dispatch.module) {
+                    return failure("the worker's plan does not run " + resolved.name + " for key " +
+                                   to_string(key));
+                }
+            }
+        }
+        if (auto prepared = executor_.prepare(resolved); !prepared) {
+            return failure(prepared.error());
+        }
+        Message reply;
+        reply.header["ok"] = true;
+        return reply;
+    }
+
+    /// The module of `step` of `candidate` in the key's plan: for a step compiled per key, the
+    /// one this worker compiled for the key. Null when the plan does not run the candidate.
+    std::shared_ptr<const vulkan::SpirvModule> planned_module(std::size_t candidate,
+                                                              const problem::ProblemKey& key,
+                                                              std::size_t step) {
+        if (const problem::ResolvedCandidate* planned = find(candidate, key)) {
+            for (const problem::ResolvedDispatch& dispatch : planned->dispatches) {
+                if (dispatch.step == step) {
+                    return dispatch.module;
+                }
+            }
+        }
+        return nullptr;
+    }
+
+    /// The candidate in this key's plan, planned as the tuner planned it (same file, device
+    /// and level); the last key's plan is kept, since a key's requests come together.
+    const problem::ResolvedCandidate* find(std::size_t candidate, const problem::ProblemKey& key) {
+        if (!plan_ || plan_->key != key) {
+            plan_ = plan_key(problem_, key, &limits_, setup_.level);
+        }
+        for (const problem::ResolvedCandidate& resolved : plan_->runnable) {
+            if (resolved.candidate == candidate) {
+                return &resolved;
+            }
+        }
+        return nullptr;
+    }
+
+    const problem::Problem& problem_;
+    WorkerSetup setup_;
+    DeviceLimits limits_;
+    std::unique_ptr<KeptPipelineCache> kept_;  ///< before the executor, which uses it
+    DeviceExecutor executor_;
+    std::optional<KeyPlan> plan_;
+};
+
+}  // namespace
+
+int serve_worker(const problem::Problem& problem, vulkan::Device& device, const WorkerSetup& setup,
+                 int fd) {
+    Server server(problem, device, setup);
+    Message ready;
+    ready.header = {{"ready", true},
+                    {"candidates", base::to_hex(candidate_list_checksum(problem))}};
+    if (!worker::write_message(fd, ready)) {
+        return 1;
+    }
+    while (true) {
+        auto request = worker::read_message(fd, std::nullopt);
+        if (!request) {
+            return request.error().failure == worker::ReadFailure::closed ? 0 : 3;
+        }
+        Message reply;
+        bool lost = false;
+        try {
+            reply = server.handle(request.value());
+            lost = server.device_lost();
+        } catch (const vulkan::DeviceLostError& error) {
+            reply = failure(error.what());
+            lost = true;
+        } catch (const std::exception& error) {
+            reply = failure(std::string("the worker failed: ") + error.what());
+        }
+        if (lost) {
+            // Nothing more can run on this device: say so, and let the tuner start afresh.
+            reply.header["device_lost"] = true;
+        }
+        if (!worker::write_message(fd, reply) || lost) {
+            return lost ? 4 : 1;
+        }
+    }
+}
+
+void report_worker_start_failure(int fd, const std::string& message) {
+    [[maybe_unused]] const auto written = worker::write_message(fd, failure(message));
+}
+
+}  // namespace spvtune::run

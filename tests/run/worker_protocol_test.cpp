@@ -1,0 +1,166 @@
+#include <chrono>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <spvtune/run/worker_protocol.hpp>
+
+using namespace spvtune::run::worker;
+using spvtune::tune::Sample;
+using spvtune::tune::TimingMethod;
+
+namespace {
+
+Message example() {
+    Message message;
+    message.header = {{"op", "run"}, {"candidate", 2}, {"key", {{"n", 4096}}}};
+    message.blobs = {{std::byte{1}, std::byte{2}, std::byte{3}}, {}, {std::byte{0xff}}};
+    return message;
+}
+
+/// A connected socket pair, closed at the end of the test.
+struct SocketPair {
+    int fds[2] = {-1, -1};
+    SocketPair() { REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0); }
+    ~SocketPair() {
+        for (int fd : fds) {
+            if (fd >= 0) {
+                ::close(fd);
+            }
+        }
+    }
+    void close(int i) {
+        ::close(fds[i]);
+        fds[i] = -1;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("worker protocol: a message survives encode and decode, blobs and header alike") {
+    const Message sent = example();
+    const auto decoded = decode(encode(sent));
+    REQUIRE_MESSAGE(decoded.has_value(), decoded.error());
+    CHECK(decoded.value().header == sent.header);
+    CHECK(decoded.value().blobs == sent.blobs);
+}
+
+TEST_CASE("worker protocol: every truncation of a frame is an error, never a message") {
+    const auto frame = encode(example());
+    for (std::size_t length = 0; length < frame.size(); ++length) {
+        const auto decoded = decode(std::span(frame).first(length));
+        REQUIRE_FALSE(decoded.has_value());
+        CHECK(decoded.error().find("truncated") != std::string::npos);
+    }
+}
+
+TEST_CASE("worker protocol: garbled frames are errors that say what is wrong") {
+    auto frame = encode(example());
+    SUBCASE("a bad magic") {
+        frame[0] = std::byte{'X'};
+        CHECK(decode(frame).error().find("frame magic") != std::string::npos);
+    }
+    SUBCASE("a header that is not JSON") {
+        frame[16] = std::byte{'#'};  // the header's first character, after prefix and length
+        CHECK(decode(frame).error().find("not a JSON object") != std::string::npos);
+    }
+    SUBCASE("a huge payload length") {
+        frame[4 + 7] = std::byte{0x7f};
+        CHECK(decode(frame).error().find("a payload of") != std::string::npos);
+    }
+    SUBCASE("a blob longer than the frame") {
+        Message one;
+        one.blobs = {{std::byte{7}}};
+        auto small = encode(one);
+        // The blob's length field sits right before its one byte.
+        small[small.size() - 9] = std::byte{9};
+        CHECK(decode(small).error().find("a blob needs 9 bytes") != std::string::npos);
+    }
+}
+
+TEST_CASE("worker protocol: messages cross a socket, and a closed or a silent peer is told apart") {
+    SocketPair pair;
+    REQUIRE(write_message(pair.fds[0], example()));
+    const auto soon = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    auto got = read_message(pair.fds[1], soon);
+    REQUIRE(got.has_value());
+    CHECK(got.value().blobs == example().blobs);
+
+    const auto quick = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+    auto silent = read_message(pair.fds[1], quick);
+    REQUIRE_FALSE(silent.has_value());
+    CHECK(silent.error().failure == ReadFailure::timed_out);
+
+    // Half a frame, then the peer goes away: a truncated message, reported as closed.
+    const auto frame = encode(example());
+    REQUIRE(::write(pair.fds[0], frame.data(), frame.size() / 2) > 0);
+    pair.close(0);
+    auto cut = read_message(pair.fds[1], soon);
+    REQUIRE_FALSE(cut.has_value());
+    CHECK(cut.error().failure == ReadFailure::closed);
+    CHECK(cut.error().message.find("truncated") != std::string::npos);
+
+    // Writing to a peer that is gone is an error, not SIGPIPE.
+    CHECK_FALSE(write_message(pair.fds[1], example()).has_value());
+}
+
+TEST_CASE("worker protocol: garbage on the socket is garbled, not a hang or a huge allocation") {
+    SocketPair pair;
+    const char junk[] = "hello, this is not a frame";
+    REQUIRE(::write(pair.fds[0], junk, sizeof junk) > 0);
+    auto got =
+        read_message(pair.fds[1], std::chrono::steady_clock::now() + std::chrono::seconds(5));
+    REQUIRE_FALSE(got.has_value());
+    CHECK(got.error().failure == ReadFailure::garbled);
+}
+
+TEST_CASE("worker protocol: samples and specializations keep their values and types") {
+    const Sample sample{123.5, TimingMethod::device_timestamps, 17};
+    const auto back = sample_from_json(sample_to_json(sample));
+    REQUIRE(back.has_value());
+    CHECK(back.value().ns_per_run == 123.5);
+    CHECK(back.value().method == TimingMethod::device_timestamps);
+    CHECK(back.value().runs == 17);
+    CHECK_FALSE(sample_from_json({{"ns", "fast"}}).has_value());
+
+    const std::vector<spvtune::vulkan::Specialization> list{{0, std::uint32_t{64}},
+                                                            {1, 2.5f},
+                                                            {2, true},
+                                                            {3, std::int64_t{-5}},
+                                                            {4, 0.1},
+                                                            {5, std::int8_t{-128}},
+                                                            {6, std::uint16_t{65535}},
+                                                            {7, spvtune::vulkan::Float16{0x3c00}}};
+    const auto decoded = specializations_from_json(specializations_to_json(list));
+    REQUIRE(decoded.has_value());
+    REQUIRE(decoded.value().size() == list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        CHECK(decoded.value()[i].id == list[i].id);
+        CHECK(decoded.value()[i].value == list[i].value);
+    }
+    CHECK_FALSE(specializations_from_json(nlohmann::json::parse("[[0, 99, 1]]")).has_value());
+}
+
+TEST_CASE("worker protocol: each step's specializations travel once, in step order") {
+    // Step 1 repeats: its two dispatches share one pipeline, so it is sent once.
+    std::vector<spvtune::problem::ResolvedDispatch> dispatches(4);
+    dispatches[0].step = 0;
+    dispatches[0].specializations = {{0, std::uint32_t{64}}};
+    dispatches[1].step = 1;
+    dispatches[1].specializations = {{0, std::uint32_t{16}}, {1, true}};
+    dispatches[2] = dispatches[1];
+    dispatches[3].step = 2;
+    const auto decoded = step_specializations_from_json(step_specializations_to_json(dispatches));
+    REQUIRE(decoded.has_value());
+    REQUIRE(decoded.value().size() == 3);
+    CHECK(decoded.value()[0].step == 0);
+    CHECK(decoded.value()[1].step == 1);
+    CHECK(decoded.value()[2].step == 2);
+    CHECK(decoded.value()[1].specializations.size() == 2);
+    CHECK(decoded.value()[1].specializations[1].value ==
+          spvtune::vulkan::SpecializationValue{true});
+    CHECK(decoded.value()[2].specializations.empty());
+    CHECK_FALSE(step_specializations_from_json(nlohmann::json::array()).has_value());
+    CHECK_FALSE(step_specializations_from_json(nlohmann::json::parse("[[\"0\", []]]")).has_value());
+}
