@@ -16,11 +16,13 @@ if ((${#targets[@]} == 0)); then
     targets=(expression cache spirv problem)
 fi
 
+source scripts/phase-times.sh
 scripts/install-deps.sh
 start=$(date +%s)
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
+timed "fuzz: configure" cmake --preset fuzz >/dev/null
+timed "fuzz: build" cmake --build --preset fuzz
 echo "== fuzz build: $(($(date +%s) - start)) s"
+runs_start=$(date +%s)
 
 build=build/fuzz
 run=${build}/run
@@ -75,6 +77,7 @@ for i in "${!pids[@]}"; do
 done
 
 echo "== fuzz: $(($(date +%s) - start)) s in all"
+printf '%s\t%s\n' "fuzz: runs (${#targets[@]} targets, ${seconds} s each)" "$(($(date +%s) - runs_start))" >>"${SPVTUNE_TIMES}"
 if ((${#failed[@]} > 0)); then
     echo "fuzz: findings in ${failed[*]}" >&2
     exit 1
