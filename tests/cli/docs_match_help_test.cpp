@@ -10,46 +10,16 @@
 #include <doctest/doctest.h>
 
 #include "cache/temp_directory.hpp"
+#include "command_tree.hpp"
 #include "help_listing.hpp"
 #include "spvtune_run.hpp"
 
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
-using spvtune::tune::testing::TempDirectory;
 
 namespace {
 
 const std::filesystem::path source_dir{SPVTUNE_SOURCE_DIR};
-
-std::string help(const std::vector<std::string>& path) {
-    TempDirectory scratch;
-    std::vector<std::string> args = path;
-    args.push_back("--help");
-    const SpvtuneRun run = run_spvtune(scratch, args);
-    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-    return run.out;
-}
-
-std::string joined(const std::vector<std::string>& path) {
-    std::string text = "spvtune";
-    for (const std::string& word : path) {
-        text += " " + word;
-    }
-    return text;
-}
-
-/// Every command a user can run: the subcommands without subcommands of their own.
-void leaf_commands(const std::vector<std::string>& path, std::set<std::vector<std::string>>& out) {
-    const HelpListing listing = parse_help(help(path));
-    if (!path.empty() && listing.subcommands.empty()) {
-        out.insert(path);
-    }
-    for (const std::string& subcommand : listing.subcommands) {
-        std::vector<std::string> child = path;
-        child.push_back(subcommand);
-        leaf_commands(child, out);
-    }
-}
 
 }  // namespace
 
@@ -66,19 +36,19 @@ TEST_CASE("README's command table lists every command with exactly the options -
         }
     }
     CHECK(global_row);
-    std::set<std::vector<std::string>> in_help;
-    leaf_commands({}, in_help);
+    const auto leaves = leaf_commands();
+    const std::set<std::vector<std::string>> in_help(leaves.begin(), leaves.end());
     CHECK(in_readme == in_help);
 
     for (const DocumentedCommand& command : documented) {
-        CAPTURE(joined(command.path));
+        CAPTURE(command_line(command.path));
         // A parent's options (`cache --cache-dir`) apply to its subcommands too; the global
         // options are the global row's.
         HelpListing listing;
         for (std::size_t depth = command.path.empty() ? 0 : 1; depth <= command.path.size();
              ++depth) {
             const HelpListing level = parse_help(
-                help({command.path.begin(), command.path.begin() + static_cast<long>(depth)}));
+                help_of({command.path.begin(), command.path.begin() + static_cast<long>(depth)}));
             listing.options.insert(listing.options.end(), level.options.begin(),
                                    level.options.end());
             listing.positionals = level.positionals;
@@ -105,20 +75,19 @@ TEST_CASE("README's command table lists every command with exactly the options -
 
 TEST_CASE("every command's --help ends with the exit codes README.md lists") {
     const std::string readme = read_bytes(source_dir / "README.md");
-    const std::string codes = parse_help(help({})).exit_codes;
+    const std::string codes = parse_help(help_of({})).exit_codes;
     REQUIRE(contains(codes, "130"));
     CHECK_MESSAGE(contains(readme, codes), codes);
-    std::set<std::vector<std::string>> commands;
-    leaf_commands({}, commands);
-    commands.insert({"cache"});
+    std::vector<std::vector<std::string>> commands = leaf_commands();
+    commands.push_back({"cache"});
     for (const auto& command : commands) {
-        CAPTURE(joined(command));
-        CHECK(parse_help(help(command)).exit_codes == codes);
+        CAPTURE(command_line(command));
+        CHECK(parse_help(help_of(command)).exit_codes == codes);
     }
 }
 
 TEST_CASE("tune --help shows every default, and docs/problem-format.md the same ones") {
-    const std::string text = help({"tune"});
+    const std::string text = help_of({"tune"});
     CHECK(contains(text, "default: balanced"));  // SPVTUNE_AUTOTUNE_LEVEL
     // The settings table: | `field` | meaning | default |, each default as --help states it.
     std::istringstream lines(read_bytes(source_dir / "docs" / "problem-format.md"));
