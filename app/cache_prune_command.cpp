@@ -91,12 +91,12 @@ CacheSubcommand add_cache_prune_command(CLI::App& cache) {
         "prune", "Remove the problems' entries made for older candidate lists");
     prune_command->add_option("directory", options->directory, "The cache directory")
         ->required()
-        ->check(CLI::ExistingDirectory);
+        ->check(existing(PathKind::directory));
     prune_command
         ->add_option("--problems", options->problems, "Problem files whose candidates are current")
         ->type_name("JSON")
         ->required()
-        ->check(CLI::ExistingFile);
+        ->check(existing(PathKind::file));
     add_kernel_dir_option(*prune_command, options->kernel_dirs);
     prune_command->add_flag("--dry-run", options->dry_run, "Only say what would be removed");
     return {prune_command, [options] { return run_prune(*options); }};

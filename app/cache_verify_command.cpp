@@ -126,11 +126,11 @@ CacheSubcommand add_cache_verify_command(CLI::App& cache) {
         "verify", "Check that every key of the problems has a current entry (a release gate)");
     verify->add_option("directory", options->directory, "The cache directory to ship")
         ->required()
-        ->check(CLI::ExistingDirectory);
+        ->check(existing(PathKind::directory));
     verify->add_option("--problems", options->problems, "Problem files the cache must cover")
         ->type_name("JSON")
         ->required()
-        ->check(CLI::ExistingFile);
+        ->check(existing(PathKind::file));
     verify
         ->add_option("--hardware", options->hardware,
                      "Hardware identities that must have a file (default: every file there)")

@@ -68,6 +68,12 @@ int run_check(const CheckOptions& options) {
     std::optional<problem::DeviceLimits> limits;
     bool all_valid = true;
     for (const std::string& file : options.files) {
+        // Not a check at parsing, as tune's: check reports every file's mistakes in one run.
+        if (const auto fault = path_fault(file, PathKind::file)) {
+            std::cerr << "spvtune: error: " << file << ": " << *fault << '\n';
+            all_valid = false;
+            continue;
+        }
         const LoadedFile loaded = load_problem_file(file, load);
         if (!loaded.problem) {
             std::cout << file << ": invalid (" << loaded.errors << " error"

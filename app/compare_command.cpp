@@ -456,7 +456,7 @@ CommandAction register_compare_command(CLI::App& parent) {
         ->type_name("JSON")
         ->required()
         ->expected(1, 2)
-        ->check(CLI::ExistingFile);
+        ->check(existing(PathKind::file));
     command->add_option("--baseline", options->baseline,
                         "The candidate the others are compared with (a name as tune prints it)");
     command
@@ -467,11 +467,11 @@ CommandAction register_compare_command(CLI::App& parent) {
     command
         ->add_option("--base-kernel-dir", options->base_kernel_dir,
                      "With one problem file: the baseline's SPIR-V and GLSL directory")
-        ->check(CLI::ExistingDirectory);
+        ->check(existing(PathKind::directory));
     command
         ->add_option("--new-kernel-dir", options->new_kernel_dir,
                      "With one problem file: the contenders' SPIR-V and GLSL directory")
-        ->check(CLI::ExistingDirectory);
+        ->check(existing(PathKind::directory));
     command->add_flag("--results", options->results,
                       "Compare two saved `tune --json` reports (no device); OLD's samples are "
                       "the baseline");

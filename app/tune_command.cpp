@@ -333,7 +333,7 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_option("problems", options->files, "Problem description files (JSON)")
         ->type_name("JSON")
         ->required()
-        ->check(CLI::ExistingFile);
+        ->check(existing(PathKind::file));
     add_device_option(*command, options->device);
     command
         ->add_option("--cache-dir", options->cache_dir,

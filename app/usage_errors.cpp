@@ -9,6 +9,7 @@
 #include <spvtune/problem/suggest.hpp>
 
 #include "command.hpp"
+#include "path_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -144,7 +145,12 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& error) {
                   << " (one of: " << joined(subcommand_names(*command)) << ")\n";
         return exit_usage;
     }
-    app.exit(error);
+    if (dynamic_cast<const PathError*>(&error) != nullptr) {
+        std::cerr << "spvtune: error: " << error.what() << '\n';  // already `<path>: <reason>`
+        return exit_usage;
+    }
+    std::cerr << "spvtune: error: " << error.what() << "\nRun '" << path
+              << " --help' for its usage.\n";
     return exit_usage;
 }
 
