@@ -118,11 +118,7 @@ CommandAction register_check_command(CLI::App& parent) {
         ->required();
     add_device_option(*command, options->device);
     // Only compiled GLSL candidates are kept there: check writes no cache file.
-    command
-        ->add_option("--cache-dir", options->cache_dir,
-                     "Cache directory, for compiled GLSL (default: $SPVTUNE_CACHE_DIR, else "
-                     "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)")
-        ->check(directory_path());
+    add_cache_dir_option(*command, options->cache_dir, "Cache directory, for compiled GLSL");
     add_kernel_dir_option(*command, options->kernel_dirs);
     return [options] { return run_check(*options); };
 }

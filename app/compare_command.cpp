@@ -482,10 +482,7 @@ CommandAction register_compare_command(CLI::App& parent) {
                         "Exit 1 when a contender is slower than the baseline by more than this "
                         "percent with 95% confidence, or its output is wrong");
     add_device_option(*command, options->device);
-    command
-        ->add_option("--cache-dir", options->cache_dir,
-                     "Cache directory for compiled GLSL (default: as tune)")
-        ->check(directory_path());
+    add_cache_dir_option(*command, options->cache_dir, "Cache directory, for compiled GLSL");
     add_kernel_dir_option(*command, options->kernel_dirs);
     command
         ->add_option("--key", options->key_filters,

@@ -75,6 +75,15 @@ CLI::Validator directory_path() {
             "DIR"};
 }
 
+void add_cache_dir_option(CLI::App& command, std::string& cache_dir, const std::string& what) {
+    command
+        .add_option("--cache-dir", cache_dir,
+                    what +
+                        " (default: $SPVTUNE_CACHE_DIR, else $XDG_CACHE_HOME/spvtune, else "
+                        "$HOME/.cache/spvtune)")
+        ->check(directory_path());
+}
+
 void add_kernel_dir_option(CLI::App& command, std::vector<std::string>& kernel_dirs) {
     command
         .add_option("--kernel-dir", kernel_dirs,

@@ -40,6 +40,10 @@ class PathError : public CLI::ParseError {
 /// CLI11's ExistingFile, ExistingDirectory and ExistingPath are.
 CLI::Validator existing(PathKind kind);
 
+/// Adds `--cache-dir DIR` (checked with directory_path()), described as `what` followed by the
+/// default every command shares: $SPVTUNE_CACHE_DIR, else the XDG cache directory.
+void add_cache_dir_option(CLI::App& command, std::string& cache_dir, const std::string& what);
+
 /// Adds `--kernel-dir DIR` (repeatable, one value per occurrence so that files after it stay
 /// files): where the commands that load problem files look for SPIR-V and GLSL files.
 void add_kernel_dir_option(CLI::App& command, std::vector<std::string>& kernel_dirs);

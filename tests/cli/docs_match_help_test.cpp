@@ -2,6 +2,7 @@
 // two cannot drift apart: commands, options, arguments, exit codes and defaults.
 #include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -19,7 +20,49 @@ using spvtune::tune::testing::read_bytes;
 
 namespace {
 
-const std::filesystem::path source_dir{SPVTUNE_SOURCE_DIR};
+namespace fs = std::filesystem;
+
+const fs::path source_dir{SPVTUNE_SOURCE_DIR};
+
+/// The environment variables app/ and lib/ read. A file that calls getenv, and the header of the
+/// same name (where a name may be a constant), may name them in literals: every `"ALL_CAPS"`
+/// literal with an underscore there is taken for one, and so is any literal passed straight to
+/// getenv or to an `environment...(` helper (`"HOME"`, `"TERM"`).
+std::set<std::string> environment_variables_read() {
+    std::set<std::string> reading_stems;
+    std::vector<fs::path> sources;
+    for (const char* top : {"app", "lib"}) {
+        for (const auto& entry : fs::recursive_directory_iterator(source_dir / top)) {
+            const fs::path& path = entry.path();
+            if (path.extension() == ".cpp" || path.extension() == ".hpp") {
+                sources.push_back(path);
+                if (contains(read_bytes(path), "getenv")) {
+                    reading_stems.insert(path.stem().string());
+                }
+            }
+        }
+    }
+    const std::regex underscored(R"re("([A-Z][A-Z0-9]*(_[A-Z0-9]+)+)")re");
+    const std::regex passed(R"re((getenv|environment\w*)\s*\(\s*"([A-Z][A-Z0-9_]*)")re");
+    std::set<std::string> names;
+    for (const fs::path& path : sources) {
+        if (!reading_stems.contains(path.stem().string())) {
+            continue;
+        }
+        const std::string text = read_bytes(path);
+        for (std::sregex_iterator it(text.begin(), text.end(), underscored), end; it != end; ++it) {
+            names.insert((*it)[1]);
+        }
+        for (std::sregex_iterator it(text.begin(), text.end(), passed), end; it != end; ++it) {
+            names.insert((*it)[2]);
+        }
+    }
+    return names;
+}
+
+bool names_variable(const std::string& text, const std::string& name) {
+    return std::regex_search(text, std::regex("\\b" + name + "\\b"));
+}
 
 }  // namespace
 
@@ -42,17 +85,9 @@ TEST_CASE("README's command table lists every command with exactly the options -
 
     for (const DocumentedCommand& command : documented) {
         CAPTURE(command_line(command.path));
-        // A parent's options (`cache --cache-dir`) apply to its subcommands too; the global
-        // options are the global row's.
-        HelpListing listing;
-        for (std::size_t depth = command.path.empty() ? 0 : 1; depth <= command.path.size();
-             ++depth) {
-            const HelpListing level = parse_help(
-                help_of({command.path.begin(), command.path.begin() + static_cast<long>(depth)}));
-            listing.options.insert(listing.options.end(), level.options.begin(),
-                                   level.options.end());
-            listing.positionals = level.positionals;
-        }
+        // A command's own --help, not its parents': an option a subcommand takes must be in its
+        // --help (`cache list --cache-dir`). The global options are the global row's.
+        const HelpListing listing = parse_help(help_of(command.path));
         for (const auto& names : listing.options) {
             const bool mentioned = std::any_of(names.begin(), names.end(), [&](const auto& name) {
                 return command.options.contains(name);
@@ -65,10 +100,15 @@ TEST_CASE("README's command table lists every command with exactly the options -
                             [&](const auto& names) { return names.contains(name); });
             CHECK_MESSAGE(listed, "--help lacks " << name);
         }
-        REQUIRE(command.positionals.size() == listing.positionals.size());
-        for (std::size_t i = 0; i < listing.positionals.size(); ++i) {
+        // As the usage line shows them: `compare FILE [FILE]` is `files [files]`, not
+        // `files(1x)`, which reads as exactly one.
+        CHECK(command.positionals.size() == listing.usage.size());
+        for (std::size_t i = 0; i < std::min(command.positionals.size(), listing.usage.size());
+             ++i) {
             CAPTURE(command.positionals[i].name);
-            CHECK(command.positionals[i].required == listing.positionals[i].required);
+            CAPTURE(listing.usage[i].name);
+            CHECK(command.positionals[i].required == listing.usage[i].required);
+            CHECK(command.positionals[i].repeated == listing.usage[i].repeated);
         }
     }
 }
@@ -111,4 +151,28 @@ TEST_CASE("tune --help shows every default, and docs/problem-format.md the same 
     // mode, warmup, samples, min_samples, min_sample_ms, both budgets, indifference_percent,
     // kernel_timeout_s; search, search_budget_s, max_candidates, seed
     CHECK(rows == 13);
+}
+
+TEST_CASE("every environment variable the code reads is in README.md and in a command's --help") {
+    const std::set<std::string> variables = environment_variables_read();
+    // What the search must find, so that a change to how the code reads them cannot empty it.
+    for (const char* known :
+         {"SPVTUNE_CACHE_DIR", "SPVTUNE_BUILD_THREADS", "SLURM_ARRAY_TASK_ID", "CI_NODE_TOTAL",
+          "JOB_COMPLETION_INDEX", "NO_COLOR", "TERM", "HOME"}) {
+        CHECK_MESSAGE(variables.contains(known), known);
+    }
+    const std::string readme = read_bytes(source_dir / "README.md");
+    std::string help = help_of({}) + help_of({"cache"});
+    for (const auto& command : leaf_commands()) {
+        help += help_of(command);
+    }
+    for (const std::string& name : variables) {
+        CAPTURE(name);
+        CHECK(names_variable(readme, name));
+        // Read by the worker to fake faults in tests: README tells test writers, --help keeps
+        // it from users.
+        if (name != "SPVTUNE_TEST_WORKER_FAULT") {
+            CHECK(names_variable(help, name));
+        }
+    }
 }
