@@ -29,7 +29,8 @@ namespace fs = std::filesystem;
 using cache::CacheDocument;
 
 struct CacheOptions {
-    std::string cache_dir;
+    /// Shared with the subcommands that take --cache-dir themselves (verify, prune).
+    std::shared_ptr<std::string> cache_dir = std::make_shared<std::string>();
     std::string device;
     std::string file;
     bool json = false;
@@ -39,8 +40,8 @@ struct CacheOptions {
 
 fs::path cache_directory(const CacheOptions& options) {
     std::optional<fs::path> explicit_directory;
-    if (!options.cache_dir.empty()) {
-        explicit_directory = options.cache_dir;
+    if (!options.cache_dir->empty()) {
+        explicit_directory = *options.cache_dir;
     }
     return cache::choose_cache_directory(cache::cache_directory_sources(explicit_directory));
 }
@@ -309,17 +310,16 @@ CommandAction register_cache_command(CLI::App& parent) {
     command->require_subcommand(1);
     command->fallthrough();
     auto options = std::make_shared<CacheOptions>();
-    command
-        ->add_option("--cache-dir", options->cache_dir,
-                     "Cache directory (default: $SPVTUNE_CACHE_DIR, else $XDG_CACHE_HOME/spvtune, "
-                     "else ~/.cache/spvtune)")
-        ->check(directory_path());
+    // Before the subcommand (`cache --cache-dir DIR list`) or after it, where its --help shows it.
+    add_cache_dir_option(*command, *options->cache_dir, "Cache directory");
 
     auto* path = command->add_subcommand(
         "path", "Print the cache directory and the selected device's cache file");
     add_device_option(*path, options->device);
+    add_cache_dir_option(*path, *options->cache_dir, "Cache directory");
     auto* list = command->add_subcommand(
         "list", "List the cache files in the directory: hardware, tuners, entry counts");
+    add_cache_dir_option(*list, *options->cache_dir, "Cache directory");
     auto* show = command->add_subcommand("show", "Print a cache file's entries as a table");
     show->add_option("file", options->file,
                      "Cache file, or its name in the cache directory (default: the selected "
@@ -327,6 +327,7 @@ CommandAction register_cache_command(CLI::App& parent) {
         ->type_name("FILE");
     add_device_option(*show, options->device);
     show->add_flag("--json", options->json, "Print the whole file as JSON");
+    add_cache_dir_option(*show, *options->cache_dir, "Cache directory");
     auto* clear = command->add_subcommand(
         "clear", "Remove entries (all, or those matching --tuner/--key) and report them");
     clear
@@ -340,15 +341,23 @@ CommandAction register_cache_command(CLI::App& parent) {
                      "it (a part of the key selects every key that has it), or the key's "
                      "canonical JSON (repeatable; all must match)")
         ->allow_extra_args(false);  // one value per --key, so a FILE after it stays the FILE
+    add_cache_dir_option(*clear, *options->cache_dir, "Cache directory");
 
     const std::vector<CacheSubcommand> own_files = {
-        add_cache_merge_command(*command), add_cache_verify_command(*command),
-        add_cache_prune_command(*command), add_cache_diff_command(*command),
+        add_cache_merge_command(*command), add_cache_verify_command(*command, options->cache_dir),
+        add_cache_prune_command(*command, options->cache_dir), add_cache_diff_command(*command),
         add_cache_compact_command(*command)};
 
     return [options, path, list, show, clear, own_files] {
         for (const CacheSubcommand& subcommand : own_files) {
             if (subcommand.command->parsed()) {
+                // `cache --cache-dir DIR merge ...` would be ignored: refused, as --help says.
+                if (subcommand.command->get_option_no_throw("--cache-dir") == nullptr &&
+                    !options->cache_dir->empty()) {
+                    std::cerr << "spvtune: error: spvtune cache " << subcommand.command->get_name()
+                              << " takes no --cache-dir: it works on the paths it names\n";
+                    return static_cast<int>(exit_usage);
+                }
                 return subcommand.action();
             }
         }

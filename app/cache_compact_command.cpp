@@ -8,6 +8,7 @@
 
 #include "cache_files.hpp"
 #include "cache_subcommands.hpp"
+#include "path_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -40,7 +41,7 @@ CacheSubcommand add_cache_compact_command(CLI::App& cache) {
         "compact", "Fold each cache file's journal of recent saves into the file itself");
     compact->add_option("directory", *directory, "The cache directory")
         ->required()
-        ->check(CLI::ExistingDirectory);
+        ->check(existing(PathKind::directory));
     return {compact, [directory] { return run_compact(*directory); }};
 }
 

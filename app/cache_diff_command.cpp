@@ -15,6 +15,7 @@
 
 #include "cache_files.hpp"
 #include "cache_subcommands.hpp"
+#include "path_options.hpp"
 #include "report/key_table.hpp"
 
 namespace spvtune::app {
@@ -182,10 +183,10 @@ CacheSubcommand add_cache_diff_command(CLI::App& cache) {
         "diff", "Show what changed between two cache directories or files, per hardware");
     diff->add_option("old", options->old_side, "The old cache directory or file")
         ->required()
-        ->check(CLI::ExistingPath);
+        ->check(existing(PathKind::file_or_directory));
     diff->add_option("new", options->new_side, "The new cache directory or file")
         ->required()
-        ->check(CLI::ExistingPath);
+        ->check(existing(PathKind::file_or_directory));
     diff->add_option("--json", options->json_out, "Write the changes as JSON (- for stdout)")
         ->type_name("FILE");
     diff->add_option("--markdown", options->markdown_out,

@@ -36,7 +36,7 @@ std::optional<cache::CacheDocument> read_or_report(const fs::path& file) {
         if (error.code() != std::errc::no_such_file_or_directory) {
             throw;
         }
-        std::cerr << "spvtune: error: " << error.what() << " (no such cache file)\n";
+        std::cerr << "spvtune: error: " << file.string() << ": no such cache file\n";
     }
     return std::nullopt;
 }

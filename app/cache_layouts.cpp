@@ -7,13 +7,14 @@
 namespace spvtune::app {
 
 std::optional<std::vector<problem::ProblemCacheLayout>> load_cache_layouts(
-    const std::vector<std::string>& problem_files, const std::vector<std::string>& kernel_dirs) {
+    const std::vector<std::string>& problem_files, const std::vector<std::string>& kernel_dirs,
+    const std::string& cache_dir) {
     const auto level = tune::autotune_level_from_env();
     if (!level) {
         std::cerr << "spvtune: error: " << level.error() << '\n';
         return std::nullopt;
     }
-    auto problems = load_problem_files(problem_files, load_options(kernel_dirs));
+    auto problems = load_problem_files(problem_files, load_options(kernel_dirs, cache_dir));
     if (!problems) {
         return std::nullopt;
     }

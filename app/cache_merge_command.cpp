@@ -12,6 +12,7 @@
 
 #include "cache_files.hpp"
 #include "cache_subcommands.hpp"
+#include "path_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -85,7 +86,7 @@ CacheSubcommand add_cache_merge_command(CLI::App& cache) {
         "merge", "Combine cache directories or files from many machines, one file per hardware");
     merge->add_option("sources", options->sources, "Cache files or directories to merge")
         ->required()
-        ->check(CLI::ExistingPath);
+        ->check(existing(PathKind::file_or_directory));
     merge
         ->add_option("-o,--output", options->output,
                      "Directory to write the merged files to (its own files are merged too)")

@@ -52,8 +52,8 @@ std::size_t prune(cache::CacheDocument& document,
     return removed;
 }
 
-int run_prune(const PruneOptions& options) {
-    const auto layouts = load_cache_layouts(options.problems, options.kernel_dirs);
+int run_prune(const PruneOptions& options, const std::string& cache_dir) {
+    const auto layouts = load_cache_layouts(options.problems, options.kernel_dirs, cache_dir);
     if (!layouts) {
         return exit_usage;
     }
@@ -85,21 +85,23 @@ int run_prune(const PruneOptions& options) {
 
 }  // namespace
 
-CacheSubcommand add_cache_prune_command(CLI::App& cache) {
+CacheSubcommand add_cache_prune_command(CLI::App& cache,
+                                        const std::shared_ptr<std::string>& cache_dir) {
     auto options = std::make_shared<PruneOptions>();
     auto* prune_command = cache.add_subcommand(
         "prune", "Remove the problems' entries made for older candidate lists");
     prune_command->add_option("directory", options->directory, "The cache directory")
         ->required()
-        ->check(CLI::ExistingDirectory);
+        ->check(existing(PathKind::directory));
     prune_command
         ->add_option("--problems", options->problems, "Problem files whose candidates are current")
         ->type_name("JSON")
         ->required()
-        ->check(CLI::ExistingFile);
+        ->check(existing(PathKind::file));
     add_kernel_dir_option(*prune_command, options->kernel_dirs);
+    add_cache_dir_option(*prune_command, *cache_dir, "Cache directory, for compiled GLSL");
     prune_command->add_flag("--dry-run", options->dry_run, "Only say what would be removed");
-    return {prune_command, [options] { return run_prune(*options); }};
+    return {prune_command, [options, cache_dir] { return run_prune(*options, *cache_dir); }};
 }
 
 }  // namespace spvtune::app

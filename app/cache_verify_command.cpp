@@ -69,8 +69,8 @@ std::vector<std::string> gaps(const cache::CacheDocument& document,
     return found;
 }
 
-int run_verify(const VerifyOptions& options) {
-    const auto layouts = load_cache_layouts(options.problems, options.kernel_dirs);
+int run_verify(const VerifyOptions& options, const std::string& cache_dir) {
+    const auto layouts = load_cache_layouts(options.problems, options.kernel_dirs, cache_dir);
     if (!layouts) {
         return exit_usage;
     }
@@ -120,23 +120,25 @@ int run_verify(const VerifyOptions& options) {
 
 }  // namespace
 
-CacheSubcommand add_cache_verify_command(CLI::App& cache) {
+CacheSubcommand add_cache_verify_command(CLI::App& cache,
+                                         const std::shared_ptr<std::string>& cache_dir) {
     auto options = std::make_shared<VerifyOptions>();
     auto* verify = cache.add_subcommand(
         "verify", "Check that every key of the problems has a current entry (a release gate)");
     verify->add_option("directory", options->directory, "The cache directory to ship")
         ->required()
-        ->check(CLI::ExistingDirectory);
+        ->check(existing(PathKind::directory));
     verify->add_option("--problems", options->problems, "Problem files the cache must cover")
         ->type_name("JSON")
         ->required()
-        ->check(CLI::ExistingFile);
+        ->check(existing(PathKind::file));
     verify
         ->add_option("--hardware", options->hardware,
                      "Hardware identities that must have a file (default: every file there)")
         ->allow_extra_args(false);
     add_kernel_dir_option(*verify, options->kernel_dirs);
-    return {verify, [options] { return run_verify(*options); }};
+    add_cache_dir_option(*verify, *cache_dir, "Cache directory, for compiled GLSL");
+    return {verify, [options, cache_dir] { return run_verify(*options, *cache_dir); }};
 }
 
 }  // namespace spvtune::app

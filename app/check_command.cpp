@@ -68,6 +68,12 @@ int run_check(const CheckOptions& options) {
     std::optional<run::DeviceLimits> limits;
     bool all_valid = true;
     for (const std::string& file : options.files) {
+        // Not a check at parsing, as tune's: check reports every file's mistakes in one run.
+        if (const auto fault = path_fault(file, PathKind::file)) {
+            std::cerr << "spvtune: error: " << file << ": " << *fault << '\n';
+            all_valid = false;
+            continue;
+        }
         const LoadedFile loaded = load_problem_file(file, load);
         if (!loaded.problem) {
             std::cout << file << ": invalid (" << loaded.errors << " error"
@@ -112,11 +118,7 @@ CommandAction register_check_command(CLI::App& parent) {
         ->required();
     add_device_option(*command, options->device);
     // Only compiled GLSL candidates are kept there: check writes no cache file.
-    command
-        ->add_option("--cache-dir", options->cache_dir,
-                     "Cache directory, for compiled GLSL (default: $SPVTUNE_CACHE_DIR, else "
-                     "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)")
-        ->check(directory_path());
+    add_cache_dir_option(*command, options->cache_dir, "Cache directory, for compiled GLSL");
     add_kernel_dir_option(*command, options->kernel_dirs);
     return [options] { return run_check(*options); };
 }

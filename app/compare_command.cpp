@@ -455,7 +455,7 @@ CommandAction register_compare_command(CLI::App& parent) {
         ->type_name("JSON")
         ->required()
         ->expected(1, 2)
-        ->check(CLI::ExistingFile);
+        ->check(existing(PathKind::file));
     command->add_option("--baseline", options->baseline,
                         "The candidate the others are compared with (a name as tune prints it)");
     command
@@ -466,11 +466,11 @@ CommandAction register_compare_command(CLI::App& parent) {
     command
         ->add_option("--base-kernel-dir", options->base_kernel_dir,
                      "With one problem file: the baseline's SPIR-V and GLSL directory")
-        ->check(CLI::ExistingDirectory);
+        ->check(existing(PathKind::directory));
     command
         ->add_option("--new-kernel-dir", options->new_kernel_dir,
                      "With one problem file: the contenders' SPIR-V and GLSL directory")
-        ->check(CLI::ExistingDirectory);
+        ->check(existing(PathKind::directory));
     command->add_flag("--results", options->results,
                       "Compare two saved `tune --json` reports (no device); OLD's samples are "
                       "the baseline");
@@ -481,10 +481,7 @@ CommandAction register_compare_command(CLI::App& parent) {
                         "Exit 1 when a contender is slower than the baseline by more than this "
                         "percent with 95% confidence, or its output is wrong");
     add_device_option(*command, options->device);
-    command
-        ->add_option("--cache-dir", options->cache_dir,
-                     "Cache directory for compiled GLSL (default: as tune)")
-        ->check(directory_path());
+    add_cache_dir_option(*command, options->cache_dir, "Cache directory, for compiled GLSL");
     add_kernel_dir_option(*command, options->kernel_dirs);
     command
         ->add_option("--key", options->key_filters,

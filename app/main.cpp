@@ -1,11 +1,13 @@
 #include <exception>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
+#include "help_formatter.hpp"
 #include "help_text.hpp"
 #include "terminal_color.hpp"
 #include "usage_errors.hpp"
@@ -17,12 +19,14 @@ int main(int argc, char** argv) {
     CLI::App app{"spvtune: benchmark and tune Vulkan compute kernels"};
     app.set_version_flag("--version", version_text);
     app.require_subcommand(1);
+    // Before the subcommands, which copy it.
+    app.formatter(std::make_shared<HelpFormatter>());
     // Before the subcommands, which inherit it: the global options (--color) may follow the
     // command, as in `spvtune tune --color never`.
     app.fallthrough();
     add_color_option(app);
     // Set before the subcommands are added: each copies its parent's footer.
-    app.footer(environment_help() + "\n" + exit_codes_help());
+    app.footer(footer_help());
 
     std::map<const CLI::App*, CommandAction> actions;
     auto add = [&](CommandAction action) {

@@ -142,7 +142,7 @@ std::string manual_page(const CommandModel& root, const std::string& version) {
     for (const auto& command : root.subcommands) {
         command_section(out, *command);
     }
-    preformatted_section(out, "ENVIRONMENT", environment_help());
+    preformatted_section(out, "ENVIRONMENT", environment_help() + tune_environment_help());
     preformatted_section(out, "EXIT STATUS", exit_codes_help());
     out << ".SH NOTES\n"
            "The terminal tables may change between versions; scripts should read the "

@@ -46,7 +46,7 @@ CommandAction register_report_command(CLI::App& parent) {
         ->add_option("results", options->files,
                      "JSON reports written by tune --json, compare --json or cache diff --json")
         ->required()
-        ->check(CLI::ExistingFile);
+        ->check(existing(PathKind::file));
     command->add_option("-o,--output", options->output, "The HTML file to write (- for stdout)")
         ->required()
         ->check(file_path());

@@ -1,6 +1,7 @@
 #include "shard.hpp"
 
 #include <charconv>
+#include <cstdlib>
 
 #include <spvtune/base/digest.hpp>
 #include <spvtune/tune/key.hpp>
@@ -28,6 +29,11 @@ tune::Result<std::optional<Shard>> shard_of(std::optional<std::size_t> index,
 }
 
 }  // namespace
+
+std::optional<std::string> process_environment(const char* name) {
+    const char* value = std::getenv(name);
+    return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+}
 
 tune::Result<std::optional<Shard>> choose_shard(const std::string& option,
                                                 std::optional<std::size_t> shard_count,

@@ -20,6 +20,9 @@ struct Shard {
 /// Reads an environment variable; nothing when unset.
 using EnvironmentReader = std::function<std::optional<std::string>(const char*)>;
 
+/// The EnvironmentReader of this process (the tests give choose_shard others).
+std::optional<std::string> process_environment(const char* name);
+
 /// The shard to tune: `--shard I/N` (I from 1 to N) when given; else the first array-job
 /// environment found: Slurm (SLURM_ARRAY_TASK_ID from SLURM_ARRAY_TASK_MIN, of
 /// SLURM_ARRAY_TASK_COUNT), a Kubernetes indexed Job (JOB_COMPLETION_INDEX, with the count

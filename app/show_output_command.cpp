@@ -9,6 +9,7 @@
 #include <spvtune/run/output_dump.hpp>
 
 #include "command.hpp"
+#include "path_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -82,8 +83,8 @@ CommandAction register_show_output_command(CLI::App& parent) {
         "show-output", "Print a buffer that tune --dump-outputs wrote, one element a line");
     auto options = std::make_shared<ShowOutputOptions>();
     command->add_option("file", options->file, "A dumped buffer: its .bin or its .json")
-        ->type_name("FILE")
-        ->required();
+        ->required()
+        ->check(existing(PathKind::file));
     command->add_option("--range", options->range,
                         "Only elements A (included) to B (excluded), e.g. 0:16 or 1000:");
     return [options] { return run_show_output(*options); };

@@ -33,7 +33,8 @@ std::string_view escape_code(Tone tone) {
 
 void add_color_option(CLI::App& root) {
     root.add_option(std::string(color_option),
-                    "Colour statuses and verdicts: auto (on a terminal, unless NO_COLOR is set), "
+                    "Colour statuses and verdicts: auto (on a terminal, unless NO_COLOR is set or "
+                    "TERM is dumb), "
                     "always (even in a pipe, and over NO_COLOR) or never (default: auto)")
         ->type_name("WHEN")
         ->check(CLI::IsMember({"auto", "always", "never"}));

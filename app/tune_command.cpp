@@ -1,5 +1,4 @@
 #include <csignal>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -26,6 +25,7 @@
 
 #include "command.hpp"
 #include "device_options.hpp"
+#include "help_text.hpp"
 #include "key_filter.hpp"
 #include "path_options.hpp"
 #include "problem_loading.hpp"
@@ -119,11 +119,6 @@ void keep_shard(std::vector<SelectedKey>& work, const Shard& shard, tune::Autotu
               << shard.source << "): " << work.size() << " of " << selected << " keys\n";
 }
 
-std::optional<std::string> read_environment(const char* name) {
-    const char* value = std::getenv(name);
-    return value == nullptr ? std::nullopt : std::optional<std::string>(value);
-}
-
 /// The problem file's settings under the command-line overrides.
 run::TuningOptions tuning_options(const problem::Problem& problem, const TuneOptions& options,
                                   tune::AutotuneLevel level,
@@ -196,7 +191,7 @@ int run_tune(TuneOptions& options) {
         std::cerr << "spvtune: error: " << level.error() << '\n';
         return exit_usage;
     }
-    const auto shard = choose_shard(options.shard, options.shard_count, read_environment);
+    const auto shard = choose_shard(options.shard, options.shard_count, process_environment);
     if (!shard) {
         std::cerr << "spvtune: error: " << shard.error() << '\n';
         return exit_usage;
@@ -332,13 +327,10 @@ CommandAction register_tune_command(CLI::App& parent) {
     command->add_option("problems", options->files, "Problem description files (JSON)")
         ->type_name("JSON")
         ->required()
-        ->check(CLI::ExistingFile);
+        ->check(existing(PathKind::file));
     add_device_option(*command, options->device);
-    command
-        ->add_option("--cache-dir", options->cache_dir,
-                     "Cache directory (default: $SPVTUNE_CACHE_DIR, else "
-                     "$XDG_CACHE_HOME/spvtune, else ~/.cache/spvtune)")
-        ->check(directory_path());
+    command->footer(footer_help(tune_environment_help()));
+    add_cache_dir_option(*command, options->cache_dir, "Cache directory");
     add_kernel_dir_option(*command, options->kernel_dirs);
     command
         ->add_option("--key", options->key_filters,

@@ -218,11 +218,12 @@ TEST_CASE("spvtune check with a missing file or no file at all") {
     CheckFixture fixture;
     const Run missing = fixture.check({(invalid_dir / "no_such_problem.json").string()});
     CHECK(missing.exit_code == 2);
-    CHECK(
-        contains(missing.err, "no_such_problem.json: cannot read the problem file: no such file"));
+    CHECK(missing.err == "spvtune: error: " + (invalid_dir / "no_such_problem.json").string() +
+                             ": no such file\n");
     const Run nothing = run_spvtune(fixture.scratch, {"check"});
     CHECK(nothing.exit_code == 2);
-    CHECK(nothing.err == "problems is required\nRun with --help for more information.\n");
+    CHECK(nothing.err ==
+          "spvtune: error: problems is required\nRun 'spvtune check --help' for its usage.\n");
 }
 
 TEST_CASE("spvtune check says which of several reference candidates each key is checked against") {

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "cache/temp_directory.hpp"
+#include "command_tree.hpp"
 #include "help_listing.hpp"
 #include "spvtune_run.hpp"
 
@@ -78,12 +79,7 @@ struct BashCompletion {
 
 /// The visible subcommands of `spvtune PATH --help`.
 std::vector<std::string> subcommands_of(const std::vector<std::string>& path) {
-    TempDirectory scratch;
-    std::vector<std::string> args = path;
-    args.push_back("--help");
-    const SpvtuneRun run = run_spvtune(scratch, args);
-    REQUIRE(run.exit_code == 0);
-    return parse_help(run.out).subcommands;
+    return parse_help(help_of(path)).subcommands;
 }
 
 }  // namespace

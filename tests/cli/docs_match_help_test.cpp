@@ -2,6 +2,7 @@
 // two cannot drift apart: commands, options, arguments, exit codes and defaults.
 #include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -10,45 +11,57 @@
 #include <doctest/doctest.h>
 
 #include "cache/temp_directory.hpp"
+#include "command_tree.hpp"
 #include "help_listing.hpp"
 #include "spvtune_run.hpp"
 
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
-using spvtune::tune::testing::TempDirectory;
 
 namespace {
 
-const std::filesystem::path source_dir{SPVTUNE_SOURCE_DIR};
+namespace fs = std::filesystem;
 
-std::string help(const std::vector<std::string>& path) {
-    TempDirectory scratch;
-    std::vector<std::string> args = path;
-    args.push_back("--help");
-    const SpvtuneRun run = run_spvtune(scratch, args);
-    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-    return run.out;
+const fs::path source_dir{SPVTUNE_SOURCE_DIR};
+
+/// The environment variables app/ and lib/ read. A file that calls getenv, and the header of the
+/// same name (where a name may be a constant), may name them in literals: every `"ALL_CAPS"`
+/// literal with an underscore there is taken for one, and so is any literal passed straight to
+/// getenv or to an `environment...(` helper (`"HOME"`, `"TERM"`).
+std::set<std::string> environment_variables_read() {
+    std::set<std::string> reading_stems;
+    std::vector<fs::path> sources;
+    for (const char* top : {"app", "lib"}) {
+        for (const auto& entry : fs::recursive_directory_iterator(source_dir / top)) {
+            const fs::path& path = entry.path();
+            if (path.extension() == ".cpp" || path.extension() == ".hpp") {
+                sources.push_back(path);
+                if (contains(read_bytes(path), "getenv")) {
+                    reading_stems.insert(path.stem().string());
+                }
+            }
+        }
+    }
+    const std::regex underscored(R"re("([A-Z][A-Z0-9]*(_[A-Z0-9]+)+)")re");
+    const std::regex passed(R"re((getenv|environment\w*)\s*\(\s*"([A-Z][A-Z0-9_]*)")re");
+    std::set<std::string> names;
+    for (const fs::path& path : sources) {
+        if (!reading_stems.contains(path.stem().string())) {
+            continue;
+        }
+        const std::string text = read_bytes(path);
+        for (std::sregex_iterator it(text.begin(), text.end(), underscored), end; it != end; ++it) {
+            names.insert((*it)[1]);
+        }
+        for (std::sregex_iterator it(text.begin(), text.end(), passed), end; it != end; ++it) {
+            names.insert((*it)[2]);
+        }
+    }
+    return names;
 }
 
-std::string joined(const std::vector<std::string>& path) {
-    std::string text = "spvtune";
-    for (const std::string& word : path) {
-        text += " " + word;
-    }
-    return text;
-}
-
-/// Every command a user can run: the subcommands without subcommands of their own.
-void leaf_commands(const std::vector<std::string>& path, std::set<std::vector<std::string>>& out) {
-    const HelpListing listing = parse_help(help(path));
-    if (!path.empty() && listing.subcommands.empty()) {
-        out.insert(path);
-    }
-    for (const std::string& subcommand : listing.subcommands) {
-        std::vector<std::string> child = path;
-        child.push_back(subcommand);
-        leaf_commands(child, out);
-    }
+bool names_variable(const std::string& text, const std::string& name) {
+    return std::regex_search(text, std::regex("\\b" + name + "\\b"));
 }
 
 }  // namespace
@@ -66,23 +79,15 @@ TEST_CASE("README's command table lists every command with exactly the options -
         }
     }
     CHECK(global_row);
-    std::set<std::vector<std::string>> in_help;
-    leaf_commands({}, in_help);
+    const auto leaves = leaf_commands();
+    const std::set<std::vector<std::string>> in_help(leaves.begin(), leaves.end());
     CHECK(in_readme == in_help);
 
     for (const DocumentedCommand& command : documented) {
-        CAPTURE(joined(command.path));
-        // A parent's options (`cache --cache-dir`) apply to its subcommands too; the global
-        // options are the global row's.
-        HelpListing listing;
-        for (std::size_t depth = command.path.empty() ? 0 : 1; depth <= command.path.size();
-             ++depth) {
-            const HelpListing level = parse_help(
-                help({command.path.begin(), command.path.begin() + static_cast<long>(depth)}));
-            listing.options.insert(listing.options.end(), level.options.begin(),
-                                   level.options.end());
-            listing.positionals = level.positionals;
-        }
+        CAPTURE(command_line(command.path));
+        // A command's own --help, not its parents': an option a subcommand takes must be in its
+        // --help (`cache list --cache-dir`). The global options are the global row's.
+        const HelpListing listing = parse_help(help_of(command.path));
         for (const auto& names : listing.options) {
             const bool mentioned = std::any_of(names.begin(), names.end(), [&](const auto& name) {
                 return command.options.contains(name);
@@ -95,30 +100,34 @@ TEST_CASE("README's command table lists every command with exactly the options -
                             [&](const auto& names) { return names.contains(name); });
             CHECK_MESSAGE(listed, "--help lacks " << name);
         }
-        REQUIRE(command.positionals.size() == listing.positionals.size());
-        for (std::size_t i = 0; i < listing.positionals.size(); ++i) {
+        // As the usage line shows them: `compare FILE [FILE]` is `files [files]`, not
+        // `files(1x)`, which reads as exactly one.
+        CHECK(command.positionals.size() == listing.usage.size());
+        for (std::size_t i = 0; i < std::min(command.positionals.size(), listing.usage.size());
+             ++i) {
             CAPTURE(command.positionals[i].name);
-            CHECK(command.positionals[i].required == listing.positionals[i].required);
+            CAPTURE(listing.usage[i].name);
+            CHECK(command.positionals[i].required == listing.usage[i].required);
+            CHECK(command.positionals[i].repeated == listing.usage[i].repeated);
         }
     }
 }
 
 TEST_CASE("every command's --help ends with the exit codes README.md lists") {
     const std::string readme = read_bytes(source_dir / "README.md");
-    const std::string codes = parse_help(help({})).exit_codes;
+    const std::string codes = parse_help(help_of({})).exit_codes;
     REQUIRE(contains(codes, "130"));
     CHECK_MESSAGE(contains(readme, codes), codes);
-    std::set<std::vector<std::string>> commands;
-    leaf_commands({}, commands);
-    commands.insert({"cache"});
+    std::vector<std::vector<std::string>> commands = leaf_commands();
+    commands.push_back({"cache"});
     for (const auto& command : commands) {
-        CAPTURE(joined(command));
-        CHECK(parse_help(help(command)).exit_codes == codes);
+        CAPTURE(command_line(command));
+        CHECK(parse_help(help_of(command)).exit_codes == codes);
     }
 }
 
 TEST_CASE("tune --help shows every default, and docs/problem-format.md the same ones") {
-    const std::string text = help({"tune"});
+    const std::string text = help_of({"tune"});
     CHECK(contains(text, "default: balanced"));  // SPVTUNE_AUTOTUNE_LEVEL
     // The settings table: | `field` | meaning | default |, each default as --help states it.
     std::istringstream lines(read_bytes(source_dir / "docs" / "problem-format.md"));
@@ -142,4 +151,28 @@ TEST_CASE("tune --help shows every default, and docs/problem-format.md the same 
     // mode, warmup, samples, min_samples, min_sample_ms, both budgets, indifference_percent,
     // kernel_timeout_s; search, search_budget_s, max_candidates, seed
     CHECK(rows == 13);
+}
+
+TEST_CASE("every environment variable the code reads is in README.md and in a command's --help") {
+    const std::set<std::string> variables = environment_variables_read();
+    // What the search must find, so that a change to how the code reads them cannot empty it.
+    for (const char* known :
+         {"SPVTUNE_CACHE_DIR", "SPVTUNE_BUILD_THREADS", "SLURM_ARRAY_TASK_ID", "CI_NODE_TOTAL",
+          "JOB_COMPLETION_INDEX", "NO_COLOR", "TERM", "HOME"}) {
+        CHECK_MESSAGE(variables.contains(known), known);
+    }
+    const std::string readme = read_bytes(source_dir / "README.md");
+    std::string help = help_of({}) + help_of({"cache"});
+    for (const auto& command : leaf_commands()) {
+        help += help_of(command);
+    }
+    for (const std::string& name : variables) {
+        CAPTURE(name);
+        CHECK(names_variable(readme, name));
+        // Read by the worker to fake faults in tests: README tells test writers, --help keeps
+        // it from users.
+        if (name != "SPVTUNE_TEST_WORKER_FAULT") {
+            CHECK(names_variable(help, name));
+        }
+    }
 }

@@ -40,6 +40,26 @@ std::string strip(std::string word, const std::string& characters) {
     return word;
 }
 
+/// A word of a usage line: `name`, `[name]`, `name...`.
+Positional usage_word(const std::string& word) {
+    const std::string bare = strip(word, "[]");
+    const bool repeated = bare.ends_with("...");
+    return {repeated ? bare.substr(0, bare.size() - 3) : bare, !word.starts_with("["), repeated};
+}
+
+/// "Usage: spvtune cache show [OPTIONS] [file]": the words after [OPTIONS], SUBCOMMAND left out.
+std::vector<Positional> usage_positionals(const std::string& line) {
+    std::vector<Positional> positionals;
+    std::istringstream words(line.substr(line.find("[OPTIONS]") + 9));
+    for (std::string word; words >> word;) {
+        if (strip(word, "[]").starts_with("SUBCOMMAND")) {
+            continue;
+        }
+        positionals.push_back(usage_word(word));
+    }
+    return positionals;
+}
+
 }  // namespace
 
 HelpListing parse_help(const std::string& help) {
@@ -51,6 +71,9 @@ HelpListing parse_help(const std::string& help) {
             listing.exit_codes = help.substr(help.find("Exit codes:"));
             listing.exit_codes.erase(listing.exit_codes.find_last_not_of('\n') + 1);
             break;
+        }
+        if (line.starts_with("Usage:") && line.find("[OPTIONS]") != std::string::npos) {
+            listing.usage = usage_positionals(line);
         }
         if (!line.empty() && line[0] != ' ') {
             section = line;
@@ -100,6 +123,7 @@ std::vector<DocumentedCommand> parse_command_table(const std::string& markdown) 
             }
             in_path = false;
             const std::string bare = strip(word, "[].");
+            const bool repeated = word.find("...") != std::string::npos;
             if (word.starts_with("[")) {
                 in_group = true;
                 group_is_option = is_option(bare);
@@ -110,7 +134,7 @@ std::vector<DocumentedCommand> parse_command_table(const std::string& markdown) 
                 command.options.insert(bare);
             } else if (!(in_group && group_is_option) && !value_of_option) {
                 // Not an option's value: a positional, optional when bracketed.
-                command.positionals.push_back({bare, !in_group});
+                command.positionals.push_back({bare, !in_group, repeated});
             }
             if (word.find(']') != std::string::npos) {
                 in_group = false;

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "cache/temp_directory.hpp"
+#include "command_tree.hpp"
 #include "help_listing.hpp"
 #include "spvtune_run.hpp"
 
@@ -26,13 +27,8 @@ std::string manual_page() {
     return run.out;
 }
 
-HelpListing help_of(const std::vector<std::string>& path) {
-    TempDirectory scratch;
-    std::vector<std::string> args = path;
-    args.push_back("--help");
-    const SpvtuneRun run = run_spvtune(scratch, args);
-    REQUIRE(run.exit_code == 0);
-    return parse_help(run.out);
+HelpListing listing_of(const std::vector<std::string>& path) {
+    return parse_help(help_of(path));
 }
 
 /// How the page writes an option name: bold, with troff's minus signs.
@@ -70,14 +66,14 @@ TEST_CASE("the manual page has NAME, SYNOPSIS and a section per command with its
     CHECK(contains(page, "SPVTUNE_CACHE_DIR"));
     CHECK(contains(page, "130"));
     // The global options, as `spvtune --help` lists them.
-    for (const auto& names : help_of({}).options) {
+    for (const auto& names : listing_of({}).options) {
         CHECK_MESSAGE(contains(page, troff_option(*names.rbegin())), *names.rbegin());
     }
 
     std::vector<std::vector<std::string>> commands;
-    for (const std::string& command : help_of({}).subcommands) {
+    for (const std::string& command : listing_of({}).subcommands) {
         commands.push_back({command});
-        for (const std::string& subcommand : help_of({command}).subcommands) {
+        for (const std::string& subcommand : listing_of({command}).subcommands) {
             commands.push_back({command, subcommand});
         }
     }
@@ -89,7 +85,7 @@ TEST_CASE("the manual page has NAME, SYNOPSIS and a section per command with its
         }
         CAPTURE(line);
         const std::string section = section_of(page, line);
-        const HelpListing listing = help_of(path);
+        const HelpListing listing = listing_of(path);
         for (const auto& names : listing.options) {
             for (const std::string& name : names) {
                 CHECK_MESSAGE(contains(section, troff_option(name)), name);

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "cache/temp_directory.hpp"
+#include "command_tree.hpp"
 #include "spvtune_run.hpp"
 
 using namespace spvtune::test;
@@ -55,6 +56,70 @@ TEST_CASE("a mistyped command or option is named, with the closest one") {
     CHECK(far.exit_code == 2);
     CHECK(contains(far.err, "has no option '--zzzzzzzz'"));
     CHECK_FALSE(contains(far.err, "did you mean"));
+}
+
+TEST_CASE("a bare command says that a command is required, and which ones there are") {
+    const SpvtuneRun bare = spvtune_with({});
+    CHECK(bare.exit_code == 2);
+    // Last, after the help, where the eye lands; the hidden commands stay hidden.
+    CHECK(bare.err.ends_with(
+        "spvtune: error: a command is required (one of: devices, cache, check, tune, compare, "
+        "report, show-output, completion)\n"));
+
+    const SpvtuneRun cache = spvtune_with({"cache"});
+    CHECK(cache.exit_code == 2);
+    CHECK(cache.err.ends_with(
+        "spvtune: error: 'spvtune cache' needs a command (one of: path, list, show, clear, merge, "
+        "verify, prune, diff, compact)\n"));
+}
+
+TEST_CASE("an unknown option is named in every command, even when a value follows it") {
+    // CLI11 gives the value to the command's positional, whose check then fails first
+    // ("problems: File does not exist: 5"): the unknown option must still be what is reported.
+    for (const auto& path : leaf_commands()) {
+        const std::string name = command_line(path);
+        CAPTURE(name);
+        std::vector<std::string> after = path;
+        after.insert(after.end(), {SPVTUNE_CONFIG_DIR "/saxpy.json", "--zzzzzzzz", "5"});
+        std::vector<std::string> before = path;
+        before.insert(before.end(), {"--zzzzzzzz", "5", SPVTUNE_CONFIG_DIR "/saxpy.json"});
+        for (const auto& args : {after, before}) {
+            const SpvtuneRun run = spvtune_with(args);
+            CHECK(run.exit_code == 2);
+            CHECK_MESSAGE(
+                contains(run.err, "spvtune: error: " + name + " has no option '--zzzzzzzz'"),
+                run.err);
+        }
+    }
+}
+
+TEST_CASE("a mistyped option followed by its value gets the option it resembles") {
+    const std::string problem = SPVTUNE_CONFIG_DIR "/saxpy.json";
+    for (const auto& args : {std::vector<std::string>{"tune", problem, "--samplse", "5"},
+                             std::vector<std::string>{"tune", "--samplse", "5", problem}}) {
+        const SpvtuneRun run = spvtune_with(args);
+        CHECK(run.exit_code == 2);
+        CHECK(
+            contains(run.err, "spvtune tune has no option '--samplse'; did you mean '--samples'?"));
+        CHECK_FALSE(contains(run.err, "File does not exist"));
+    }
+    const SpvtuneRun check = spvtune_with({"check", problem, "--kernel-dri", "kernels"});
+    CHECK(check.exit_code == 2);
+    CHECK(contains(check.err, "did you mean '--kernel-dir'?"));
+}
+
+TEST_CASE("a command's option written before the command is named with its command") {
+    const SpvtuneRun run =
+        spvtune_with({"--samples", "5", "tune", SPVTUNE_CONFIG_DIR "/saxpy.json"});
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err,
+                   "spvtune: error: '--samples' is an option of spvtune tune: write it "
+                   "after 'tune'"));
+
+    const SpvtuneRun nested = spvtune_with({"cache", "--json", "show"});
+    CHECK(nested.exit_code == 2);
+    CHECK(
+        contains(nested.err, "'--json' is an option of spvtune cache show: write it after 'show'"));
 }
 
 TEST_CASE("--version names the version, the commit it was built from and the Vulkan loader") {
