@@ -22,11 +22,11 @@ std::string ratio_chart_svg(const std::vector<RatioRow>& rows, double threshold)
     if (rows.empty()) {
         return {};
     }
-    std::vector<std::string> labels;
+    std::vector<RowLabel> labels;
     double low = 1 - threshold;
     double high = 1 + threshold;
     for (const RatioRow& row : rows) {
-        labels.push_back(row.label);
+        labels.push_back({row.label, false});
         low = std::min({low, row.low, row.ratio});
         high = std::max({high, row.high, row.ratio});
     }
@@ -49,7 +49,8 @@ std::string ratio_chart_svg(const std::vector<RatioRow>& rows, double threshold)
         const RatioRow& row = rows[i];
         const double middle = chart_top + row_height * (static_cast<double>(i) + 0.5);
         const std::string verdict = "verdict-" + row.verdict;
-        svg.text(plot_left - 6, middle + 4, row.label, "label", SvgWriter::Anchor::end);
+        svg.text(label_end(plot_left), middle + 4, row_label_text(labels[i], plot_left), "label",
+                 SvgWriter::Anchor::end);
         const double from = scale.position(row.low);
         const double to = scale.position(row.high);
         svg.path(whisker_path(from, to, middle), "ci " + verdict);
