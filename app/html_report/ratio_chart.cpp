@@ -33,7 +33,11 @@ std::string ratio_chart_svg(const std::vector<RatioRow>& rows, double threshold)
     const double plot_left = label_column(labels);
     const double plot_right = chart_width - value_column;
     const double plot_bottom = chart_top + row_height * static_cast<double>(rows.size());
-    const Scale scale = Scale::fitting(low, high, plot_left, plot_right, false);
+    // Log: a ratio of 2 is as far from 1 as one of 0.5. Fitted to the ratios, not widened to
+    // decades (nor a linear axis to round numbers from 0), which would squeeze the band of
+    // equivalence, and the ratios in it, into a few pixels.
+    const Scale scale = low > 0 ? Scale::fitted_log(low, high, plot_left, plot_right)
+                                : Scale::fitting(low, high, plot_left, plot_right, false);
 
     SvgWriter svg(chart_width, plot_bottom + x_axis_height, "chart ratios",
                   "contender / baseline time ratios with their intervals");

@@ -163,3 +163,17 @@ TEST_CASE("the ratio chart puts each contender's interval over the band of equiv
     CHECK(values == std::vector<std::string>{"0.5x  faster", "1.01x  equivalent", "1.3x  slower"});
     CHECK(occurrences(svg, "within 0.95x to 1.05x") == 1);
 }
+
+TEST_CASE("the ratio chart's log axis fits the ratios, so the band of equivalence stays wide") {
+    // Ratios from 0.9 to 3.5: a linear axis widened to 0..4 left the +-5% band a fortieth of it.
+    const std::string svg = ratio_chart_svg(
+        {{"n=1 same", 1.0, 0.9, 1.1, "equivalent"}, {"n=2 slow", 3.2, 3.0, 3.5, "slower"}}, 0.05);
+    CHECK(occurrences(svg, "(log scale)") == 1);
+    CHECK(texts_of_class(svg, "tick") == std::vector<std::string>{"1x", "2x", "3x"});
+    const std::size_t band = svg.find("<rect class=\"band\"");
+    REQUIRE(band != std::string::npos);
+    const std::size_t start = svg.find("width=\"", band) + 7;
+    const double band_width = std::stod(svg.substr(start, svg.find('"', start) - start));
+    // Of a plot about 600 px wide: log10(1.05 / 0.95) of the log10(3.5 / 0.9) the data spans.
+    CHECK(band_width > 35);
+}
