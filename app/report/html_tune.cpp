@@ -1,12 +1,12 @@
 #include <cstdio>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "html_heatmaps.hpp"
+#include "html_measured.hpp"
 #include "html_report/candidate_chart.hpp"
-#include "html_report/heatmap.hpp"
 #include "html_sections.hpp"
 #include "key_table.hpp"
 
@@ -21,24 +21,6 @@ std::string seconds_text(double seconds) {
 
 std::string scalar_text(const nlohmann::json& value) {
     return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
-/// What the candidate's statistics say, when it was measured (now or when its entry was made).
-struct Measured {
-    double median_ns = 0;
-    double ci_low_ns = 0;
-    double ci_high_ns = 0;
-};
-
-std::optional<Measured> measured(const JsonView& candidate) {
-    const auto statistics = candidate.find("statistics");
-    if (!statistics || (*statistics)["samples"].number() <= 0) {
-        return std::nullopt;
-    }
-    const double median = (*statistics)["median_ns"].number();
-    const auto low = statistics->find("ci_low_ns");
-    const auto high = statistics->find("ci_high_ns");
-    return Measured{median, low ? low->number() : median, high ? high->number() : median};
 }
 
 std::string table_row(std::string_view name, const std::string& value) {
@@ -176,85 +158,6 @@ std::string candidate_chart(const JsonView& key) {
            "run's samples (none for a key answered by the cache).</p>\n";
 }
 
-html::HeatCell heat_cell(const JsonView& candidate) {
-    html::HeatCell cell;
-    const std::string name = candidate["name"].string();
-    const std::string status = candidate["status"].string();
-    cell.winner = status == "winner";
-    cell.tooltip = name + ": " + status;
-    if (const auto reason = candidate.find("reason")) {
-        cell.tooltip += ": " + reason->string();
-    }
-    if (const auto times = measured(candidate)) {
-        cell.state = html::HeatCell::State::measured;
-        cell.median_ns = times->median_ns;
-        cell.tooltip += ", median " + format_duration_ns(times->median_ns);
-    } else if (status == "skipped") {
-        cell.state = html::HeatCell::State::skipped;
-    } else if (status == "not run") {
-        cell.state = html::HeatCell::State::not_run;
-    } else {
-        cell.state = html::HeatCell::State::failed;
-    }
-    return cell;
-}
-
-/// The heatmap of every family of the problem whose grid has exactly two parameters.
-std::string heatmaps(const JsonView& problem, const JsonView& key) {
-    const auto families = problem.find("families");
-    if (!families) {
-        return "";  // a report from before families were recorded
-    }
-    std::string out;
-    for (const JsonView& family : families->elements()) {
-        const std::vector<JsonView> grid = family["grid"].elements();
-        if (grid.size() != 2) {
-            continue;
-        }
-        const std::string family_name = family["name"].string();
-        html::Heatmap heatmap;
-        heatmap.row_parameter = grid[0]["parameter"].string();
-        heatmap.column_parameter = grid[1]["parameter"].string();
-        for (const JsonView& value : grid[0]["values"].elements()) {
-            heatmap.rows.push_back(static_cast<std::int64_t>(value.number()));
-        }
-        for (const JsonView& value : grid[1]["values"].elements()) {
-            heatmap.columns.push_back(static_cast<std::int64_t>(value.number()));
-        }
-        heatmap.cells.resize(heatmap.rows.size() * heatmap.columns.size());
-        std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> index;
-        for (std::size_t r = 0; r < heatmap.rows.size(); ++r) {
-            for (std::size_t c = 0; c < heatmap.columns.size(); ++c) {
-                const std::size_t at = r * heatmap.columns.size() + c;
-                index[{heatmap.rows[r], heatmap.columns[c]}] = at;
-                heatmap.cells[at].tooltip = family_name + "[" + heatmap.row_parameter + "=" +
-                                            std::to_string(heatmap.rows[r]) + "," +
-                                            heatmap.column_parameter + "=" +
-                                            std::to_string(heatmap.columns[c]) +
-                                            "]: not a candidate (a constraint or a missing file)";
-            }
-        }
-        for (const JsonView& candidate : key["candidates"].elements()) {
-            const auto belongs = candidate.find("family");
-            if (!belongs || belongs->string() != family_name) {
-                continue;
-            }
-            const JsonView point = candidate["point"];
-            const auto at =
-                index.find({static_cast<std::int64_t>(point[heatmap.row_parameter].number()),
-                            static_cast<std::int64_t>(point[heatmap.column_parameter].number())});
-            if (at == index.end()) {
-                point.fail("a point of the family's grid");
-            }
-            heatmap.cells[at->second] = heat_cell(candidate);
-        }
-        out += "<h4>" + html_text(family_name) + ": median time over " +
-               html_text(heatmap.row_parameter) + " &#215; " + html_text(heatmap.column_parameter) +
-               "</h4>\n" + html::heatmap_svg(heatmap, format_duration_ns);
-    }
-    return out;
-}
-
 std::string failures(const JsonView& key) {
     std::string items;
     for (const JsonView& candidate : key["candidates"].elements()) {
@@ -286,7 +189,7 @@ std::string key_details(const JsonView& problem, const JsonView& key) {
     }
     facts += "tuning time " + seconds_text(key["elapsed_s"].number());
     out += "<p class=\"muted\">" + facts + "</p>\n";
-    return out + candidate_chart(key) + heatmaps(problem, key) + failures(key);
+    return out + candidate_chart(key) + key_heatmaps(problem, key) + failures(key);
 }
 
 }  // namespace

@@ -104,7 +104,52 @@ nlohmann::json cache_diff_report() {
                  entry("added", "", "blocked", nullptr, 500.0)}}}}}};
 }
 
+/// A tune report of one key with two families over the same 1 x 2 grid, `fast` winning.
+nlohmann::json two_family_report() {
+    auto candidate = [](const std::string& family, int b, double median_ns, const char* status) {
+        return nlohmann::json{{"name", family + "[A=1,B=" + std::to_string(b) + "]"},
+                              {"family", family},
+                              {"point", {{"A", 1}, {"B", b}}},
+                              {"status", status},
+                              {"statistics",
+                               {{"samples", 5},
+                                {"median_ns", median_ns},
+                                {"ci_low_ns", median_ns},
+                                {"ci_high_ns", median_ns}}}};
+    };
+    const nlohmann::json grid{{{"parameter", "A"}, {"values", {1}}},
+                              {{"parameter", "B"}, {"values", {1, 2}}}};
+    return {
+        {"command", "tune"},
+        {"device", {{"device_name", "gpu"}, {"identity", "gpu-id"}}},
+        {"problems",
+         {{{"name", "two"},
+           {"families", {{{"name", "fast"}, {"grid", grid}}, {{"name", "slow"}, {"grid", grid}}}},
+           {"keys",
+            {{{"key", {{"n", 1}}},
+              {"status", "tuned"},
+              {"elapsed_s", 1.0},
+              {"winner", "fast[A=1,B=1]"},
+              {"candidates",
+               {candidate("fast", 1, 100, "winner"), candidate("fast", 2, 150, "ok"),
+                candidate("slow", 1, 300, "ok"), candidate("slow", 2, 400, "ok")}}}}}}}}};
+}
+
 }  // namespace
+
+TEST_CASE("spvtune report colours every heatmap of a key on one scale, from the key's best") {
+    TuneFixture fixture;
+    const auto input = fixture.scratch.path() / "two.json";
+    write_bytes(input, two_family_report().dump());
+    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(occurrences(run.out, "<svg class=\"chart heatmap\"") == 2);
+    // Green (heat_colour(0)) for the key's fastest point alone, not for the slow family's best;
+    // orange (heat_colour(1)) for the slowest point of both grids alone.
+    CHECK(occurrences(run.out, "fill=\"#66bd63\"") == 1);
+    CHECK(occurrences(run.out, "fill=\"#f46d43\"") == 1);
+    CHECK(contains(run.out, "One colour scale for every grid of this key"));
+}
 
 TEST_CASE("tune --html draws every measured candidate of every key, its failures and its grid") {
     TuneFixture fixture;
