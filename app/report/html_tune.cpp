@@ -59,11 +59,15 @@ std::string device_table(const JsonView& report) {
                                  record + "</table>\n</details>\n");
 }
 
-/// The winner's time and its speedup over the key's reference, when both were measured.
+/// The winner's time and its speedup over the key's reference when both were measured, else
+/// why there is none.
 struct KeyOutcome {
     std::string winner;
     std::optional<double> winner_ns;
     std::string speedup;
+    /// The reference is ranked, but the cache entry that answered the key did not keep its
+    /// statistics (only `tune --keep-ranking` keeps more than the winner's).
+    bool reference_not_kept = false;
 };
 
 KeyOutcome key_outcome(const JsonView& key) {
@@ -74,20 +78,34 @@ KeyOutcome key_outcome(const JsonView& key) {
     const auto reference = key.find("reference");
     const std::string reference_name = reference ? reference->string() : "";
     std::optional<double> reference_ns;
+    std::optional<JsonView> reference_candidate;
     for (const JsonView& candidate : key["candidates"].elements()) {
         const std::string name = candidate["name"].string();
         const auto times = measured(candidate);
         if (times && name == outcome.winner) {
             outcome.winner_ns = times->median_ns;
         }
-        if (times && name == reference_name) {
-            reference_ns = times->median_ns;
+        if (name == reference_name) {
+            reference_candidate = candidate;
+            if (times) {
+                reference_ns = times->median_ns;
+            }
         }
     }
-    if (outcome.winner_ns && reference_ns) {
+    if (!outcome.winner_ns) {
+        return outcome;  // nothing to compare: the key failed, or was not tuned
+    }
+    if (reference_ns) {
         outcome.speedup = outcome.winner == reference_name
                               ? "1.00x (the reference)"
                               : speedup_text(*reference_ns, *outcome.winner_ns);
+    } else if (!reference_candidate) {
+        outcome.speedup = "no reference";
+    } else if (reference_candidate->find("rank")) {
+        outcome.speedup = "not kept in the cache";
+        outcome.reference_not_kept = true;
+    } else {
+        outcome.speedup = "reference " + (*reference_candidate)["status"].string();
     }
     return outcome;
 }
@@ -97,6 +115,7 @@ std::string summary_table(const JsonView& report) {
     std::size_t keys = 0;
     std::size_t failed = 0;
     double seconds = 0;
+    bool not_kept = false;
     for (const JsonView& problem : report["problems"].elements()) {
         const std::string problem_name = problem["name"].string();
         for (const JsonView& key : problem["keys"].elements()) {
@@ -106,6 +125,7 @@ std::string summary_table(const JsonView& report) {
             ++keys;
             failed += status == "failed" ? 1 : 0;
             seconds += elapsed;
+            not_kept = not_kept || outcome.reference_not_kept;
             rows += "<tr><td>" + html_text(problem_name) + "</td><td><code>" +
                     html_text(key_text(key["key"])) + "</code></td><td class=\"status-" +
                     html_text(status) + "\">" + html_text(status) + "</td><td>" +
@@ -121,7 +141,12 @@ std::string summary_table(const JsonView& report) {
            rows + "<tr><th colspan=\"2\">" + std::to_string(keys) + (keys == 1 ? " key" : " keys") +
            "</th><th>" + std::to_string(failed) +
            " failed</th><th></th><th></th><th></th><th class=\"number\">" + seconds_text(seconds) +
-           "</th></tr>\n</table>\n";
+           "</th></tr>\n</table>\n" +
+           (not_kept ? "<p class=\"legend\">Not kept in the cache: the cache entry that answered "
+                       "the key holds the winner's statistics alone, so the reference's time is "
+                       "unknown; tune with <code>--keep-ranking</code> to keep every measured "
+                       "candidate's.</p>\n"
+                     : "");
 }
 
 std::string candidate_chart(const JsonView& key) {

@@ -151,6 +151,27 @@ TEST_CASE("spvtune report colours every heatmap of a key on one scale, from the 
     CHECK(contains(run.out, "One colour scale for every grid of this key"));
 }
 
+TEST_CASE("spvtune report says why a key with a winner has no speedup over its reference") {
+    TuneFixture fixture;
+    const auto input = fixture.scratch.path() / "two.json";
+    auto speedup_cell = [&](const nlohmann::json& tune) {
+        write_bytes(input, tune.dump());
+        const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
+        REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+        return run.out;
+    };
+    nlohmann::json tune = two_family_report();
+    nlohmann::json& key = tune["problems"][0]["keys"][0];
+    CHECK(contains(speedup_cell(tune), "<td class=\"number\">no reference</td>"));
+    key["reference"] = "slow[A=1,B=2]";
+    CHECK(contains(speedup_cell(tune), "<td class=\"number\">4.00x faster</td>"));
+    nlohmann::json& reference = key["candidates"][3];
+    reference.erase("statistics");
+    reference["status"] = "wrong output";
+    reference["reason"] = "differs";
+    CHECK(contains(speedup_cell(tune), "<td class=\"number\">reference wrong output</td>"));
+}
+
 TEST_CASE("tune --html draws every measured candidate of every key, its failures and its grid") {
     TuneFixture fixture;
     const auto html = fixture.scratch.path() / "report.html";
@@ -178,6 +199,29 @@ TEST_CASE("tune --html draws every measured candidate of every key, its failures
     // The summary names the device and the winner.
     CHECK(contains(page, fixture.report_json().at("device").at("identity").get<std::string>()));
     CHECK(contains(page, "<td>" + key.at("winner").get<std::string>() + "</td>"));
+}
+
+TEST_CASE("tune --html gives a cached key's speedup when the cache kept it, else says why") {
+    TuneFixture fixture;
+    const auto html = fixture.scratch.path() / "report.html";
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384", "--html", html.string()}).exit_code ==
+            0);
+    REQUIRE(fixture.keys().at(0).at("status") == "cached");
+    std::string page = read_bytes(html);
+    CHECK(contains(page, "<td class=\"number\">not kept in the cache</td>"));
+    CHECK(contains(page, "tune with <code>--keep-ranking</code>"));
+
+    // Retuned keeping every candidate's statistics, the cached key has its speedup.
+    REQUIRE(
+        fixture.tune("scale.json", {"--key", "n=16384", "--retune", "--keep-ranking"}).exit_code ==
+        0);
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384", "--html", html.string()}).exit_code ==
+            0);
+    REQUIRE(fixture.keys().at(0).at("status") == "cached");
+    page = read_bytes(html);
+    CHECK(contains(page, "x faster</td>"));
+    CHECK_FALSE(contains(page, "not kept in the cache"));
 }
 
 TEST_CASE("spvtune report draws a saved tune report as tune --html does") {
