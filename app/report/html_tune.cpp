@@ -144,7 +144,8 @@ std::string summary_table(const JsonView& report) {
            "</th></tr>\n</table>\n" +
            (not_kept ? "<p class=\"legend\">Not kept in the cache: the cache entry that answered "
                        "the key holds the winner's statistics alone, so the reference's time is "
-                       "unknown; tune with <code>--keep-ranking</code> to keep every measured "
+                       "unknown; tune with <code class=\"option\">--keep-ranking</code> to keep "
+                       "every measured "
                        "candidate's.</p>\n"
                      : "");
 }
@@ -188,8 +189,8 @@ std::string failures(const JsonView& key) {
     for (const JsonView& candidate : key["candidates"].elements()) {
         if (const auto reason = candidate.find("reason")) {
             items += "<li><b>" + html_text(candidate["name"].string()) + "</b> (" +
-                     html_text(candidate["status"].string()) + "): " + html_text(reason->string()) +
-                     "</li>\n";
+                     html_text(candidate["status"].string()) +
+                     "): " + html_prose(reason->string()) + "</li>\n";
         }
     }
     return items.empty()

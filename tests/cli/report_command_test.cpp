@@ -210,7 +210,7 @@ TEST_CASE("tune --html gives a cached key's speedup when the cache kept it, else
     REQUIRE(fixture.keys().at(0).at("status") == "cached");
     std::string page = read_bytes(html);
     CHECK(contains(page, "<td class=\"number\">not kept in the cache</td>"));
-    CHECK(contains(page, "tune with <code>--keep-ranking</code>"));
+    CHECK(contains(page, "tune with <code class=\"option\">--keep-ranking</code>"));
 
     // Retuned keeping every candidate's statistics, the cached key has its speedup.
     REQUIRE(
@@ -290,6 +290,27 @@ TEST_CASE("spvtune report colours each compare verdict and lists what was not co
     CHECK(occurrences(run.out, "<rect class=\"band\"") == 1);
     CHECK(contains(run.out, "<b>broken&lt;b&gt;</b> (wrong output): differs from &#39;base&#39;"));
     CHECK(contains(run.out, "<li>noise is high</li>"));
+}
+
+TEST_CASE("spvtune report never breaks an option's name in a warning across lines") {
+    TuneFixture fixture;
+    nlohmann::json compare = compare_report();
+    compare["warnings"] = {
+        "n=4: the baseline's samples vary by 9.1%: raise --samples or --min-sample-ms, widen "
+        "--threshold, or quiet the machine",
+        "a -- b and x--y name no option; --<b> neither"};
+    const auto input = fixture.scratch.path() / "compare.json";
+    write_bytes(input, compare.dump());
+    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    // A browser breaks a line after a hyphen; the page keeps each option whole.
+    CHECK(contains(run.out, "code.option { white-space: nowrap; }"));
+    CHECK(contains(run.out,
+                   "<li>n=4: the baseline&#39;s samples vary by 9.1%: raise <code "
+                   "class=\"option\">--samples</code> or <code "
+                   "class=\"option\">--min-sample-ms</code>, widen <code "
+                   "class=\"option\">--threshold</code>, or quiet the machine</li>"));
+    CHECK(contains(run.out, "<li>a -- b and x--y name no option; --&lt;b&gt; neither</li>"));
 }
 
 TEST_CASE("spvtune report tables a cache diff's winner changes with their speedups") {
