@@ -41,6 +41,15 @@ SpvtuneRun report(const TuneFixture& fixture, std::vector<std::string> args) {
     return run_spvtune(fixture.scratch, args);
 }
 
+/// The page spvtune report writes to stdout for `json`, saved as a file first.
+std::string page_of(const TuneFixture& fixture, const nlohmann::json& json) {
+    const auto input = fixture.scratch.path() / "input.json";
+    write_bytes(input, json.dump());
+    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    return run.out;
+}
+
 /// A compare --json report with one contender of each verdict and one that was not measured.
 nlohmann::json compare_report() {
     auto contender = [](const char* name, double ratio, double low, double high,
@@ -139,37 +148,27 @@ nlohmann::json two_family_report() {
 
 TEST_CASE("spvtune report colours every heatmap of a key on one scale, from the key's best") {
     TuneFixture fixture;
-    const auto input = fixture.scratch.path() / "two.json";
-    write_bytes(input, two_family_report().dump());
-    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
-    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-    CHECK(occurrences(run.out, "<svg class=\"chart heatmap\"") == 2);
+    const std::string page = page_of(fixture, two_family_report());
+    CHECK(occurrences(page, "<svg class=\"chart heatmap\"") == 2);
     // Green (heat_colour(0)) for the key's fastest point alone, not for the slow family's best;
     // orange (heat_colour(1)) for the slowest point of both grids alone.
-    CHECK(occurrences(run.out, "fill=\"#66bd63\"") == 1);
-    CHECK(occurrences(run.out, "fill=\"#f46d43\"") == 1);
-    CHECK(contains(run.out, "One colour scale for every grid of this key"));
+    CHECK(occurrences(page, "fill=\"#66bd63\"") == 1);
+    CHECK(occurrences(page, "fill=\"#f46d43\"") == 1);
+    CHECK(contains(page, "One colour scale for every grid of this key"));
 }
 
 TEST_CASE("spvtune report says why a key with a winner has no speedup over its reference") {
     TuneFixture fixture;
-    const auto input = fixture.scratch.path() / "two.json";
-    auto speedup_cell = [&](const nlohmann::json& tune) {
-        write_bytes(input, tune.dump());
-        const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
-        REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-        return run.out;
-    };
     nlohmann::json tune = two_family_report();
     nlohmann::json& key = tune["problems"][0]["keys"][0];
-    CHECK(contains(speedup_cell(tune), "<td class=\"number\">no reference</td>"));
+    CHECK(contains(page_of(fixture, tune), "<td class=\"number\">no reference</td>"));
     key["reference"] = "slow[A=1,B=2]";
-    CHECK(contains(speedup_cell(tune), "<td class=\"number\">4.00x faster</td>"));
+    CHECK(contains(page_of(fixture, tune), "<td class=\"number\">4.00x faster</td>"));
     nlohmann::json& reference = key["candidates"][3];
     reference.erase("statistics");
     reference["status"] = "wrong output";
     reference["reason"] = "differs";
-    CHECK(contains(speedup_cell(tune), "<td class=\"number\">reference wrong output</td>"));
+    CHECK(contains(page_of(fixture, tune), "<td class=\"number\">reference wrong output</td>"));
 }
 
 TEST_CASE("tune --html draws every measured candidate of every key, its failures and its grid") {
@@ -278,18 +277,15 @@ TEST_CASE("spvtune report reads what compare --json and cache diff --json really
 
 TEST_CASE("spvtune report colours each compare verdict and lists what was not compared") {
     TuneFixture fixture;
-    const auto input = fixture.scratch.path() / "compare.json";
-    write_bytes(input, compare_report().dump());
-    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
-    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-    check_self_contained(run.out);
+    const std::string page = page_of(fixture, compare_report());
+    check_self_contained(page);
     for (const char* verdict : {"faster", "slower", "equivalent", "inconclusive"}) {
         CAPTURE(verdict);
-        CHECK(occurrences(run.out, std::string("<circle class=\"ratio verdict-") + verdict) == 1);
+        CHECK(occurrences(page, std::string("<circle class=\"ratio verdict-") + verdict) == 1);
     }
-    CHECK(occurrences(run.out, "<rect class=\"band\"") == 1);
-    CHECK(contains(run.out, "<b>broken&lt;b&gt;</b> (wrong output): differs from &#39;base&#39;"));
-    CHECK(contains(run.out, "<li>noise is high</li>"));
+    CHECK(occurrences(page, "<rect class=\"band\"") == 1);
+    CHECK(contains(page, "<b>broken&lt;b&gt;</b> (wrong output): differs from &#39;base&#39;"));
+    CHECK(contains(page, "<li>noise is high</li>"));
 }
 
 TEST_CASE("spvtune report never breaks an option's name in a warning across lines") {
@@ -299,32 +295,26 @@ TEST_CASE("spvtune report never breaks an option's name in a warning across line
         "n=4: the baseline's samples vary by 9.1%: raise --samples or --min-sample-ms, widen "
         "--threshold, or quiet the machine",
         "a -- b and x--y name no option; --<b> neither"};
-    const auto input = fixture.scratch.path() / "compare.json";
-    write_bytes(input, compare.dump());
-    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
-    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    const std::string page = page_of(fixture, compare);
     // A browser breaks a line after a hyphen; the page keeps each option whole.
-    CHECK(contains(run.out, "code.option { white-space: nowrap; }"));
-    CHECK(contains(run.out,
+    CHECK(contains(page, "code.option { white-space: nowrap; }"));
+    CHECK(contains(page,
                    "<li>n=4: the baseline&#39;s samples vary by 9.1%: raise <code "
                    "class=\"option\">--samples</code> or <code "
                    "class=\"option\">--min-sample-ms</code>, widen <code "
                    "class=\"option\">--threshold</code>, or quiet the machine</li>"));
-    CHECK(contains(run.out, "<li>a -- b and x--y name no option; --&lt;b&gt; neither</li>"));
+    CHECK(contains(page, "<li>a -- b and x--y name no option; --&lt;b&gt; neither</li>"));
 }
 
 TEST_CASE("spvtune report tables a cache diff's winner changes with their speedups") {
     TuneFixture fixture;
-    const auto input = fixture.scratch.path() / "diff.json";
-    write_bytes(input, cache_diff_report().dump());
-    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
-    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-    check_self_contained(run.out);
-    CHECK(occurrences(run.out, "<tr><td>winner changed</td>") == 2);
-    CHECK(contains(run.out, "verdict-faster\">2.00x faster</td>"));
-    CHECK(contains(run.out, "verdict-slower\">1.25x slower</td>"));
-    CHECK(contains(run.out, "<td>tiled[T=16]</td>"));
-    CHECK(contains(run.out, "<li>hardware other is only in old</li>"));
+    const std::string page = page_of(fixture, cache_diff_report());
+    check_self_contained(page);
+    CHECK(occurrences(page, "<tr><td>winner changed</td>") == 2);
+    CHECK(contains(page, "verdict-faster\">2.00x faster</td>"));
+    CHECK(contains(page, "verdict-slower\">1.25x slower</td>"));
+    CHECK(contains(page, "<td>tiled[T=16]</td>"));
+    CHECK(contains(page, "<li>hardware other is only in old</li>"));
 }
 
 TEST_CASE("spvtune report puts several reports on one page, in order") {
