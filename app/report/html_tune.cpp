@@ -145,8 +145,7 @@ std::string summary_table(const JsonView& report) {
            (not_kept ? "<p class=\"legend\">Not kept in the cache: the cache entry that answered "
                        "the key holds the winner's statistics alone, so the reference's time is "
                        "unknown; tune with <code class=\"option\">--keep-ranking</code> to keep "
-                       "every measured "
-                       "candidate's.</p>\n"
+                       "every measured candidate's.</p>\n"
                      : "");
 }
 
