@@ -52,11 +52,11 @@ std::string candidate_chart_svg(std::vector<CandidateRow> rows, const ValueForma
     std::stable_sort(rows.begin(), rows.end(), [](const CandidateRow& a, const CandidateRow& b) {
         return a.median_ns < b.median_ns;
     });
-    std::vector<std::string> names;
+    std::vector<RowLabel> labels;
     for (const CandidateRow& row : rows) {
-        names.push_back(row.name);
+        labels.push_back({row.name, row.mark == CandidateRow::Mark::winner});
     }
-    const double plot_left = label_column(names);
+    const double plot_left = label_column(labels);
     const double plot_right = chart_width - value_column;
     const double plot_bottom = chart_top + row_height * static_cast<double>(rows.size());
     const auto [low, high] = value_range(rows);
@@ -71,7 +71,8 @@ std::string candidate_chart_svg(std::vector<CandidateRow> rows, const ValueForma
         const double top = chart_top + row_height * static_cast<double>(i);
         const double middle = top + row_height / 2;
         const std::string mark = mark_class(row.mark);
-        svg.text(plot_left - 6, middle + 4, row.name, "label " + mark, SvgWriter::Anchor::end);
+        svg.text(label_end(plot_left), middle + 4, row_label_text(labels[i], plot_left),
+                 "label " + mark, SvgWriter::Anchor::end);
         svg.rect(bar_start, top + 4, std::max(1.0, scale.position(row.median_ns) - bar_start),
                  row_height - 8, "bar " + mark,
                  row.name + ": median " + format(row.median_ns) + ", interval " +

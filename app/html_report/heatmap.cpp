@@ -60,22 +60,27 @@ std::string heat_colour(double fraction) {
     return text;
 }
 
-std::string heatmap_svg(const Heatmap& heatmap, const ValueFormat& format) {
+HeatRange shared_heat_range(const std::vector<Heatmap>& heatmaps, double best_ns) {
+    HeatRange range{best_ns, best_ns};
+    for (const Heatmap& heatmap : heatmaps) {
+        for (const HeatCell& cell : heatmap.cells) {
+            if (cell.state == HeatCell::State::measured) {
+                range.fastest_ns = std::min(range.fastest_ns, cell.median_ns);
+                range.slowest_ns = std::max(range.slowest_ns, cell.median_ns);
+            }
+        }
+    }
+    return range;
+}
+
+std::string heatmap_svg(const Heatmap& heatmap, const ValueFormat& format, const HeatRange& range) {
     if (heatmap.cells.size() != heatmap.rows.size() * heatmap.columns.size()) {
         throw std::invalid_argument("heatmap: " + std::to_string(heatmap.cells.size()) +
                                     " cells for a grid of " + std::to_string(heatmap.rows.size()) +
                                     " x " + std::to_string(heatmap.columns.size()));
     }
-    double fastest = 0;
-    double slowest = 0;
-    bool any = false;
-    for (const HeatCell& cell : heatmap.cells) {
-        if (cell.state == HeatCell::State::measured) {
-            fastest = any ? std::min(fastest, cell.median_ns) : cell.median_ns;
-            slowest = any ? std::max(slowest, cell.median_ns) : cell.median_ns;
-            any = true;
-        }
-    }
+    const double fastest = range.fastest_ns;
+    const double slowest = range.slowest_ns;
     // Colour by position on the scale the bars use: linear, or log when the range is wide.
     const Scale scale = fastest > 0 && slowest / fastest > Scale::wide_range
                             ? Scale::log(fastest, slowest, 0, 1)

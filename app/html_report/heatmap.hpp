@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,11 +28,23 @@ struct Heatmap {
     std::vector<HeatCell> cells;
 };
 
+/// The medians heatmaps are coloured between: `fastest_ns` green, `slowest_ns` orange.
+struct HeatRange {
+    double fastest_ns = 0;
+    double slowest_ns = 0;
+};
+
+/// The one range every heatmap of a key is coloured on, so that a family slower than another
+/// shows no green: from `best_ns`, the key's fastest median (its winner may be in no grid), to
+/// the slowest measured cell of any of `heatmaps` (`best_ns` when none was measured).
+HeatRange shared_heat_range(const std::vector<Heatmap>& heatmaps, double best_ns);
+
 /// One <rect class="cell ..."> per grid point with its median (or its state) written in it:
-/// measured points coloured from green (fastest) to red (slowest), on a log scale when the
-/// medians span more than Scale::wide_range; other states grey with the state's name; the
-/// winner outlined. Throws std::invalid_argument when the cell count does not match the grid.
-std::string heatmap_svg(const Heatmap& heatmap, const ValueFormat& format);
+/// measured points coloured by where their median lies in `range`, from green (fastest) to
+/// orange (slowest), on a log scale when it spans more than Scale::wide_range; other states
+/// grey with the state's name; the winner outlined. Throws std::invalid_argument when the cell
+/// count does not match the grid.
+std::string heatmap_svg(const Heatmap& heatmap, const ValueFormat& format, const HeatRange& range);
 
 /// The fill of a measured cell at `fraction` (0: fastest, 1: slowest) as "#rrggbb".
 std::string heat_colour(double fraction);

@@ -22,18 +22,22 @@ std::string ratio_chart_svg(const std::vector<RatioRow>& rows, double threshold)
     if (rows.empty()) {
         return {};
     }
-    std::vector<std::string> labels;
+    std::vector<RowLabel> labels;
     double low = 1 - threshold;
     double high = 1 + threshold;
     for (const RatioRow& row : rows) {
-        labels.push_back(row.label);
+        labels.push_back({row.label, false});
         low = std::min({low, row.low, row.ratio});
         high = std::max({high, row.high, row.ratio});
     }
     const double plot_left = label_column(labels);
     const double plot_right = chart_width - value_column;
     const double plot_bottom = chart_top + row_height * static_cast<double>(rows.size());
-    const Scale scale = Scale::fitting(low, high, plot_left, plot_right, false);
+    // Log: a ratio of 2 is as far from 1 as one of 0.5. Fitted to the ratios, not widened to
+    // decades (nor a linear axis to round numbers from 0), which would squeeze the band of
+    // equivalence, and the ratios in it, into a few pixels.
+    const Scale scale = low > 0 ? Scale::fitted_log(low, high, plot_left, plot_right)
+                                : Scale::fitting(low, high, plot_left, plot_right, false);
 
     SvgWriter svg(chart_width, plot_bottom + x_axis_height, "chart ratios",
                   "contender / baseline time ratios with their intervals");
@@ -49,7 +53,8 @@ std::string ratio_chart_svg(const std::vector<RatioRow>& rows, double threshold)
         const RatioRow& row = rows[i];
         const double middle = chart_top + row_height * (static_cast<double>(i) + 0.5);
         const std::string verdict = "verdict-" + row.verdict;
-        svg.text(plot_left - 6, middle + 4, row.label, "label", SvgWriter::Anchor::end);
+        svg.text(label_end(plot_left), middle + 4, row_label_text(labels[i], plot_left), "label",
+                 SvgWriter::Anchor::end);
         const double from = scale.position(row.low);
         const double to = scale.position(row.high);
         svg.path(whisker_path(from, to, middle), "ci " + verdict);

@@ -16,8 +16,9 @@ struct RatioRow {
 
 /// Per row the ratio (contender / baseline) as a dot with its interval as a whisker, both of
 /// class "verdict-<verdict>", over the band of equivalence 1 +- `threshold` (a <rect class=
-/// "band">) and a line at 1; the verdict is written on the right. Log scale when the ratios
-/// span more than Scale::wide_range. Empty when there is no row.
+/// "band">) and a line at 1; the verdict is written on the right. The axis is logarithmic and
+/// fitted to the ratios, their intervals and the band (Scale::fitted_log). Empty when there is
+/// no row.
 std::string ratio_chart_svg(const std::vector<RatioRow>& rows, double threshold);
 
 }  // namespace spvtune::html

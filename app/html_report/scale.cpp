@@ -48,6 +48,18 @@ Scale Scale::log(double low, double high, double from_px, double to_px) {
     return Scale(Kind::log, std::pow(10.0, first), std::pow(10.0, last), from_px, to_px, 0);
 }
 
+Scale Scale::fitted_log(double low, double high, double from_px, double to_px) {
+    low = std::max(low, 1e-300);
+    high = std::max(high, low);
+    if (!(high > low)) {
+        // One value: a span around it, so it sits inside the axis.
+        low /= 1.1;
+        high *= 1.1;
+    }
+    const double margin = std::pow(high / low, 0.05);
+    return Scale(Kind::log, low / margin, high * margin, from_px, to_px, 0);
+}
+
 Scale Scale::fitting(double low, double high, double from_px, double to_px, bool from_zero) {
     if (low > 0 && high / low > wide_range) {
         return log(low, high, from_px, to_px);
@@ -77,15 +89,27 @@ std::vector<double> Scale::ticks() const {
         }
         return ticks;
     }
-    const auto first = static_cast<long>(std::llround(std::log10(low_)));
-    const auto last = static_cast<long>(std::llround(std::log10(high_)));
-    const bool few_decades = last - first < 3;
+    const auto inside = [this](double tick) {
+        return tick >= low_ * (1 - 1e-9) && tick <= high_ * (1 + 1e-9);
+    };
+    const double decades = std::log10(high_ / low_);
+    if (decades < 1 - 1e-9) {
+        const double step = nice_step((high_ - low_) / 5);
+        for (auto i = static_cast<long>(std::ceil(low_ / step - 1e-9));
+             inside(static_cast<double>(i) * step); ++i) {
+            ticks.push_back(static_cast<double>(i) * step);
+        }
+        return ticks;
+    }
+    const auto first = static_cast<long>(std::floor(std::log10(low_) + 1e-9));
+    const auto last = static_cast<long>(std::floor(std::log10(high_) + 1e-9));
+    const bool few_decades = decades < 3 - 1e-9;
     for (long exponent = first; exponent <= last; ++exponent) {
         const double power = std::pow(10.0, static_cast<double>(exponent));
-        ticks.push_back(power);
-        if (few_decades && exponent < last) {
-            ticks.push_back(2 * power);
-            ticks.push_back(5 * power);
+        for (const double factor : {1.0, 2.0, 5.0}) {
+            if ((factor == 1 || few_decades) && inside(factor * power)) {
+                ticks.push_back(factor * power);
+            }
         }
     }
     return ticks;

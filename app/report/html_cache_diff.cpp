@@ -51,7 +51,7 @@ std::string cache_diff_section(const JsonView& report) {
     if (const auto notes = report.find("notes")) {
         std::string items;
         for (const JsonView& note : notes->elements()) {
-            items += "<li>" + html_text(note.string()) + "</li>\n";
+            items += "<li>" + html_prose(note.string()) + "</li>\n";
         }
         if (!items.empty()) {
             out += "<ul class=\"failures\">\n" + items + "</ul>\n";

@@ -45,7 +45,7 @@ std::string warnings(const JsonView& report) {
     std::string items;
     if (const auto list = report.find("warnings")) {
         for (const JsonView& warning : list->elements()) {
-            items += "<li>" + html_text(warning.string()) + "</li>\n";
+            items += "<li>" + html_prose(warning.string()) + "</li>\n";
         }
     }
     return items.empty() ? "" : "<h4>Warnings</h4>\n<ul class=\"failures\">\n" + items + "</ul>\n";
@@ -58,7 +58,7 @@ std::string group_details(const JsonView& group, double threshold) {
         const std::string key_name = key_text(key["key"]);
         if (const auto error = key.find("error")) {
             unmeasured += "<li><code>" + html_text(key_name) +
-                          "</code>: " + html_text(error->string()) + "</li>\n";
+                          "</code>: " + html_prose(error->string()) + "</li>\n";
         }
         const auto contenders = key.find("contenders");
         if (!contenders) {
@@ -71,7 +71,7 @@ std::string group_details(const JsonView& group, double threshold) {
                 const auto message = contender.find("message");
                 unmeasured += "<li><code>" + html_text(key_name) + "</code> <b>" + html_text(name) +
                               "</b> (" + html_text(contender["status"].string()) + ")" +
-                              (message ? ": " + html_text(message->string()) : "") + "</li>\n";
+                              (message ? ": " + html_prose(message->string()) : "") + "</li>\n";
                 continue;
             }
             rows.push_back({key_name + "  " + name, contender["ratio"].number(),

@@ -34,8 +34,9 @@ td.number { text-align: right; font-variant-numeric: tabular-nums; }
 .verdict-faster { color: #2b8a3e; font-weight: 600; }
 .verdict-inconclusive { color: #e67700; font-weight: 600; }
 ul.failures { margin: 4px 0; padding-left: 20px; font-size: 13px; }
-ul.failures li { margin: 2px 0; }
-code { font-size: 12px; background: #f3f5f7; padding: 0 3px; }
+ul.failures li { margin: 2px 0; overflow-wrap: anywhere; }
+code { font-size: 12px; background: #f3f5f7; padding: 0 3px; hyphens: none; }
+code.option { white-space: nowrap; }
 .legend { font-size: 12px; color: #555; margin: 2px 0 0; }
 .swatch { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 0; vertical-align: baseline; }
 .legend .swatch:not(:first-child) { margin-left: 10px; }

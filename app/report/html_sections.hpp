@@ -22,4 +22,9 @@ std::string cache_diff_section(const JsonView& report);
 /// HTML-escaped text.
 std::string html_text(std::string_view text);
 
+/// HTML-escaped text with each command-line option in it (`--min-sample-ms`) in a
+/// <code class="option">, which the page never breaks across lines: a browser breaks lines
+/// after a hyphen, which cut option names in two in warnings and reasons.
+std::string html_prose(std::string_view text);
+
 }  // namespace spvtune::app

@@ -1,12 +1,12 @@
 #include <cstdio>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "html_heatmaps.hpp"
+#include "html_measured.hpp"
 #include "html_report/candidate_chart.hpp"
-#include "html_report/heatmap.hpp"
 #include "html_sections.hpp"
 #include "key_table.hpp"
 
@@ -21,24 +21,6 @@ std::string seconds_text(double seconds) {
 
 std::string scalar_text(const nlohmann::json& value) {
     return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
-/// What the candidate's statistics say, when it was measured (now or when its entry was made).
-struct Measured {
-    double median_ns = 0;
-    double ci_low_ns = 0;
-    double ci_high_ns = 0;
-};
-
-std::optional<Measured> measured(const JsonView& candidate) {
-    const auto statistics = candidate.find("statistics");
-    if (!statistics || (*statistics)["samples"].number() <= 0) {
-        return std::nullopt;
-    }
-    const double median = (*statistics)["median_ns"].number();
-    const auto low = statistics->find("ci_low_ns");
-    const auto high = statistics->find("ci_high_ns");
-    return Measured{median, low ? low->number() : median, high ? high->number() : median};
 }
 
 std::string table_row(std::string_view name, const std::string& value) {
@@ -77,11 +59,15 @@ std::string device_table(const JsonView& report) {
                                  record + "</table>\n</details>\n");
 }
 
-/// The winner's time and its speedup over the key's reference, when both were measured.
+/// The winner's time and its speedup over the key's reference when both were measured, else
+/// why there is none.
 struct KeyOutcome {
     std::string winner;
     std::optional<double> winner_ns;
     std::string speedup;
+    /// The reference is ranked, but the cache entry that answered the key did not keep its
+    /// statistics (only `tune --keep-ranking` keeps more than the winner's).
+    bool reference_not_kept = false;
 };
 
 KeyOutcome key_outcome(const JsonView& key) {
@@ -92,20 +78,34 @@ KeyOutcome key_outcome(const JsonView& key) {
     const auto reference = key.find("reference");
     const std::string reference_name = reference ? reference->string() : "";
     std::optional<double> reference_ns;
+    std::optional<JsonView> reference_candidate;
     for (const JsonView& candidate : key["candidates"].elements()) {
         const std::string name = candidate["name"].string();
         const auto times = measured(candidate);
         if (times && name == outcome.winner) {
             outcome.winner_ns = times->median_ns;
         }
-        if (times && name == reference_name) {
-            reference_ns = times->median_ns;
+        if (name == reference_name) {
+            reference_candidate = candidate;
+            if (times) {
+                reference_ns = times->median_ns;
+            }
         }
     }
-    if (outcome.winner_ns && reference_ns) {
+    if (!outcome.winner_ns) {
+        return outcome;  // nothing to compare: the key failed, or was not tuned
+    }
+    if (reference_ns) {
         outcome.speedup = outcome.winner == reference_name
                               ? "1.00x (the reference)"
                               : speedup_text(*reference_ns, *outcome.winner_ns);
+    } else if (!reference_candidate) {
+        outcome.speedup = "no reference";
+    } else if (reference_candidate->find("rank")) {
+        outcome.speedup = "not kept in the cache";
+        outcome.reference_not_kept = true;
+    } else {
+        outcome.speedup = "reference " + (*reference_candidate)["status"].string();
     }
     return outcome;
 }
@@ -115,6 +115,7 @@ std::string summary_table(const JsonView& report) {
     std::size_t keys = 0;
     std::size_t failed = 0;
     double seconds = 0;
+    bool not_kept = false;
     for (const JsonView& problem : report["problems"].elements()) {
         const std::string problem_name = problem["name"].string();
         for (const JsonView& key : problem["keys"].elements()) {
@@ -124,6 +125,7 @@ std::string summary_table(const JsonView& report) {
             ++keys;
             failed += status == "failed" ? 1 : 0;
             seconds += elapsed;
+            not_kept = not_kept || outcome.reference_not_kept;
             rows += "<tr><td>" + html_text(problem_name) + "</td><td><code>" +
                     html_text(key_text(key["key"])) + "</code></td><td class=\"status-" +
                     html_text(status) + "\">" + html_text(status) + "</td><td>" +
@@ -139,7 +141,12 @@ std::string summary_table(const JsonView& report) {
            rows + "<tr><th colspan=\"2\">" + std::to_string(keys) + (keys == 1 ? " key" : " keys") +
            "</th><th>" + std::to_string(failed) +
            " failed</th><th></th><th></th><th></th><th class=\"number\">" + seconds_text(seconds) +
-           "</th></tr>\n</table>\n";
+           "</th></tr>\n</table>\n" +
+           (not_kept ? "<p class=\"legend\">Not kept in the cache: the cache entry that answered "
+                       "the key holds the winner's statistics alone, so the reference's time is "
+                       "unknown; tune with <code class=\"option\">--keep-ranking</code> to keep "
+                       "every measured candidate's.</p>\n"
+                     : "");
 }
 
 std::string candidate_chart(const JsonView& key) {
@@ -176,92 +183,13 @@ std::string candidate_chart(const JsonView& key) {
            "run's samples (none for a key answered by the cache).</p>\n";
 }
 
-html::HeatCell heat_cell(const JsonView& candidate) {
-    html::HeatCell cell;
-    const std::string name = candidate["name"].string();
-    const std::string status = candidate["status"].string();
-    cell.winner = status == "winner";
-    cell.tooltip = name + ": " + status;
-    if (const auto reason = candidate.find("reason")) {
-        cell.tooltip += ": " + reason->string();
-    }
-    if (const auto times = measured(candidate)) {
-        cell.state = html::HeatCell::State::measured;
-        cell.median_ns = times->median_ns;
-        cell.tooltip += ", median " + format_duration_ns(times->median_ns);
-    } else if (status == "skipped") {
-        cell.state = html::HeatCell::State::skipped;
-    } else if (status == "not run") {
-        cell.state = html::HeatCell::State::not_run;
-    } else {
-        cell.state = html::HeatCell::State::failed;
-    }
-    return cell;
-}
-
-/// The heatmap of every family of the problem whose grid has exactly two parameters.
-std::string heatmaps(const JsonView& problem, const JsonView& key) {
-    const auto families = problem.find("families");
-    if (!families) {
-        return "";  // a report from before families were recorded
-    }
-    std::string out;
-    for (const JsonView& family : families->elements()) {
-        const std::vector<JsonView> grid = family["grid"].elements();
-        if (grid.size() != 2) {
-            continue;
-        }
-        const std::string family_name = family["name"].string();
-        html::Heatmap heatmap;
-        heatmap.row_parameter = grid[0]["parameter"].string();
-        heatmap.column_parameter = grid[1]["parameter"].string();
-        for (const JsonView& value : grid[0]["values"].elements()) {
-            heatmap.rows.push_back(static_cast<std::int64_t>(value.number()));
-        }
-        for (const JsonView& value : grid[1]["values"].elements()) {
-            heatmap.columns.push_back(static_cast<std::int64_t>(value.number()));
-        }
-        heatmap.cells.resize(heatmap.rows.size() * heatmap.columns.size());
-        std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> index;
-        for (std::size_t r = 0; r < heatmap.rows.size(); ++r) {
-            for (std::size_t c = 0; c < heatmap.columns.size(); ++c) {
-                const std::size_t at = r * heatmap.columns.size() + c;
-                index[{heatmap.rows[r], heatmap.columns[c]}] = at;
-                heatmap.cells[at].tooltip = family_name + "[" + heatmap.row_parameter + "=" +
-                                            std::to_string(heatmap.rows[r]) + "," +
-                                            heatmap.column_parameter + "=" +
-                                            std::to_string(heatmap.columns[c]) +
-                                            "]: not a candidate (a constraint or a missing file)";
-            }
-        }
-        for (const JsonView& candidate : key["candidates"].elements()) {
-            const auto belongs = candidate.find("family");
-            if (!belongs || belongs->string() != family_name) {
-                continue;
-            }
-            const JsonView point = candidate["point"];
-            const auto at =
-                index.find({static_cast<std::int64_t>(point[heatmap.row_parameter].number()),
-                            static_cast<std::int64_t>(point[heatmap.column_parameter].number())});
-            if (at == index.end()) {
-                point.fail("a point of the family's grid");
-            }
-            heatmap.cells[at->second] = heat_cell(candidate);
-        }
-        out += "<h4>" + html_text(family_name) + ": median time over " +
-               html_text(heatmap.row_parameter) + " &#215; " + html_text(heatmap.column_parameter) +
-               "</h4>\n" + html::heatmap_svg(heatmap, format_duration_ns);
-    }
-    return out;
-}
-
 std::string failures(const JsonView& key) {
     std::string items;
     for (const JsonView& candidate : key["candidates"].elements()) {
         if (const auto reason = candidate.find("reason")) {
             items += "<li><b>" + html_text(candidate["name"].string()) + "</b> (" +
-                     html_text(candidate["status"].string()) + "): " + html_text(reason->string()) +
-                     "</li>\n";
+                     html_text(candidate["status"].string()) +
+                     "): " + html_prose(reason->string()) + "</li>\n";
         }
     }
     return items.empty()
@@ -286,7 +214,7 @@ std::string key_details(const JsonView& problem, const JsonView& key) {
     }
     facts += "tuning time " + seconds_text(key["elapsed_s"].number());
     out += "<p class=\"muted\">" + facts + "</p>\n";
-    return out + candidate_chart(key) + heatmaps(problem, key) + failures(key);
+    return out + candidate_chart(key) + key_heatmaps(problem, key) + failures(key);
 }
 
 }  // namespace

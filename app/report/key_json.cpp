@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,14 @@ std::string family_name(const problem::CandidateFamily& family) {
 
 nlohmann::json families_json(const problem::Problem& problem) {
     nlohmann::json families = nlohmann::json::array();
+    // Loading splits a family whose points are different SPIR-V modules (GLSL defines, a
+    // templated spirv path) into copies, one per module, appended after the file's families;
+    // each copy has the whole grid, so a reader wants the first alone.
+    std::set<std::string> listed;
     for (const problem::CandidateFamily& family : problem.families) {
+        if (!listed.insert(family_name(family)).second) {
+            continue;
+        }
         // A list, not an object: the order of the parameters is the grid's (the first varies
         // slowest), which a JSON object would not keep.
         nlohmann::json grid = nlohmann::json::array();

@@ -13,7 +13,8 @@ namespace spvtune::app {
 /// A family as a candidate's `family` names it: `name`, or `name[variant]` for a variant.
 std::string family_name(const problem::CandidateFamily& family);
 
-/// Each candidate family with its grid: `[{"name", "grid": [{"parameter", "values"}]}]`.
+/// Each candidate family with its grid, once, in file order:
+/// `[{"name", "grid": [{"parameter", "values"}]}]`.
 nlohmann::json families_json(const problem::Problem& problem);
 
 /// The full machine-readable record of one key, every sample included.

@@ -8,8 +8,15 @@ logs any console message (a refused fetch, a parse error), when the rendered cha
 one bar per measured candidate, one dot per sample and one heatmap cell per grid point, or when
 the screenshot is not a PNG of the requested size.
 
+Then measures the layout as Chromium draws it, in a page written by spvtune report from that run
+(its winner renamed to a long name of capitals) and a compare report with a warning naming
+options: a copy of the page with a measuring script added (and the policy that forbids scripts
+taken out) reports every chart text that reaches past its chart's edges, which clip it, and every
+option name broken across lines in a narrow window.
+
 Usage: report_browser_test.py SPVTUNE PROBLEM_DIR KERNEL_DIR [--keep DIR]
 """
+import html
 import html.parser
 import json
 import os
@@ -64,6 +71,86 @@ class ChartCounter(html.parser.HTMLParser):
             self.charts[-1]["cells"] += 1
         elif self.charts and tag == "circle":
             self.charts[-1]["dots"] += 1
+
+
+# Appended to a copy of a page: lists what the layout got wrong in <pre id="measured">, as JSON.
+MEASURE_SCRIPT = """<script>
+window.addEventListener("load", function () {
+  var found = {clipped: [], broken: [], options: 0};
+  document.querySelectorAll("svg.chart").forEach(function (svg) {
+    var width = svg.viewBox.baseVal.width, height = svg.viewBox.baseVal.height;
+    svg.querySelectorAll("text").forEach(function (text) {
+      var box = text.getBBox();
+      if (box.x < -0.5 || box.x + box.width > width + 0.5 || box.y < -0.5 ||
+          box.y + box.height > height + 0.5) {
+        found.clipped.push(text.textContent);
+      }
+    });
+  });
+  document.querySelectorAll("code.option").forEach(function (code) {
+    found.options += 1;
+    if (code.getClientRects().length > 1) {
+      found.broken.push(code.textContent);
+    }
+  });
+  var out = document.createElement("pre");
+  out.id = "measured";
+  out.textContent = JSON.stringify(found);
+  document.body.appendChild(out);
+});
+</script>"""
+
+# A compare report whose warning names options, as compare --json writes its noise warning.
+NOISY_COMPARE = {
+    "schema_version": 1, "command": "compare", "mode": "candidates", "device": "d",
+    "hardware": {"identity": "d-id"}, "threshold": 0.05, "fail_if_slower": None,
+    "warnings": ["n=4096: the baseline's samples vary by 9.1% (robust coefficient of "
+                 "variation), too much to settle a \u00b15% threshold within 10 samples: raise "
+                 "--samples or --min-sample-ms, widen --threshold, or quiet the machine"],
+    "comparisons": [],
+    "summary": {"faster": 0, "slower": 0, "equivalent": 0, "inconclusive": 0,
+                "wrong_output": 0, "skipped": 0, "failed": 0, "regressions": 0, "exit_code": 0},
+}
+
+
+def measure_layout(spvtune, chromium, report, scratch):
+    """What measuring the page of `report` and NOISY_COMPARE in Chromium finds wrong."""
+    long_winner = "W" * 24  # bold capitals: the widest label a narrow column would clip
+    for key in (k for problem in report["problems"] for k in problem["keys"]):
+        for candidate in key["candidates"]:
+            if candidate["name"] == key.get("winner"):
+                candidate["name"] = key["winner"] = long_winner
+    inputs = []
+    for name, content in (("renamed.json", report), ("noisy.json", NOISY_COMPARE)):
+        inputs.append(os.path.join(scratch, name))
+        with open(inputs[-1], "w") as f:
+            json.dump(content, f)
+    page = os.path.join(scratch, "measured.html")
+    written = subprocess.run([spvtune, "report", *inputs, "-o", page], capture_output=True,
+                             text=True, timeout=120)
+    if written.returncode != 0:
+        return ["spvtune report exited with %d:\n%s" % (written.returncode, written.stderr)]
+    with open(page) as f:
+        text = f.read()
+    policy = text.index('<meta http-equiv="Content-Security-Policy"')
+    text = text[:policy] + text[text.index(">", policy) + 1:]
+    with open(page, "w") as f:
+        f.write(text.replace("</body>", MEASURE_SCRIPT + "</body>"))
+    # Narrow, so that the warning wraps.
+    dumped = run_chromium(chromium, page, scratch, ["--dump-dom", "--window-size=420,900"])
+    start = dumped.stdout.find('<pre id="measured">')
+    if start < 0:
+        return ["the measuring script wrote nothing"]
+    found = json.loads(html.unescape(
+        dumped.stdout[start + len('<pre id="measured">'):dumped.stdout.index("</pre>", start)]))
+    failures = []
+    if found["clipped"]:
+        failures.append("chart texts past their chart's edge: %s" % found["clipped"])
+    if found["options"] != 3:
+        failures.append("%d option names set as code, expected 3" % found["options"])
+    if found["broken"]:
+        failures.append("option names broken across lines: %s" % found["broken"])
+    return failures
 
 
 def png_size(path):
@@ -129,9 +216,10 @@ def main():
         elif png_size(screenshot) != (WIDTH, HEIGHT):
             failures.append("screenshot of %s pixels, expected %s" %
                             (png_size(screenshot), (WIDTH, HEIGHT)))
+        failures += measure_layout(spvtune, chromium, report, scratch)
         if keep:
             os.makedirs(keep, exist_ok=True)
-            for name in ("report.html", "report.json", "report.png"):
+            for name in ("report.html", "report.json", "report.png", "measured.html"):
                 if os.path.exists(os.path.join(scratch, name)):
                     shutil.copy(os.path.join(scratch, name), keep)
 

@@ -150,6 +150,8 @@ def main():
         ("tune sample a string", tune_schema, tuned,
          first_key + ["candidates", 0, "samples_ns", 0], "fast"),
         ("tune with an undocumented member", tune_schema, tuned, ["elapsed"], 1.0),
+        ("tune with a family listed twice", tune_schema, tuned, ["problems", 0, "families"],
+         tuned["problems"][0]["families"] * 2),
         ("compare without summary", compare_schema, compared, ["summary"], None),
         ("compare verdict unknown", compare_schema, compared, first_contender + ["verdict"],
          "better"),

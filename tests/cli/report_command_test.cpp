@@ -41,6 +41,15 @@ SpvtuneRun report(const TuneFixture& fixture, std::vector<std::string> args) {
     return run_spvtune(fixture.scratch, args);
 }
 
+/// The page spvtune report writes to stdout for `json`, saved as a file first.
+std::string page_of(const TuneFixture& fixture, const nlohmann::json& json) {
+    const auto input = fixture.scratch.path() / "input.json";
+    write_bytes(input, json.dump());
+    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    return run.out;
+}
+
 /// A compare --json report with one contender of each verdict and one that was not measured.
 nlohmann::json compare_report() {
     auto contender = [](const char* name, double ratio, double low, double high,
@@ -104,7 +113,63 @@ nlohmann::json cache_diff_report() {
                  entry("added", "", "blocked", nullptr, 500.0)}}}}}};
 }
 
+/// A tune report of one key with two families over the same 1 x 2 grid, `fast` winning.
+nlohmann::json two_family_report() {
+    auto candidate = [](const std::string& family, int b, double median_ns, const char* status) {
+        return nlohmann::json{{"name", family + "[A=1,B=" + std::to_string(b) + "]"},
+                              {"family", family},
+                              {"point", {{"A", 1}, {"B", b}}},
+                              {"status", status},
+                              {"statistics",
+                               {{"samples", 5},
+                                {"median_ns", median_ns},
+                                {"ci_low_ns", median_ns},
+                                {"ci_high_ns", median_ns}}}};
+    };
+    const nlohmann::json grid{{{"parameter", "A"}, {"values", {1}}},
+                              {{"parameter", "B"}, {"values", {1, 2}}}};
+    return {
+        {"command", "tune"},
+        {"device", {{"device_name", "gpu"}, {"identity", "gpu-id"}}},
+        {"problems",
+         {{{"name", "two"},
+           {"families", {{{"name", "fast"}, {"grid", grid}}, {{"name", "slow"}, {"grid", grid}}}},
+           {"keys",
+            {{{"key", {{"n", 1}}},
+              {"status", "tuned"},
+              {"elapsed_s", 1.0},
+              {"winner", "fast[A=1,B=1]"},
+              {"candidates",
+               {candidate("fast", 1, 100, "winner"), candidate("fast", 2, 150, "ok"),
+                candidate("slow", 1, 300, "ok"), candidate("slow", 2, 400, "ok")}}}}}}}}};
+}
+
 }  // namespace
+
+TEST_CASE("spvtune report colours every heatmap of a key on one scale, from the key's best") {
+    TuneFixture fixture;
+    const std::string page = page_of(fixture, two_family_report());
+    CHECK(occurrences(page, "<svg class=\"chart heatmap\"") == 2);
+    // Green (heat_colour(0)) for the key's fastest point alone, not for the slow family's best;
+    // orange (heat_colour(1)) for the slowest point of both grids alone.
+    CHECK(occurrences(page, "fill=\"#66bd63\"") == 1);
+    CHECK(occurrences(page, "fill=\"#f46d43\"") == 1);
+    CHECK(contains(page, "One colour scale for every grid of this key"));
+}
+
+TEST_CASE("spvtune report says why a key with a winner has no speedup over its reference") {
+    TuneFixture fixture;
+    nlohmann::json tune = two_family_report();
+    nlohmann::json& key = tune["problems"][0]["keys"][0];
+    CHECK(contains(page_of(fixture, tune), "<td class=\"number\">no reference</td>"));
+    key["reference"] = "slow[A=1,B=2]";
+    CHECK(contains(page_of(fixture, tune), "<td class=\"number\">4.00x faster</td>"));
+    nlohmann::json& reference = key["candidates"][3];
+    reference.erase("statistics");
+    reference["status"] = "wrong output";
+    reference["reason"] = "differs";
+    CHECK(contains(page_of(fixture, tune), "<td class=\"number\">reference wrong output</td>"));
+}
 
 TEST_CASE("tune --html draws every measured candidate of every key, its failures and its grid") {
     TuneFixture fixture;
@@ -133,6 +198,29 @@ TEST_CASE("tune --html draws every measured candidate of every key, its failures
     // The summary names the device and the winner.
     CHECK(contains(page, fixture.report_json().at("device").at("identity").get<std::string>()));
     CHECK(contains(page, "<td>" + key.at("winner").get<std::string>() + "</td>"));
+}
+
+TEST_CASE("tune --html gives a cached key's speedup when the cache kept it, else says why") {
+    TuneFixture fixture;
+    const auto html = fixture.scratch.path() / "report.html";
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384", "--html", html.string()}).exit_code ==
+            0);
+    REQUIRE(fixture.keys().at(0).at("status") == "cached");
+    std::string page = read_bytes(html);
+    CHECK(contains(page, "<td class=\"number\">not kept in the cache</td>"));
+    CHECK(contains(page, "tune with <code class=\"option\">--keep-ranking</code>"));
+
+    // Retuned keeping every candidate's statistics, the cached key has its speedup.
+    REQUIRE(
+        fixture.tune("scale.json", {"--key", "n=16384", "--retune", "--keep-ranking"}).exit_code ==
+        0);
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384", "--html", html.string()}).exit_code ==
+            0);
+    REQUIRE(fixture.keys().at(0).at("status") == "cached");
+    page = read_bytes(html);
+    CHECK(contains(page, "x faster</td>"));
+    CHECK_FALSE(contains(page, "not kept in the cache"));
 }
 
 TEST_CASE("spvtune report draws a saved tune report as tune --html does") {
@@ -189,32 +277,44 @@ TEST_CASE("spvtune report reads what compare --json and cache diff --json really
 
 TEST_CASE("spvtune report colours each compare verdict and lists what was not compared") {
     TuneFixture fixture;
-    const auto input = fixture.scratch.path() / "compare.json";
-    write_bytes(input, compare_report().dump());
-    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
-    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-    check_self_contained(run.out);
+    const std::string page = page_of(fixture, compare_report());
+    check_self_contained(page);
     for (const char* verdict : {"faster", "slower", "equivalent", "inconclusive"}) {
         CAPTURE(verdict);
-        CHECK(occurrences(run.out, std::string("<circle class=\"ratio verdict-") + verdict) == 1);
+        CHECK(occurrences(page, std::string("<circle class=\"ratio verdict-") + verdict) == 1);
     }
-    CHECK(occurrences(run.out, "<rect class=\"band\"") == 1);
-    CHECK(contains(run.out, "<b>broken&lt;b&gt;</b> (wrong output): differs from &#39;base&#39;"));
-    CHECK(contains(run.out, "<li>noise is high</li>"));
+    CHECK(occurrences(page, "<rect class=\"band\"") == 1);
+    CHECK(contains(page, "<b>broken&lt;b&gt;</b> (wrong output): differs from &#39;base&#39;"));
+    CHECK(contains(page, "<li>noise is high</li>"));
+}
+
+TEST_CASE("spvtune report never breaks an option's name in a warning across lines") {
+    TuneFixture fixture;
+    nlohmann::json compare = compare_report();
+    compare["warnings"] = {
+        "n=4: the baseline's samples vary by 9.1%: raise --samples or --min-sample-ms, widen "
+        "--threshold, or quiet the machine",
+        "a -- b and x--y name no option; --<b> neither"};
+    const std::string page = page_of(fixture, compare);
+    // A browser breaks a line after a hyphen; the page keeps each option whole.
+    CHECK(contains(page, "code.option { white-space: nowrap; }"));
+    CHECK(contains(page,
+                   "<li>n=4: the baseline&#39;s samples vary by 9.1%: raise <code "
+                   "class=\"option\">--samples</code> or <code "
+                   "class=\"option\">--min-sample-ms</code>, widen <code "
+                   "class=\"option\">--threshold</code>, or quiet the machine</li>"));
+    CHECK(contains(page, "<li>a -- b and x--y name no option; --&lt;b&gt; neither</li>"));
 }
 
 TEST_CASE("spvtune report tables a cache diff's winner changes with their speedups") {
     TuneFixture fixture;
-    const auto input = fixture.scratch.path() / "diff.json";
-    write_bytes(input, cache_diff_report().dump());
-    const SpvtuneRun run = report(fixture, {input.string(), "-o", "-"});
-    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-    check_self_contained(run.out);
-    CHECK(occurrences(run.out, "<tr><td>winner changed</td>") == 2);
-    CHECK(contains(run.out, "verdict-faster\">2.00x faster</td>"));
-    CHECK(contains(run.out, "verdict-slower\">1.25x slower</td>"));
-    CHECK(contains(run.out, "<td>tiled[T=16]</td>"));
-    CHECK(contains(run.out, "<li>hardware other is only in old</li>"));
+    const std::string page = page_of(fixture, cache_diff_report());
+    check_self_contained(page);
+    CHECK(occurrences(page, "<tr><td>winner changed</td>") == 2);
+    CHECK(contains(page, "verdict-faster\">2.00x faster</td>"));
+    CHECK(contains(page, "verdict-slower\">1.25x slower</td>"));
+    CHECK(contains(page, "<td>tiled[T=16]</td>"));
+    CHECK(contains(page, "<li>hardware other is only in old</li>"));
 }
 
 TEST_CASE("spvtune report puts several reports on one page, in order") {

@@ -10,6 +10,8 @@
 #include "tune_fixture.hpp"
 
 using namespace spvtune::test;
+using spvtune::tune::testing::read_bytes;
+using spvtune::tune::testing::write_bytes;
 
 namespace {
 
@@ -39,7 +41,60 @@ std::size_t occurrences(const std::string& text, const std::string& part) {
     return count;
 }
 
+// y = 2 * x, PER_THREAD elements per invocation: each point of a grid over both defines is its
+// own SPIR-V module.
+const char* const per_thread_glsl = R"glsl(#version 450
+layout(local_size_x = WG_SIZE) in;
+layout(set = 0, binding = 0) readonly buffer X { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Y { float y[]; };
+layout(push_constant) uniform Params { uint n; } params;
+void main() {
+    for (uint k = 0; k < PER_THREAD; ++k) {
+        uint i = gl_GlobalInvocationID.x * PER_THREAD + k;
+        if (i < params.n) { y[i] = 2.0 * x[i]; }
+    }
+}
+)glsl";
+
+const char* const per_thread_problem = R"json({
+    "name": "glsl-grid",
+    "parameters": {"n": {"type": "int"}},
+    "keys": {"list": [{"n": 4096}]},
+    "buffers": {
+        "x": {"type": "f32", "count": "n", "init": {"random": {"seed": 1}}, "role": "input"},
+        "y": {"type": "f32", "count": "n", "role": "output"}
+    },
+    "candidates": [{
+        "name": "scale", "glsl": "scale.comp", "grid": {"WG": [32, 64], "PT": [1, 2]},
+        "defines": {"WG_SIZE": "WG", "PER_THREAD": "PT"},
+        "workgroups": ["ceil_div(n, WG * PT)", 1, 1],
+        "push_constants": [{"type": "u32", "value": "n"}], "bindings": {"0": "x", "1": "y"}
+    }],
+    "reference": {"candidate": "scale[WG=32,PT=1]", "compare": {"y": {"exact": true}}},
+    "settings": {"warmup": 1, "samples": 3, "min_samples": 3}
+})json";
+
 }  // namespace
+
+TEST_CASE("tune --json lists each family once, though its points are separate GLSL modules") {
+    TuneFixture fixture;
+    write_bytes(fixture.scratch.path() / "scale.comp", per_thread_glsl);
+    const auto problem = fixture.scratch.path() / "grid.json";
+    write_bytes(problem, per_thread_problem);
+    const auto html = fixture.scratch.path() / "grid.html";
+    const SpvtuneRun run = run_spvtune(
+        fixture.scratch, {"tune", problem.string(), "--cache-dir", fixture.cache.string(), "--json",
+                          fixture.report.string(), "--html", html.string(), "-q"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    const nlohmann::json families = fixture.report_json().at("problems").at(0).at("families");
+    REQUIRE(families.size() == 1);
+    CHECK(families.at(0).at("name") == "scale");
+    CHECK(families.at(0).at("grid").size() == 2);
+    // So the page draws the grid once, with every point in it.
+    const std::string page = read_bytes(html);
+    CHECK(occurrences(page, "<svg class=\"chart heatmap\"") == 1);
+    CHECK(occurrences(page, "<rect class=\"cell measured") == 4);
+}
 
 TEST_CASE("tune: a candidate the key's plan skips is listed once, with the plan's reason") {
     TuneFixture fixture;

@@ -119,7 +119,7 @@ TEST_CASE("the heatmap draws every grid point, measured or not, and outlines the
     heatmap.cells[1] = {HeatCell::State::measured, 400, false, ""};
     heatmap.cells[2] = {HeatCell::State::failed, 0, false, "wrong output"};
     heatmap.cells[3] = {HeatCell::State::missing, 0, false, ""};
-    const std::string svg = heatmap_svg(heatmap, plain);
+    const std::string svg = heatmap_svg(heatmap, plain, {100, 400});
     CHECK(occurrences(svg, "<rect class=\"cell ") == 4);
     CHECK(occurrences(svg, "<rect class=\"cell measured winner\"") == 1);
     CHECK(occurrences(svg, "<rect class=\"cell failed\"") == 1);
@@ -145,7 +145,25 @@ TEST_CASE("heat colours run from green through pale yellow to orange") {
 TEST_CASE("a heatmap whose cells do not fill its grid is refused") {
     Heatmap heatmap{"A", "B", {1, 2}, {3}, {}};
     heatmap.cells.resize(3);
-    CHECK_THROWS_AS(heatmap_svg(heatmap, plain), std::invalid_argument);
+    CHECK_THROWS_AS(heatmap_svg(heatmap, plain, {1, 2}), std::invalid_argument);
+}
+
+TEST_CASE("a key's heatmaps share one colour range, from the key's fastest candidate") {
+    Heatmap fast{"A", "B", {1}, {1, 2}, {}};
+    fast.cells = {{HeatCell::State::measured, 100, true, ""},
+                  {HeatCell::State::measured, 150, false, ""}};
+    Heatmap slow{"A", "B", {1}, {1, 2}, {}};
+    slow.cells = {{HeatCell::State::measured, 300, false, ""},
+                  {HeatCell::State::failed, 0, false, ""}};
+    const HeatRange range = shared_heat_range({fast, slow}, 100);
+    CHECK(range.fastest_ns == 100);
+    CHECK(range.slowest_ns == 300);
+    // The slow family's best point is no longer green: it is the slowest of the key.
+    const std::string svg = heatmap_svg(slow, plain, range);
+    CHECK(occurrences(svg, "fill=\"" + heat_colour(1) + "\"") == 1);
+    CHECK(occurrences(svg, "fill=\"" + heat_colour(0) + "\"") == 0);
+    // A winner in no grid lowers the range's start.
+    CHECK(shared_heat_range({slow}, 50).fastest_ns == 50);
 }
 
 TEST_CASE("the ratio chart puts each contender's interval over the band of equivalence") {
@@ -162,4 +180,18 @@ TEST_CASE("the ratio chart puts each contender's interval over the band of equiv
     const auto values = texts_of_class(svg, "value");
     CHECK(values == std::vector<std::string>{"0.5x  faster", "1.01x  equivalent", "1.3x  slower"});
     CHECK(occurrences(svg, "within 0.95x to 1.05x") == 1);
+}
+
+TEST_CASE("the ratio chart's log axis fits the ratios, so the band of equivalence stays wide") {
+    // Ratios from 0.9 to 3.5: a linear axis widened to 0..4 left the +-5% band a fortieth of it.
+    const std::string svg = ratio_chart_svg(
+        {{"n=1 same", 1.0, 0.9, 1.1, "equivalent"}, {"n=2 slow", 3.2, 3.0, 3.5, "slower"}}, 0.05);
+    CHECK(occurrences(svg, "(log scale)") == 1);
+    CHECK(texts_of_class(svg, "tick") == std::vector<std::string>{"1x", "2x", "3x"});
+    const std::size_t band = svg.find("<rect class=\"band\"");
+    REQUIRE(band != std::string::npos);
+    const std::size_t start = svg.find("width=\"", band) + 7;
+    const double band_width = std::stod(svg.substr(start, svg.find('"', start) - start));
+    // Of a plot about 600 px wide: log10(1.05 / 0.95) of the log10(3.5 / 0.9) the data spans.
+    CHECK(band_width > 35);
 }

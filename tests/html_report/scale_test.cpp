@@ -75,3 +75,27 @@ TEST_CASE("a scale of one value still places it inside the axis") {
     CHECK(scale.position(5) > 0);
     CHECK(scale.position(5) < 100);
 }
+
+TEST_CASE("a fitted log scale keeps close to its values, with 1-2-5 ticks inside it") {
+    const Scale scale = Scale::fitted_log(0.9, 3.5, 0, 100);
+    CHECK(scale.kind() == Scale::Kind::log);
+    // A margin of a twentieth of the span (3.5 / 0.9) at either end.
+    const double margin = std::pow(3.5 / 0.9, 0.05);
+    CHECK(scale.low() == doctest::Approx(0.9 / margin));
+    CHECK(scale.high() == doctest::Approx(3.5 * margin));
+    CHECK(scale.position(std::sqrt(scale.low() * scale.high())) == doctest::Approx(50));
+    // Under a decade: steps of 1 from the first inside, as a linear axis would put them.
+    CHECK(scale.ticks() == std::vector<double>{1, 2, 3});
+    const std::vector<double> narrow = Scale::fitted_log(0.95, 1.05, 0, 100).ticks();
+    REQUIRE(narrow.size() == 3);
+    CHECK(narrow[0] == doctest::Approx(0.95));
+    CHECK(narrow[1] == doctest::Approx(1));
+    CHECK(narrow[2] == doctest::Approx(1.05));
+    // Over decades: the powers of ten, and the 2x and 5x between them, inside the domain.
+    const std::vector<double> expected{0.5, 1, 2, 5, 10, 20, 50};
+    const std::vector<double> wide = Scale::fitted_log(0.3, 40, 0, 100).ticks();
+    REQUIRE(wide.size() == expected.size());
+    for (std::size_t i = 0; i < wide.size(); ++i) {
+        CHECK(wide[i] == doctest::Approx(expected[i]));
+    }
+}
