@@ -24,18 +24,21 @@ namespace {
 
 template <class T>
 T integer_in_range(const Value& value, std::string_view expression, const char* type) {
-    const std::string expected = std::string("an int in the range of ") + type;
+    // The message is made only on the way out: a conversion that succeeds builds no string.
+    const auto out_of_range = [&] {
+        range_error(value, expression, std::string("an int in the range of ") + type);
+    };
     const auto* i = std::get_if<std::int64_t>(&value);
     if (i == nullptr) {
-        range_error(value, expression, expected);
+        out_of_range();
     }
     if constexpr (std::is_unsigned_v<T>) {
         if (*i < 0 || static_cast<std::uint64_t>(*i) > std::numeric_limits<T>::max()) {
-            range_error(value, expression, expected);
+            out_of_range();
         }
     } else {
         if (*i < std::numeric_limits<T>::min() || *i > std::numeric_limits<T>::max()) {
-            range_error(value, expression, expected);
+            out_of_range();
         }
     }
     return static_cast<T>(*i);

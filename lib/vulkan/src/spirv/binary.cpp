@@ -15,7 +15,6 @@ namespace spvtune::vulkan::detail {
 namespace {
 
 constexpr std::uint32_t spirv_magic = 0x07230203;
-constexpr std::size_t header_words = 5;
 
 // std::byteswap is C++23.
 constexpr std::uint32_t byteswap32(std::uint32_t v) noexcept {
@@ -81,7 +80,7 @@ std::vector<std::uint32_t> read_spirv_words(const std::filesystem::path& path,
 }
 
 void normalize_spirv_words(std::vector<std::uint32_t>& words, const std::string& display_name) {
-    if (words.size() < header_words) {
+    if (words.size() < spirv_header_words) {
         throw SpirvError("'" + display_name + "' is not a SPIR-V module: it has " +
                          std::to_string(words.size() * 4) +
                          " bytes, fewer than the 20-byte SPIR-V header");

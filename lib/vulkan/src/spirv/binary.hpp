@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -8,6 +9,10 @@
 
 // Byte-level handling of SPIR-V code: reading a file, recognising SPIR-V, byte order, digest.
 namespace spvtune::vulkan::detail {
+
+/// Words of the SPIR-V header (magic, version, generator, bound, schema) before the first
+/// instruction.
+inline constexpr std::size_t spirv_header_words = 5;
 
 /// The words of the file at `path`; throws SpirvError when it cannot be read or its size is not
 /// a whole number of 32-bit words

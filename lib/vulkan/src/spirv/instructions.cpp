@@ -1,13 +1,13 @@
 #include "instructions.hpp"
 
+#include "binary.hpp"
+
 #include <spirv_cross/spirv.h>
 
 #include <spvtune/vulkan/error.hpp>
 
 namespace spvtune::vulkan::detail {
 namespace {
-
-constexpr std::size_t header_words = 5;
 
 // A SPIR-V literal string: UTF-8, NUL-terminated, packed four bytes per word, low byte first.
 // Returns the string and advances `index` past the words it occupies.
@@ -137,7 +137,7 @@ ModuleDeclarations read_declarations(std::span<const std::uint32_t> words,
                                      const std::string& display_name) {
     ModuleDeclarations declarations;
     DeclarationReader reader(declarations);
-    std::size_t position = header_words;
+    std::size_t position = spirv_header_words;
     while (position < words.size()) {
         const std::uint32_t word_count = words[position] >> 16;
         const std::uint32_t opcode = words[position] & 0xffffU;
