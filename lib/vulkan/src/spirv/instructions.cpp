@@ -1,10 +1,10 @@
 #include "instructions.hpp"
 
-#include "binary.hpp"
-
 #include <spirv_cross/spirv.h>
 
 #include <spvtune/vulkan/error.hpp>
+
+#include "binary.hpp"
 
 namespace spvtune::vulkan::detail {
 namespace {
