@@ -10,6 +10,7 @@
 
 #include "cache_json_values.hpp"
 #include "cache_parse_fast.hpp"
+#include "cache_parse_full.hpp"
 
 namespace spvtune::cache {
 namespace {
@@ -383,6 +384,10 @@ CacheDocument parse_cache(std::string_view text, const std::filesystem::path& fi
     }
     // Not a file the fast path vouches for: read it again, checking each value and saying
     // where the first problem is.
+    return parse_cache_full(text, file);
+}
+
+CacheDocument parse_cache_full(std::string_view text, const std::filesystem::path& file) {
     const json root_value = parse_json(text, file);
     const Place root_at;
     // The format and version are checked first, before unknown members could be blamed on a
