@@ -173,6 +173,24 @@ TEST_CASE("the readers agree on every file spvtune writes, and the fast reader v
     }
 }
 
+// Texts the readers once read differently, each kept with the reader that was wrong.
+TEST_CASE("the readers agree on the files they once disagreed on") {
+    const std::string text = spvtune::cache::serialize_cache(sample_document(1));
+    const auto with = [&text](const std::string& from, const std::string& to) {
+        const auto at = text.find(from);
+        REQUIRE(at != std::string::npos);
+        return std::string(text).replace(at, from.size(), to);
+    };
+    // simdjson reads -0 as the integer 0; the full reader called it "a negative number" and
+    // refused it. JSON Schema takes -0 for 0, so the full reader was wrong: both now read 0.
+    for (const std::string& minus_zero : {with("\"samples\":31", "\"samples\":-0"),
+                                          with("\"vendor_id\": 4318", "\"vendor_id\": -0")}) {
+        const ReaderVerdicts verdicts = compare_readers(minus_zero);
+        CHECK_MESSAGE(verdicts.disagreement.empty(), verdicts.disagreement);
+        CHECK(verdicts.full_accepted);
+    }
+}
+
 TEST_CASE("the readers agree on every truncation and every one-byte deletion of a valid file") {
     const std::string text = spvtune::cache::serialize_cache(written_documents().back());
     Tally tally;
