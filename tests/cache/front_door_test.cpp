@@ -1,11 +1,9 @@
-// The example at the top of <spvtune/cache/cache.hpp>, compiled and run with that header alone:
-// a tuner whose results persist in a cache directory, and the file it wrote found and read back
-// as a shipped cache would be.
-#include <cstdint>
+// The example at the top of <spvtune/cache/cache.hpp>, compiled and run with that header alone
+// (and the tune example's sum, support/sum_example.hpp): a tuner whose results persist in a cache
+// directory, and the file it wrote found and read back as a shipped cache would be.
+#include <filesystem>
 #include <memory>
-#include <numeric>
 #include <span>
-#include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -13,57 +11,12 @@
 #include <spvtune/cache/cache.hpp>
 
 #include "cache/temp_directory.hpp"
-
-namespace cache_front_door {
-
-struct Size {
-    std::uint64_t n = 0;
-    friend bool operator==(const Size&, const Size&) = default;
-};
-std::string to_string(const Size& size) {
-    return "n=" + std::to_string(size.n);
-}
-void to_json(nlohmann::json& json, const Size& size) {
-    json = {{"n", size.n}};
-}
-void from_json(const nlohmann::json& json, Size& size) {
-    json.at("n").get_to(size.n);
-}
-
-}  // namespace cache_front_door
-
-template <>
-struct std::hash<cache_front_door::Size> {
-    std::size_t operator()(const cache_front_door::Size& size) const noexcept {
-        return std::hash<std::uint64_t>{}(size.n);
-    }
-};
+#include "support/sum_example.hpp"
 
 namespace {
 
 using namespace spvtune;
-using cache_front_door::Size;
-using Set = tune::TunableSet<Size, std::span<const float>, float>;
-
-tune::Result<float> sum_scalar(std::span<const float> x) {
-    return std::accumulate(x.begin(), x.end(), 0.0f);
-}
-
-tune::Result<float> sum_pairs(std::span<const float> x) {
-    float even = 0;
-    float odd = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        (i % 2 == 0 ? even : odd) += x[i];
-    }
-    return even + odd;
-}
-
-Set sum_candidates() {
-    Set s([](std::span<const float> x) { return Size{x.size()}; });
-    s.add({"scalar", "v1", &sum_scalar, {}, {}, {}});
-    s.add({"pairs", "v1", &sum_pairs, {}, {}, {}});
-    return s;
-}
+using front_door::Size;
 
 // One process's view: a tuner whose store is the cache directory.
 tune::LookupSource sum_once(const std::filesystem::path& directory, const tune::TuneClient& client,
@@ -71,7 +24,7 @@ tune::LookupSource sum_once(const std::filesystem::path& directory, const tune::
     tune::TunerOptions options;
     options.store = std::make_shared<cache::CacheFileStore>(directory);
     tune::LocalTuner<Size, int> tuner("sum", options);
-    auto set = tuner.init(0, [] { return sum_candidates(); });
+    auto set = tuner.init(0, [] { return front_door::sum_candidates(); });
     tune::ExecutionInfo info;
     const auto out = tuner.execute(0, client, *set, x, &info);
     REQUIRE(out);
