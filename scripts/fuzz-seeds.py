@@ -8,6 +8,7 @@ generated input (SPIR-V above all) is committed:
   problem     the shipped configs, the CLI tests' and invalid problems, the schema corpus and every
               problem file of the hostile corpus (tests/hostile/corpus.json, its specs expanded)
   cache       the schema corpus's cache files and the hostile corpus's cache files
+  cache_readers  the cache seeds (both cache readers on one input)
   expression  every string value of the problem seeds (counts, dispatch sizes, constraints...)
   spirv       the kernels built in BUILD_DIR and the hostile corpus's SPIR-V files
 and, for each target, the inputs of past findings kept in tests/fuzz/regressions/<target>/.
@@ -215,6 +216,10 @@ def main():
     for pattern in ("kernels/*.spv", "fuzz_kernels/*.spv"):
         for path in sorted(build.glob(pattern)):
             seeds.add("spirv", path.read_bytes())
+
+    # Both cache readers read what the cache parser reads.
+    for path in sorted((seeds.root / "cache").iterdir()):
+        seeds.add("cache_readers", path.read_bytes())
 
     for directory in sorted((ROOT / "tests/fuzz/regressions").glob("*")):
         for path in sorted(directory.iterdir()):

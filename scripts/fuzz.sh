@@ -5,7 +5,8 @@
 # FUZZ_TIMEOUT seconds, default 30), a leak, undefined behaviour or memory over FUZZ_RSS_MB
 # (default 2048); the input that did it is left in build/fuzz/run/findings/ and the log beside it.
 # FUZZ_NICE (default 0) is the fuzzers' niceness, for a long run on a shared machine.
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: expression cache spirv problem)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: expression cache cache_readers spirv
+# problem)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +14,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-    targets=(expression cache spirv problem)
+    targets=(expression cache cache_readers spirv problem)
 fi
 
 source scripts/phase-times.sh
@@ -41,10 +42,15 @@ fuzz_one() {
     local corpus=${run}/corpus/${target}
     mkdir -p "${corpus}" "${run}/seeds/${target}"
     local log=${run}/findings/${target}.log
+    # A target's dictionary is tests/fuzz/TARGET.dict, or that of the input it shares
+    # (cache_readers reads what cache reads).
     local dict=()
-    if [[ -f tests/fuzz/${target}.dict ]]; then
-        dict=(-dict="tests/fuzz/${target}.dict")
-    fi
+    for name in "${target}" "${target%%_*}"; do
+        if [[ -f tests/fuzz/${name}.dict ]]; then
+            dict=(-dict="tests/fuzz/${name}.dict")
+            break
+        fi
+    done
     if nice -n "${FUZZ_NICE:-0}" "${build}/tests/fuzz/fuzz_${target}" -max_total_time="${seconds}" \
         -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
         -artifact_prefix="${run}/findings/${target}-" -print_final_stats=1 \

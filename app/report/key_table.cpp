@@ -106,10 +106,9 @@ void print_search_line(std::ostream& out, const tune::TuneEntry* entry) {
         << ")\n";
 }
 
-}  // namespace
-
-void print_key_report(std::ostream& out, const problem::Problem& problem,
-                      const run::KeyReport& report, bool verbose, const Palette& palette) {
+/// The key's first line: what happened to it and, when it has one, its winner.
+void print_status_line(std::ostream& out, const problem::Problem& problem,
+                       const run::KeyReport& report, const Palette& palette) {
     using run::KeyStatus;
     const std::string title = headline(problem, report);
     const tune::TuneEntry* entry = report.entry ? &*report.entry : nullptr;
@@ -158,89 +157,146 @@ void print_key_report(std::ostream& out, const problem::Problem& problem,
             print_search_line(out, entry);
             break;
     }
-    const bool table =
-        entry != nullptr && !entry->ranking.empty() &&
-        (report.status == KeyStatus::tuned || verbose || report.status == KeyStatus::failed);
-    if (!table && report.skipped.empty()) {
-        return;
+}
+
+/// The rows of the candidate table under a key's line, one candidate each.
+class CandidateTable {
+  public:
+    CandidateTable(std::ostream& out, const problem::Problem& problem, const Palette& palette)
+        : out_(out), palette_(palette) {
+        for (const auto& candidate : problem.candidates) {
+            width_ = std::max(width_, candidate.name.size());
+        }
     }
 
-    const std::string reference =
-        report.reference ? problem.candidates[*report.reference].name : std::string();
-    std::size_t width = 9;
-    for (const auto& candidate : problem.candidates) {
-        width = std::max(width, candidate.name.size());
-    }
     // Padded on the visible width: a painted cell is longer than what the terminal shows.
-    auto row = [&](const std::string& rank, const std::string& name, const std::string& median,
-                   const std::string& interval, const std::string& ratio,
-                   const std::string& status) {
-        out << "  " << pad_right(rank, 3) << pad_right(name, width + 2) << pad_right(median, 11)
-            << pad_right(interval, 25) << pad_right(ratio, 9) << status << '\n';
-    };
-    // The status word painted, the details after it plain.
-    auto painted = [&](const std::string& status) {
+    void row(const std::string& rank, const std::string& name, const std::string& median,
+             const std::string& interval, const std::string& ratio,
+             const std::string& status) const {
+        out_ << "  " << pad_right(rank, 3) << pad_right(name, width_ + 2) << pad_right(median, 11)
+             << pad_right(interval, 25) << pad_right(ratio, 9) << status << '\n';
+    }
+
+    /// A row for a candidate with no time to show.
+    void untimed_row(const std::string& rank, const std::string& name,
+                     const std::string& status) const {
+        row(rank, name, "-", "-", "-", status);
+    }
+
+    /// The status word painted, the details after it plain.
+    std::string painted(const std::string& status) const {
         const std::size_t end = std::min(status.find_first_of(",:["), status.size());
         std::size_t word_end = end;
         while (word_end > 0 && status[word_end - 1] == ' ') {
             --word_end;
         }
         const std::optional<Tone> tone = status_tone(status);
-        return tone ? palette.paint(status.substr(0, word_end), *tone) + status.substr(word_end)
+        return tone ? palette_.paint(status.substr(0, word_end), *tone) + status.substr(word_end)
                     : status;
-    };
-    if (table) {
-        const tune::RankedCandidate* ref = find_ranked(*entry, reference);
-        const double reference_ns = ref ? ref->statistics.median_ns : 0;
-        row("#", "candidate", "median", "95% CI of median", "speedup", "status");
-        for (std::size_t i = 0; i < entry->ranking.size(); ++i) {
-            const tune::RankedCandidate& ranked = entry->ranking[i];
-            const auto& stats = ranked.statistics;
-            std::string status = i == 0 ? "ok (winner)" : ranked.tied_with_winner ? "tied" : "ok";
-            if (ranked.eliminated) {
-                status += ", eliminated early";
-            }
-            if (ranked.name == reference) {
-                status += ", reference";
-            }
-            if (ranked.method == tune::TimingMethod::host_clock) {
-                status += ", host-timed";
-            }
-            if (!cache::statistics_kept(stats)) {
-                // The cache file keeps only the winner's statistics (tune --keep-ranking).
-                row(std::to_string(i + 1), ranked.name, "-", "-", "-",
-                    status + " [statistics not kept]");
-                continue;
-            }
-            if (stats.samples == 0) {
-                // A lone candidate the library settled without measuring: no time to show.
-                row(std::to_string(i + 1), ranked.name, "-", "-", "-",
-                    painted(status) + " [not measured]");
-                continue;
-            }
-            std::string interval =
-                format_duration_ns(stats.ci_low_ns) + " .. " + format_duration_ns(stats.ci_high_ns);
-            const double coverage = tune::median_interval_coverage(stats.samples);
-            if (coverage < 0.95) {
-                // Too few samples for a 95% interval: say what it really covers.
-                interval += " (" + std::to_string(static_cast<int>(coverage * 100)) + "%)";
-            }
-            const std::string name = i == 0 ? palette.paint(ranked.name, Tone::good) : ranked.name;
-            row(std::to_string(i + 1), name, format_duration_ns(stats.median_ns), interval,
-                speedup(reference_ns, stats.median_ns),
-                painted(status) + " [" + std::to_string(stats.samples) + " samples]");
+    }
+
+    const Palette& palette() const noexcept { return palette_; }
+
+  private:
+    std::ostream& out_;
+    const Palette& palette_;
+    std::size_t width_ = 9;
+};
+
+/// "ok (winner)", "tied" or "ok" for the candidate ranked at `place` (0 the winner), then what
+/// else is true of it.
+std::string ranked_status(std::size_t place, const tune::RankedCandidate& ranked,
+                          const std::string& reference) {
+    std::string status = place == 0 ? "ok (winner)" : ranked.tied_with_winner ? "tied" : "ok";
+    if (ranked.eliminated) {
+        status += ", eliminated early";
+    }
+    if (ranked.name == reference) {
+        status += ", reference";
+    }
+    if (ranked.method == tune::TimingMethod::host_clock) {
+        status += ", host-timed";
+    }
+    return status;
+}
+
+/// The median's confidence interval, with its real coverage when too few samples make it less
+/// than the 95% the column heads.
+std::string interval_text(const tune::SampleStatistics& stats) {
+    std::string interval =
+        format_duration_ns(stats.ci_low_ns) + " .. " + format_duration_ns(stats.ci_high_ns);
+    const double coverage = tune::median_interval_coverage(stats.samples);
+    if (coverage < 0.95) {
+        interval += " (" + std::to_string(static_cast<int>(coverage * 100)) + "%)";
+    }
+    return interval;
+}
+
+/// The ranked candidates, fastest first, timed against the reference's median.
+void print_ranking(const CandidateTable& table, const tune::TuneEntry& entry,
+                   const std::string& reference) {
+    const tune::RankedCandidate* ref = find_ranked(entry, reference);
+    const double reference_ns = ref ? ref->statistics.median_ns : 0;
+    table.row("#", "candidate", "median", "95% CI of median", "speedup", "status");
+    for (std::size_t i = 0; i < entry.ranking.size(); ++i) {
+        const tune::RankedCandidate& ranked = entry.ranking[i];
+        const auto& stats = ranked.statistics;
+        const std::string rank = std::to_string(i + 1);
+        const std::string status = ranked_status(i, ranked, reference);
+        if (!cache::statistics_kept(stats)) {
+            // The cache file keeps only the winner's statistics (tune --keep-ranking).
+            table.untimed_row(rank, ranked.name, status + " [statistics not kept]");
+            continue;
         }
-        for (const tune::CandidateFailure& failure : entry->failures) {
-            if (skipped_by_plan(report, failure)) {
-                continue;
-            }
-            row("-", failure.name, "-", "-", "-",
-                painted(run::failure_status(report, failure) + ": " + failure.reason));
+        if (stats.samples == 0) {
+            // A lone candidate the library settled without measuring: no time to show.
+            table.untimed_row(rank, ranked.name, table.painted(status) + " [not measured]");
+            continue;
+        }
+        const std::string name =
+            i == 0 ? table.palette().paint(ranked.name, Tone::good) : ranked.name;
+        table.row(rank, name, format_duration_ns(stats.median_ns), interval_text(stats),
+                  speedup(reference_ns, stats.median_ns),
+                  table.painted(status) + " [" + std::to_string(stats.samples) + " samples]");
+    }
+}
+
+/// The candidates that took no part in the ranking, but for those the key's plan skipped: the
+/// skipped rows say why.
+void print_failures(const CandidateTable& table, const run::KeyReport& report,
+                    const tune::TuneEntry& entry) {
+    for (const tune::CandidateFailure& failure : entry.failures) {
+        if (!skipped_by_plan(report, failure)) {
+            table.untimed_row(
+                "-", failure.name,
+                table.painted(run::failure_status(report, failure) + ": " + failure.reason));
         }
     }
-    if (table || verbose || report.status == KeyStatus::tuned) {
+}
+
+}  // namespace
+
+void print_key_report(std::ostream& out, const problem::Problem& problem,
+                      const run::KeyReport& report, bool verbose, const Palette& palette) {
+    using run::KeyStatus;
+    print_status_line(out, problem, report, palette);
+    const tune::TuneEntry* entry = report.entry ? &*report.entry : nullptr;
+    const bool with_ranking =
+        entry != nullptr && !entry->ranking.empty() &&
+        (report.status == KeyStatus::tuned || verbose || report.status == KeyStatus::failed);
+    if (!with_ranking && report.skipped.empty()) {
+        return;
+    }
+    const CandidateTable table(out, problem, palette);
+    if (with_ranking) {
+        const std::string reference =
+            report.reference ? problem.candidates[*report.reference].name : std::string();
+        print_ranking(table, *entry, reference);
+        print_failures(table, report, *entry);
+    }
+    if (with_ranking || verbose || report.status == KeyStatus::tuned) {
         for (const run::SkippedCandidate& skipped : report.skipped) {
-            row("-", skipped.name, "-", "-", "-", painted("skipped: " + skipped.reason));
+            table.untimed_row("-", skipped.name, table.painted("skipped: " + skipped.reason));
         }
     }
 }

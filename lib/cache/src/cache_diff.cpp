@@ -1,10 +1,18 @@
 #include <map>
 #include <tuple>
 
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/cache/cache_diff.hpp>
 
 namespace spvtune::cache {
 namespace {
+
+constexpr base::EnumNames<EntryChange, 4> entry_change_names{{
+    {EntryChange::added, "added"},
+    {EntryChange::removed, "removed"},
+    {EntryChange::winner_changed, "winner changed"},
+    {EntryChange::stale, "stale"},
+}};
 
 using Address = std::tuple<std::string, std::uint64_t, std::string>;
 
@@ -30,17 +38,7 @@ std::optional<double> winner_ns(const CacheKeyRecord* record) {
 }  // namespace
 
 std::string_view entry_change_name(EntryChange change) noexcept {
-    switch (change) {
-        case EntryChange::added:
-            return "added";
-        case EntryChange::removed:
-            return "removed";
-        case EntryChange::winner_changed:
-            return "winner changed";
-        case EntryChange::stale:
-            break;
-    }
-    return "stale";
+    return base::name_of(entry_change_names, change);
 }
 
 std::vector<EntryDifference> diff_caches(const CacheDocument& old_document,

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <cassert>
+#include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -10,6 +12,7 @@
 
 #include "cache_json_values.hpp"
 #include "cache_parse_fast.hpp"
+#include "cache_parse_full.hpp"
 
 namespace spvtune::cache {
 namespace {
@@ -37,11 +40,28 @@ struct Place {
     }
 };
 
+// nlohmann holds a non-negative integer as unsigned, except "-0": a signed zero, which is no
+// negative number (JSON Schema takes it for 0, and simdjson, the fast reader, reads it as 0).
+bool is_negative_integer(const json& value) {
+    return value.is_number_integer() && !value.is_number_unsigned() &&
+           value.get<std::int64_t>() < 0;
+}
+
+std::optional<std::uint64_t> non_negative_integer(const json& value) {
+    if (value.is_number_unsigned()) {
+        return value.get<std::uint64_t>();
+    }
+    if (value.is_number_integer() && !is_negative_integer(value)) {
+        return 0;
+    }
+    return std::nullopt;
+}
+
 std::string describe(const json& value) {
     if (value.is_number_float()) {
         return "a fractional number";
     }
-    if (value.is_number_integer() && !value.is_number_unsigned()) {
+    if (is_negative_integer(value)) {
         return "a negative number";
     }
     return std::string(value.is_object() || value.is_array() ? "an " : "a ") + value.type_name();
@@ -117,10 +137,11 @@ class Reader {
     std::uint64_t unsigned_integer(const json& value, const Place& at,
                                    std::uint64_t max = std::numeric_limits<std::uint64_t>::max(),
                                    std::string_view expected = "a non-negative integer") const {
-        if (!value.is_number_unsigned() || value.get<std::uint64_t>() > max) {
+        const std::optional<std::uint64_t> number = non_negative_integer(value);
+        if (!number || *number > max) {
             fail_type(at, expected, value);
         }
-        return value.get<std::uint64_t>();
+        return *number;
     }
 
     double number(const json& value, const Place& at) const {
@@ -383,6 +404,10 @@ CacheDocument parse_cache(std::string_view text, const std::filesystem::path& fi
     }
     // Not a file the fast path vouches for: read it again, checking each value and saying
     // where the first problem is.
+    return parse_cache_full(text, file);
+}
+
+CacheDocument parse_cache_full(std::string_view text, const std::filesystem::path& file) {
     const json root_value = parse_json(text, file);
     const Place root_at;
     // The format and version are checked first, before unknown members could be blamed on a

@@ -6,7 +6,11 @@
 #include <optional>
 #include <simdjson.h>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
+
+#include <spvtune/base/enum_names.hpp>
 
 #include "cache_json_values.hpp"
 
@@ -102,6 +106,23 @@ double as_number(element value) {
     }
 }
 
+// The one of `Enumerators` whose cache-file spelling is `text`. The spellings come from the enum's
+// NLOHMANN_JSON_SERIALIZE_ENUM table, the one list of them, read once: a JSON value per lookup
+// (base::enum_from_json) would cost this path more than the rest of a ranked row.
+template <auto... Enumerators>
+auto as_enum(std::string_view text) {
+    using Enum = std::common_type_t<decltype(Enumerators)...>;
+    static_assert(base::JsonSpelled<Enum, json>, "the enum needs its JSON spellings");
+    static const std::array<std::pair<Enum, std::string>, sizeof...(Enumerators)> spellings{
+        {{Enumerators, json(Enumerators).template get<std::string>()}...}};
+    for (const auto& [value, spelling] : spellings) {
+        if (spelling == text) {
+            return value;
+        }
+    }
+    throw Unsupported{};
+}
+
 // The members of a fixed-shape object, in the order of `names`: each must be there once and no
 // other may be (versions this path reads treat unknown members as errors).
 template <std::size_t N>
@@ -183,14 +204,8 @@ tune::RankedCandidate read_ranked(element value) {
     ranked.name = as_string(m[0]);
     ranked.index = static_cast<std::size_t>(as_unsigned(m[1]));
     ranked.statistics = read_statistics(m[2]);
-    const std::string_view method = as_string_view(m[3]);
-    if (method == "device_timestamps") {
-        ranked.method = tune::TimingMethod::device_timestamps;
-    } else if (method == "host_clock") {
-        ranked.method = tune::TimingMethod::host_clock;
-    } else {
-        throw Unsupported{};
-    }
+    ranked.method = as_enum<tune::TimingMethod::device_timestamps, tune::TimingMethod::host_clock>(
+        as_string_view(m[3]));
     ranked.tied_with_winner = as_bool(m[4]);
     ranked.eliminated = as_bool(m[5]);
     return ranked;
@@ -201,16 +216,8 @@ tune::CandidateFailure read_failure(element value) {
     tune::CandidateFailure failure;
     failure.name = as_string(m[0]);
     failure.index = static_cast<std::size_t>(as_unsigned(m[1]));
-    const std::string_view kind = as_string_view(m[2]);
-    if (kind == "error") {
-        failure.kind = tune::FailureKind::error;
-    } else if (kind == "wrong_output") {
-        failure.kind = tune::FailureKind::wrong_output;
-    } else if (kind == "skipped") {
-        failure.kind = tune::FailureKind::skipped;
-    } else {
-        throw Unsupported{};
-    }
+    failure.kind = as_enum<tune::FailureKind::error, tune::FailureKind::wrong_output,
+                           tune::FailureKind::skipped>(as_string_view(m[2]));
     failure.reason = as_string(m[3]);
     return failure;
 }

@@ -2,6 +2,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <spvtune/problem/kernel_search.hpp>
@@ -50,6 +51,131 @@ std::optional<std::string> substitute(
     return out;
 }
 
+/// The steps of a family whose SPIR-V path names grid parameters.
+std::vector<std::size_t> templated_steps(const FamilyDraft& draft) {
+    std::vector<std::size_t> templated;
+    for (std::size_t s = 0; s < draft.steps.size(); ++s) {
+        if (draft.steps[s].spirv.find_first_of("{}") != std::string::npos) {
+            templated.push_back(s);
+        }
+    }
+    return templated;
+}
+
+/// Expands the templated paths of one family per point and splits the family in one per
+/// distinct set of files; a point whose file is missing is dropped, saying which.
+class TemplateExpansion {
+  public:
+    TemplateExpansion(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
+                      const LoadOptions& options, std::size_t family,
+                      std::vector<std::size_t> templated)
+        : reader_(reader),
+          problem_(problem),
+          drafts_(drafts),
+          options_(options),
+          family_(family),
+          templated_(std::move(templated)),
+          written_(drafts[family].steps) {}
+
+    /// False when a path does not expand (reported): the problem cannot load, so expanding
+    /// the other families would only add noise.
+    bool expand(std::vector<bool>& dropped) {
+        for (std::size_t c = 0; c < problem_.candidates.size(); ++c) {
+            Candidate& candidate = problem_.candidates[c];
+            if (candidate.family != family_) {
+                continue;
+            }
+            std::string missing;
+            const std::optional<std::vector<std::string>> paths = paths_of(candidate, missing);
+            if (!paths) {
+                return false;
+            }
+            if (!missing.empty()) {
+                dropped[c] = true;
+                problem_.unavailable.push_back({candidate.name, missing});
+                continue;
+            }
+            ++found_;
+            place(candidate, *paths);
+        }
+        if (found_ == 0) {
+            reader_.error(first_pointer_,
+                          "no point of '" + first_template_ + "' has its SPIR-V file; e.g. '" +
+                              first_missing_ + "' is not in:" +
+                              kernel_places(first_missing_, reader_.file(), options_.kernel_dirs));
+            return true;
+        }
+        for (std::size_t t = 0; t < templated_.size(); ++t) {
+            drafts_[family_].steps[templated_[t]].spirv = own_paths_[t];
+        }
+        return true;
+    }
+
+  private:
+    /// The point's file for each templated step, `missing` saying which is not found; nothing
+    /// when a path does not expand (reported).
+    std::optional<std::vector<std::string>> paths_of(const Candidate& candidate,
+                                                     std::string& missing) {
+        std::vector<std::string> paths;
+        for (const std::size_t s : templated_) {
+            const std::string pointer = written_[s].at("spirv");
+            std::string fault;
+            const auto path = substitute(written_[s].spirv, candidate.point, fault);
+            if (!path) {
+                reader_.error(pointer, "bad spirv path '" + written_[s].spirv + "': " + fault);
+                return std::nullopt;
+            }
+            if (missing.empty() && !find_kernel(*path, reader_.file(), options_.kernel_dirs)) {
+                missing = "no SPIR-V file '" + *path + "' (from '" + written_[s].spirv + "', " +
+                          pointer + ")";
+                if (first_missing_.empty()) {
+                    first_missing_ = *path;
+                    first_pointer_ = pointer;
+                    first_template_ = written_[s].spirv;
+                }
+            }
+            paths.push_back(*path);
+        }
+        return paths;
+    }
+
+    /// Moves the candidate to the family of its files: the first set keeps the family, each
+    /// other gets a copy, so that each step of a family has one module.
+    void place(Candidate& candidate, const std::vector<std::string>& paths) {
+        std::string key;
+        for (const std::string& path : paths) {
+            key += path + '\n';
+        }
+        auto [slot, added] = family_of_paths_.try_emplace(key, family_);
+        if (added && family_of_paths_.size() > 1) {
+            slot->second = problem_.families.size();
+            problem_.families.push_back(problem_.families[family_]);
+            drafts_.push_back(drafts_[family_]);
+            for (std::size_t t = 0; t < templated_.size(); ++t) {
+                drafts_.back().steps[templated_[t]].spirv = paths[t];
+            }
+        }
+        if (slot->second == family_) {
+            own_paths_ = paths;
+        }
+        candidate.family = slot->second;
+    }
+
+    Reader& reader_;
+    Problem& problem_;
+    std::vector<FamilyDraft>& drafts_;
+    const LoadOptions& options_;
+    std::size_t family_;
+    std::vector<std::size_t> templated_;
+    const std::vector<StepDraft> written_;  // a copy: drafts grows while the family expands
+    std::map<std::string, std::size_t> family_of_paths_;  // each distinct set of files
+    std::size_t found_ = 0;
+    std::string first_missing_;
+    std::string first_pointer_;
+    std::string first_template_;
+    std::vector<std::string> own_paths_;  // the files of the points that stay in the family
+};
+
 }  // namespace
 
 void expand_spirv_templates(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
@@ -57,82 +183,13 @@ void expand_spirv_templates(Reader& reader, Problem& problem, std::vector<Family
     std::vector<bool> dropped(problem.candidates.size(), false);
     const std::size_t family_count = problem.families.size();
     for (std::size_t f = 0; f < family_count; ++f) {
-        std::vector<std::size_t> templated;  // the steps whose path names grid parameters
-        for (std::size_t s = 0; s < drafts[f].steps.size(); ++s) {
-            if (drafts[f].steps[s].spirv.find_first_of("{}") != std::string::npos) {
-                templated.push_back(s);
-            }
-        }
+        std::vector<std::size_t> templated = templated_steps(drafts[f]);
         if (templated.empty()) {
             continue;
         }
-        const std::vector<StepDraft> written = drafts[f].steps;  // drafts grows below
-        std::map<std::string, std::size_t> family_of_paths;      // each distinct set of files
-        std::size_t found = 0;
-        std::string first_missing;
-        std::string first_pointer;
-        std::string first_template;
-        std::vector<std::string> own_paths;  // the files of the points that stay in family f
-        for (std::size_t c = 0; c < problem.candidates.size(); ++c) {
-            Candidate& candidate = problem.candidates[c];
-            if (candidate.family != f) {
-                continue;
-            }
-            std::vector<std::string> paths;
-            std::string missing;
-            for (const std::size_t s : templated) {
-                const std::string pointer = written[s].at("spirv");
-                std::string fault;
-                const auto path = substitute(written[s].spirv, candidate.point, fault);
-                if (!path) {
-                    reader.error(pointer, "bad spirv path '" + written[s].spirv + "': " + fault);
-                    return;
-                }
-                if (missing.empty() && !find_kernel(*path, reader.file(), options.kernel_dirs)) {
-                    missing = "no SPIR-V file '" + *path + "' (from '" + written[s].spirv + "', " +
-                              pointer + ")";
-                    if (first_missing.empty()) {
-                        first_missing = *path;
-                        first_pointer = pointer;
-                        first_template = written[s].spirv;
-                    }
-                }
-                paths.push_back(*path);
-            }
-            if (!missing.empty()) {
-                dropped[c] = true;
-                problem.unavailable.push_back({candidate.name, missing});
-                continue;
-            }
-            ++found;
-            std::string key;
-            for (const std::string& path : paths) {
-                key += path + '\n';
-            }
-            auto [slot, added] = family_of_paths.try_emplace(key, f);
-            if (added && family_of_paths.size() > 1) {
-                // Other files: a copy of the family, so that each step of a family has one module.
-                slot->second = problem.families.size();
-                problem.families.push_back(problem.families[f]);
-                drafts.push_back(drafts[f]);
-                for (std::size_t t = 0; t < templated.size(); ++t) {
-                    drafts.back().steps[templated[t]].spirv = paths[t];
-                }
-            }
-            if (slot->second == f) {
-                own_paths = paths;
-            }
-            candidate.family = slot->second;
-        }
-        if (found == 0) {
-            reader.error(first_pointer,
-                         "no point of '" + first_template + "' has its SPIR-V file; e.g. '" +
-                             first_missing + "' is not in:" +
-                             kernel_places(first_missing, reader.file(), options.kernel_dirs));
-            continue;
-        }
-        for (std::size_t t = 0; t < templated.size(); ++t) {
-            drafts[f].steps[templated[t]].spirv = own_paths[t];
+        if (!TemplateExpansion(reader, problem, drafts, options, f, std::move(templated))
+                 .expand(dropped)) {
+            return;
         }
     }
     leave_out(reader, problem, dropped);

@@ -1,17 +1,20 @@
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/run/candidate_executor.hpp>
 
 namespace spvtune::run {
 
+namespace {
+
+constexpr base::EnumNames<FaultKind, 3> fault_kind_names{{
+    {FaultKind::timed_out, "timed out"},
+    {FaultKind::crashed, "crashed"},
+    {FaultKind::device_lost, "device lost"},
+}};
+
+}  // namespace
+
 std::string_view fault_kind_name(FaultKind kind) noexcept {
-    switch (kind) {
-        case FaultKind::timed_out:
-            return "timed out";
-        case FaultKind::crashed:
-            return "crashed";
-        case FaultKind::device_lost:
-            return "device lost";
-    }
-    return "faulted";
+    return base::name_of(fault_kind_names, kind, "faulted");
 }
 
 }  // namespace spvtune::run

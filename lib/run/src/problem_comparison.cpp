@@ -5,24 +5,26 @@
 #include <optional>
 #include <vector>
 
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/run/key_plan.hpp>
 #include <spvtune/run/output_check.hpp>
 #include <spvtune/run/problem_comparison.hpp>
 
 namespace spvtune::run {
 
+namespace {
+
+constexpr base::EnumNames<ArmStatus, 4> arm_status_names{{
+    {ArmStatus::ok, "ok"},
+    {ArmStatus::wrong_output, "wrong output"},
+    {ArmStatus::skipped, "skipped"},
+    {ArmStatus::failed, "failed"},
+}};
+
+}  // namespace
+
 std::string_view arm_status_name(ArmStatus status) noexcept {
-    switch (status) {
-        case ArmStatus::ok:
-            return "ok";
-        case ArmStatus::wrong_output:
-            return "wrong output";
-        case ArmStatus::skipped:
-            return "skipped";
-        case ArmStatus::failed:
-            break;
-    }
-    return "failed";
+    return base::name_of(arm_status_names, status);
 }
 
 namespace {

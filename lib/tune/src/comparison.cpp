@@ -3,23 +3,25 @@
 #include <cmath>
 #include <utility>
 
+#include <spvtune/base/enum_names.hpp>
 #include <spvtune/tune/comparison.hpp>
 #include <spvtune/tune/statistics.hpp>
 
 namespace spvtune::tune {
 
+namespace {
+
+constexpr base::EnumNames<Verdict, 4> verdict_names{{
+    {Verdict::faster, "faster"},
+    {Verdict::slower, "slower"},
+    {Verdict::equivalent, "equivalent"},
+    {Verdict::inconclusive, "inconclusive"},
+}};
+
+}  // namespace
+
 std::string_view verdict_name(Verdict verdict) noexcept {
-    switch (verdict) {
-        case Verdict::faster:
-            return "faster";
-        case Verdict::slower:
-            return "slower";
-        case Verdict::equivalent:
-            return "equivalent";
-        case Verdict::inconclusive:
-            break;
-    }
-    return "inconclusive";
+    return base::name_of(verdict_names, verdict);
 }
 
 Verdict judge(const RatioInterval& interval, double threshold) {

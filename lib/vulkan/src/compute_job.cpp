@@ -63,17 +63,10 @@ struct ComputeJob::Prepared {
     std::vector<VkDescriptorSet> descriptor_sets;
 };
 
-void ComputeJob::prepare(Device& device, const Dispatch& dispatch, Prepared& out) {
-    const ComputePipeline& pipeline = *dispatch.pipeline;
-    const std::span<const BufferBinding> bindings = dispatch.bindings;
-    out.pipeline = &pipeline;
-    out.push_constants = dispatch.push_constants;
-    out.group_counts = dispatch.group_counts;
-    const auto& group_counts = out.group_counts;
-    const std::string& name = pipeline.display_name();
-    const ComputeEntryPoint& entry = pipeline.entry_point();
-    const VkPhysicalDeviceLimits& limits = device.info().limits;
+namespace {
 
+void check_group_counts(const std::string& name, const std::array<std::uint32_t, 3>& group_counts,
+                        const VkPhysicalDeviceLimits& limits) {
     for (std::size_t axis = 0; axis < 3; ++axis) {
         if (group_counts[axis] == 0 || group_counts[axis] > limits.maxComputeWorkGroupCount[axis]) {
             throw Error(name + ": workgroup count " + static_cast<char>('x' + axis) + " = " +
@@ -82,12 +75,11 @@ void ComputeJob::prepare(Device& device, const Dispatch& dispatch, Prepared& out
                         " (maxComputeWorkGroupCount)");
         }
     }
-    if (out.push_constants.size() != entry.push_constants.size) {
-        throw Error(name + ": the shader's push-constant block is " +
-                    std::to_string(entry.push_constants.size) + " bytes but " +
-                    std::to_string(out.push_constants.size()) + " bytes were given");
-    }
+}
 
+/// Every buffer given names a descriptor the shader uses, has a buffer, and is given once.
+void check_given_bindings(const std::string& name, const ComputeEntryPoint& entry,
+                          std::span<const BufferBinding> bindings) {
     std::set<std::pair<std::uint32_t, std::uint32_t>> used;
     for (const DescriptorBinding& binding : entry.bindings) {
         used.emplace(binding.set, binding.binding);
@@ -104,14 +96,32 @@ void ComputeJob::prepare(Device& device, const Dispatch& dispatch, Prepared& out
             throw Error(name + ": " + where(binding.set, binding.binding) + " is bound twice");
         }
     }
+}
 
-    std::uint32_t storage_count = 0;
-    std::uint32_t uniform_count = 0;
+/// The buffer bound to the shader's `binding`, or null.
+const Buffer* bound_buffer(std::span<const BufferBinding> bindings,
+                           const DescriptorBinding& binding) {
+    const auto it = std::find_if(bindings.begin(), bindings.end(), [&](const BufferBinding& b) {
+        return b.set == binding.set && b.binding == binding.binding;
+    });
+    return it == bindings.end() ? nullptr : it->buffer;
+}
+
+/// How many descriptors of each type a job's pool must hold.
+struct DescriptorCounts {
+    std::uint32_t storage = 0;
+    std::uint32_t uniform = 0;
+};
+
+/// Every descriptor the shader uses has a buffer of a type it can be and of a size the shader's
+/// block and the device's range limit allow; counts them by type.
+DescriptorCounts check_used_bindings(const std::string& name, const ComputeEntryPoint& entry,
+                                     std::span<const BufferBinding> bindings,
+                                     const VkPhysicalDeviceLimits& limits) {
+    DescriptorCounts counts;
     for (const DescriptorBinding& binding : entry.bindings) {
-        const auto it = std::find_if(bindings.begin(), bindings.end(), [&](const BufferBinding& b) {
-            return b.set == binding.set && b.binding == binding.binding;
-        });
-        if (it == bindings.end()) {
+        const Buffer* buffer = bound_buffer(bindings, binding);
+        if (buffer == nullptr) {
             throw Error(name + " uses " + std::string(to_string(binding.type)) + " " +
                         where(binding.set, binding.binding) + " but no buffer is bound to it");
         }
@@ -125,7 +135,7 @@ void ComputeJob::prepare(Device& device, const Dispatch& dispatch, Prepared& out
             throw Error(name + ": " + where(binding.set, binding.binding) +
                         " is an array of descriptors, which is not supported");
         }
-        const VkDeviceSize size = it->buffer->size();
+        const VkDeviceSize size = buffer->size();
         if (size < binding.block_size) {
             throw Error(name + ": the buffer at " + where(binding.set, binding.binding) + " has " +
                         std::to_string(size) + " bytes but the shader's block needs at least " +
@@ -139,61 +149,97 @@ void ComputeJob::prepare(Device& device, const Dispatch& dispatch, Prepared& out
                         (storage ? "maxStorageBufferRange" : "maxUniformBufferRange") + " of " +
                         std::to_string(range_limit));
         }
-        (storage ? storage_count : uniform_count) += 1;
+        (storage ? counts.storage : counts.uniform) += 1;
     }
+    return counts;
+}
 
-    VkDevice handle = device.handle();
-    const auto& layouts = pipeline.set_layouts();
-    if (!layouts.empty()) {
-        std::vector<VkDescriptorPoolSize> sizes;
-        if (storage_count > 0) {
-            sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storage_count});
-        }
-        if (uniform_count > 0) {
-            sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform_count});
-        }
-        VkDescriptorPoolCreateInfo pool_info{};
-        pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-        pool_info.maxSets = static_cast<std::uint32_t>(layouts.size());
-        pool_info.poolSizeCount = static_cast<std::uint32_t>(sizes.size());
-        pool_info.pPoolSizes = sizes.data();
-        VkDescriptorPool pool = VK_NULL_HANDLE;
-        check(vkCreateDescriptorPool(handle, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
-        out.descriptor_pool = UniqueHandle<VkDescriptorPool>(
-            pool, [handle](VkDescriptorPool p) { vkDestroyDescriptorPool(handle, p, nullptr); });
+UniqueHandle<VkDescriptorPool> make_descriptor_pool(VkDevice handle, std::size_t set_count,
+                                                    const DescriptorCounts& counts) {
+    std::vector<VkDescriptorPoolSize> sizes;
+    if (counts.storage > 0) {
+        sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, counts.storage});
+    }
+    if (counts.uniform > 0) {
+        sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, counts.uniform});
+    }
+    VkDescriptorPoolCreateInfo pool_info{};
+    pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+    pool_info.maxSets = static_cast<std::uint32_t>(set_count);
+    pool_info.poolSizeCount = static_cast<std::uint32_t>(sizes.size());
+    pool_info.pPoolSizes = sizes.data();
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    check(vkCreateDescriptorPool(handle, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
+    return UniqueHandle<VkDescriptorPool>(
+        pool, [handle](VkDescriptorPool p) { vkDestroyDescriptorPool(handle, p, nullptr); });
+}
 
-        std::vector<VkDescriptorSetLayout> raw_layouts;
-        for (const auto& layout : layouts) {
-            raw_layouts.push_back(layout.get());
-        }
-        VkDescriptorSetAllocateInfo allocate{};
-        allocate.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-        allocate.descriptorPool = pool;
-        allocate.descriptorSetCount = static_cast<std::uint32_t>(raw_layouts.size());
-        allocate.pSetLayouts = raw_layouts.data();
-        out.descriptor_sets.resize(raw_layouts.size());
-        check(vkAllocateDescriptorSets(handle, &allocate, out.descriptor_sets.data()),
-              "vkAllocateDescriptorSets");
+/// One descriptor set per layout of the pipeline, from `pool`.
+std::vector<VkDescriptorSet> allocate_descriptor_sets(VkDevice handle, VkDescriptorPool pool,
+                                                      const ComputePipeline& pipeline) {
+    std::vector<VkDescriptorSetLayout> raw_layouts;
+    for (const auto& layout : pipeline.set_layouts()) {
+        raw_layouts.push_back(layout.get());
+    }
+    VkDescriptorSetAllocateInfo allocate{};
+    allocate.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+    allocate.descriptorPool = pool;
+    allocate.descriptorSetCount = static_cast<std::uint32_t>(raw_layouts.size());
+    allocate.pSetLayouts = raw_layouts.data();
+    std::vector<VkDescriptorSet> sets(raw_layouts.size());
+    check(vkAllocateDescriptorSets(handle, &allocate, sets.data()), "vkAllocateDescriptorSets");
+    return sets;
+}
 
-        std::vector<VkDescriptorBufferInfo> infos;
-        infos.reserve(entry.bindings.size());
-        std::vector<VkWriteDescriptorSet> writes;
-        for (const DescriptorBinding& binding : entry.bindings) {
-            const auto it = std::find_if(bindings.begin(), bindings.end(), [&](const auto& b) {
-                return b.set == binding.set && b.binding == binding.binding;
-            });
-            infos.push_back({it->buffer->handle(), 0, VK_WHOLE_SIZE});
-            VkWriteDescriptorSet write{};
-            write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-            write.dstSet = out.descriptor_sets[binding.set];
-            write.dstBinding = binding.binding;
-            write.descriptorCount = 1;
-            write.descriptorType = to_vk(binding.type);
-            write.pBufferInfo = &infos.back();
-            writes.push_back(write);
-        }
-        vkUpdateDescriptorSets(handle, static_cast<std::uint32_t>(writes.size()), writes.data(), 0,
-                               nullptr);
+/// Points every descriptor the shader uses at its whole buffer.
+void write_descriptor_sets(VkDevice handle, const ComputeEntryPoint& entry,
+                           std::span<const BufferBinding> bindings,
+                           const std::vector<VkDescriptorSet>& sets) {
+    std::vector<VkDescriptorBufferInfo> infos;
+    // Reserved: each write points into it.
+    infos.reserve(entry.bindings.size());
+    std::vector<VkWriteDescriptorSet> writes;
+    for (const DescriptorBinding& binding : entry.bindings) {
+        infos.push_back({bound_buffer(bindings, binding)->handle(), 0, VK_WHOLE_SIZE});
+        VkWriteDescriptorSet write{};
+        write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        write.dstSet = sets[binding.set];
+        write.dstBinding = binding.binding;
+        write.descriptorCount = 1;
+        write.descriptorType = to_vk(binding.type);
+        write.pBufferInfo = &infos.back();
+        writes.push_back(write);
+    }
+    vkUpdateDescriptorSets(handle, static_cast<std::uint32_t>(writes.size()), writes.data(), 0,
+                           nullptr);
+}
+
+}  // namespace
+
+void ComputeJob::prepare(Device& device, const Dispatch& dispatch, Prepared& out) {
+    const ComputePipeline& pipeline = *dispatch.pipeline;
+    const std::span<const BufferBinding> bindings = dispatch.bindings;
+    out.pipeline = &pipeline;
+    out.push_constants = dispatch.push_constants;
+    out.group_counts = dispatch.group_counts;
+    const std::string& name = pipeline.display_name();
+    const ComputeEntryPoint& entry = pipeline.entry_point();
+    const VkPhysicalDeviceLimits& limits = device.info().limits;
+
+    check_group_counts(name, out.group_counts, limits);
+    if (out.push_constants.size() != entry.push_constants.size) {
+        throw Error(name + ": the shader's push-constant block is " +
+                    std::to_string(entry.push_constants.size) + " bytes but " +
+                    std::to_string(out.push_constants.size()) + " bytes were given");
+    }
+    check_given_bindings(name, entry, bindings);
+    const DescriptorCounts counts = check_used_bindings(name, entry, bindings, limits);
+
+    if (!pipeline.set_layouts().empty()) {
+        VkDevice handle = device.handle();
+        out.descriptor_pool = make_descriptor_pool(handle, pipeline.set_layouts().size(), counts);
+        out.descriptor_sets = allocate_descriptor_sets(handle, out.descriptor_pool.get(), pipeline);
+        write_descriptor_sets(handle, entry, bindings, out.descriptor_sets);
     }
 }
 

@@ -120,6 +120,37 @@ PhysicalDeviceInfo describe(VkPhysicalDevice handle, std::uint32_t index) {
     return info;
 }
 
+/// The messenger that sends the validation layer's messages to `info`'s callback (the instance
+/// creation's own messages reach it through the create info's chain).
+UniqueHandle<VkDebugUtilsMessengerEXT> create_messenger(
+    VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT& info) {
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+    if (create == nullptr || destroy == nullptr) {
+        throw Error("the validation layer does not provide VK_EXT_debug_utils");
+    }
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    check(create(instance, &info, nullptr, &messenger), "vkCreateDebugUtilsMessengerEXT");
+    return UniqueHandle<VkDebugUtilsMessengerEXT>(
+        messenger,
+        [instance, destroy](VkDebugUtilsMessengerEXT m) { destroy(instance, m, nullptr); });
+}
+
+std::vector<PhysicalDeviceInfo> enumerate_devices(VkInstance instance) {
+    std::uint32_t count = 0;
+    check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+    std::vector<VkPhysicalDevice> handles(count);
+    check(vkEnumeratePhysicalDevices(instance, &count, handles.data()),
+          "vkEnumeratePhysicalDevices");
+    std::vector<PhysicalDeviceInfo> devices;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        devices.push_back(describe(handles[i], i));
+    }
+    return devices;
+}
+
 }  // namespace
 
 Instance::Instance(InstanceOptions options) : options_(std::move(options)) {
@@ -184,29 +215,9 @@ Instance::Instance(InstanceOptions options) : options_(std::move(options)) {
     detail::pin_loaded_libraries_for_leak_checks();
 
     if (options_.validation) {
-        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
-        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-        if (create == nullptr || destroy == nullptr) {
-            throw Error("the validation layer does not provide VK_EXT_debug_utils");
-        }
-        VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-        check(create(instance, &messenger_info, nullptr, &messenger),
-              "vkCreateDebugUtilsMessengerEXT");
-        messenger_ = UniqueHandle<VkDebugUtilsMessengerEXT>(
-            messenger,
-            [instance, destroy](VkDebugUtilsMessengerEXT m) { destroy(instance, m, nullptr); });
+        messenger_ = create_messenger(instance, messenger_info);
     }
-
-    std::uint32_t count = 0;
-    check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
-    std::vector<VkPhysicalDevice> handles(count);
-    check(vkEnumeratePhysicalDevices(instance, &count, handles.data()),
-          "vkEnumeratePhysicalDevices");
-    for (std::uint32_t i = 0; i < count; ++i) {
-        devices_.push_back(describe(handles[i], i));
-    }
+    devices_ = enumerate_devices(instance);
 }
 
 Instance::~Instance() {

@@ -6,10 +6,30 @@
 #include <string_view>
 #include <variant>
 
+#include <spvtune/base/enum_names.hpp>
+
 #include "numeric.hpp"
 
 namespace spvtune::problem::detail {
 namespace {
+
+// As error messages quote an operator; negation and subtraction share a spelling, so the lexer
+// and parser, which tell them apart by position, keep their own tables.
+constexpr base::EnumNames<Operator, 13> operator_spellings{{
+    {Operator::negate, "-"},
+    {Operator::logical_not, "!"},
+    {Operator::add, "+"},
+    {Operator::subtract, "-"},
+    {Operator::multiply, "*"},
+    {Operator::divide, "/"},
+    {Operator::modulo, "%"},
+    {Operator::less, "<"},
+    {Operator::less_equal, "<="},
+    {Operator::greater, ">"},
+    {Operator::greater_equal, ">="},
+    {Operator::equal, "=="},
+    {Operator::not_equal, "!="},
+}};
 
 std::string quoted(Operator op) {
     return "'" + std::string(spelling(op)) + "'";
@@ -127,34 +147,7 @@ bool equal(Operator op, const Value& left, const Value& right, const Location& a
 }  // namespace
 
 std::string_view spelling(Operator op) {
-    switch (op) {
-        case Operator::negate:
-        case Operator::subtract:
-            return "-";
-        case Operator::logical_not:
-            return "!";
-        case Operator::add:
-            return "+";
-        case Operator::multiply:
-            return "*";
-        case Operator::divide:
-            return "/";
-        case Operator::modulo:
-            return "%";
-        case Operator::less:
-            return "<";
-        case Operator::less_equal:
-            return "<=";
-        case Operator::greater:
-            return ">";
-        case Operator::greater_equal:
-            return ">=";
-        case Operator::equal:
-            return "==";
-        case Operator::not_equal:
-            return "!=";
-    }
-    return "?";
+    return base::name_of(operator_spellings, op, "?");
 }
 
 Value apply_unary(Operator op, const Value& operand, const Location& at) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include <spvtune/problem/glsl_cache.hpp>
 #include <spvtune/problem/kernel_search.hpp>
@@ -43,6 +45,180 @@ bool uses_key(const Problem& problem, const StepDraft::Glsl& glsl) {
     });
 }
 
+/// A GLSL step of a family with its source file and text.
+struct Source {
+    std::size_t step = 0;
+    StepDraft::Glsl glsl;  // a copy: drafts grows while the family is compiled
+    std::filesystem::path file;
+    std::string text;
+    std::string pointer;
+};
+
+/// The family's GLSL steps with their sources; nothing when one cannot be found or read (each
+/// such step reported).
+std::optional<std::vector<Source>> read_sources(Reader& reader, const FamilyDraft& draft,
+                                                const LoadOptions& options) {
+    std::vector<Source> sources;
+    bool readable = true;
+    for (std::size_t s = 0; s < draft.steps.size(); ++s) {
+        const StepDraft& step = draft.steps[s];
+        if (!step.glsl) {
+            continue;
+        }
+        const std::string pointer = step.at("glsl");
+        const auto found = find_kernel(step.glsl->file, reader.file(), options.kernel_dirs);
+        if (!found) {
+            reader.error(pointer, kernel_not_found("GLSL", step.glsl->file, reader.file(),
+                                                   options.kernel_dirs));
+            readable = false;
+            continue;
+        }
+        auto text = read_glsl_source(*found);
+        if (!text) {
+            reader.error(pointer, "cannot read GLSL file '" + found->string() + "'");
+            readable = false;
+            continue;
+        }
+        sources.push_back({s, *step.glsl, *found, std::move(*text), pointer});
+    }
+    if (!readable) {
+        return std::nullopt;
+    }
+    return sources;
+}
+
+/// A GLSL step and the description of one set of its defines: one module.
+using Slot = std::pair<std::size_t, std::string>;
+
+/// What one candidate's point compiles to: a module per GLSL step.
+struct PointModules {
+    std::vector<Slot> slots;
+    /// The slots' defines, a line each: the points with equal combinations share a family.
+    std::string combination;
+    /// Why the first of its modules that does not compile does not; empty when all compile.
+    std::string failure;
+};
+
+/// Compiles the points of one GLSL family, each distinct set of defines once, and splits the
+/// family in one per distinct combination of modules; a point whose module does not compile
+/// is dropped with the compiler's reason.
+class FamilyCompiler {
+  public:
+    FamilyCompiler(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
+                   const GlslCache& cache, std::size_t family, std::vector<Source> sources)
+        : reader_(reader),
+          problem_(problem),
+          drafts_(drafts),
+          cache_(cache),
+          family_(family),
+          sources_(std::move(sources)) {}
+
+    void compile(std::vector<bool>& dropped) {
+        for (std::size_t c = 0; c < problem_.candidates.size(); ++c) {
+            Candidate& candidate = problem_.candidates[c];
+            if (candidate.family != family_) {
+                continue;
+            }
+            const std::optional<PointModules> point = modules_of(candidate);
+            if (!point) {
+                return;  // once per family: the other points likely fail alike
+            }
+            if (!point->failure.empty()) {
+                dropped[c] = true;
+                problem_.unavailable.push_back({candidate.name, point->failure});
+                continue;
+            }
+            place(candidate, *point);
+        }
+        if (family_of_.empty() && !first_failure_.empty()) {
+            reader_.error(sources_.front().pointer,
+                          "no point of this candidate compiles; e.g. " + first_failure_);
+        }
+    }
+
+  private:
+    /// The candidate's modules, built when new; nothing when a define does not evaluate.
+    std::optional<PointModules> modules_of(const Candidate& candidate) {
+        PointModules point;
+        for (const Source& source : sources_) {
+            const auto defines = point_defines(reader_, source.glsl, candidate);
+            if (!defines) {
+                return std::nullopt;
+            }
+            const Slot slot(source.step, describe_defines(*defines));
+            if (!module_of_.contains(slot) && !failure_of_.contains(slot)) {
+                build(source, slot, *defines);
+            }
+            if (const auto failed = failure_of_.find(slot);
+                failed != failure_of_.end() && point.failure.empty()) {
+                point.failure = failed->second;
+            }
+            point.combination += slot.second + '\n';
+            point.slots.push_back(slot);
+        }
+        return point;
+    }
+
+    void build(const Source& source, const Slot& slot, const std::vector<GlslDefine>& defines) {
+        GlslFailure why;
+        auto module = build_glsl_module(
+            cache_,
+            {source.file, source.text, defines, source.glsl.include_dirs, source.glsl.target},
+            source.glsl.file, why);
+        if (module) {
+            module_of_[slot] = std::move(module);
+        } else {
+            failure_of_[slot] = why.text();
+            first_failure_ = first_failure_.empty() ? why.text() : first_failure_;
+        }
+    }
+
+    /// Moves the candidate to the family of its combination, made on first sight: the first
+    /// combination that compiles keeps the family, each other gets a copy.
+    void place(Candidate& candidate, const PointModules& point) {
+        auto [entry, added] = family_of_.try_emplace(point.combination, family_);
+        if (added) {
+            if (family_of_.size() > 1) {
+                entry->second = problem_.families.size();
+                problem_.families.push_back(problem_.families[family_]);
+                drafts_.push_back(drafts_[family_]);
+            }
+            const std::size_t index = entry->second;
+            for (std::size_t i = 0; i < sources_.size(); ++i) {
+                const std::size_t s = sources_[i].step;
+                DispatchStep& step = problem_.families[index].steps[s];
+                step.module = module_of_[point.slots[i]];
+                step.spirv = sources_[i].file;
+                drafts_[index].steps[s].spirv = step.module->display_name();
+            }
+        }
+        candidate.family = entry->second;
+    }
+
+    Reader& reader_;
+    Problem& problem_;
+    std::vector<FamilyDraft>& drafts_;
+    const GlslCache& cache_;
+    std::size_t family_;
+    std::vector<Source> sources_;
+    std::map<Slot, std::shared_ptr<const vulkan::SpirvModule>> module_of_;
+    std::map<Slot, std::string> failure_of_;
+    /// Each distinct combination over the steps: its family.
+    std::map<std::string, std::size_t> family_of_;
+    std::string first_failure_;
+};
+
+/// A define of a key parameter: every GLSL step of the family waits for its keys.
+void compile_per_key(Problem& problem, const FamilyDraft& draft, std::size_t family,
+                     std::vector<Source>& sources, const GlslCache& cache) {
+    for (Source& source : sources) {
+        DispatchStep& step = problem.families[family].steps[source.step];
+        step.spirv = source.file;
+        step.per_key_glsl = std::make_shared<const PerKeyGlsl>(
+            draft.steps[source.step], source.file, std::move(source.text), cache);
+    }
+}
+
 }  // namespace
 
 void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<FamilyDraft>& drafts,
@@ -51,126 +227,17 @@ void compile_glsl_candidates(Reader& reader, Problem& problem, std::vector<Famil
     std::vector<bool> dropped(problem.candidates.size(), false);
     const std::size_t family_count = problem.families.size();
     for (std::size_t f = 0; f < family_count; ++f) {
-        // Each GLSL step with its source file and text.
-        struct Source {
-            std::size_t step = 0;
-            StepDraft::Glsl glsl;  // a copy: drafts grows below
-            std::filesystem::path file;
-            std::string text;
-            std::string pointer;
-        };
-        std::vector<Source> sources;
-        bool readable = true;
-        for (std::size_t s = 0; s < drafts[f].steps.size(); ++s) {
-            const StepDraft& step = drafts[f].steps[s];
-            if (!step.glsl) {
-                continue;
-            }
-            const std::string pointer = step.at("glsl");
-            const auto found = find_kernel(step.glsl->file, reader.file(), options.kernel_dirs);
-            if (!found) {
-                reader.error(pointer, kernel_not_found("GLSL", step.glsl->file, reader.file(),
-                                                       options.kernel_dirs));
-                readable = false;
-                continue;
-            }
-            auto text = read_glsl_source(*found);
-            if (!text) {
-                reader.error(pointer, "cannot read GLSL file '" + found->string() + "'");
-                readable = false;
-                continue;
-            }
-            sources.push_back({s, *step.glsl, *found, std::move(*text), pointer});
-        }
-        if (sources.empty() || !readable) {
+        std::optional<std::vector<Source>> sources = read_sources(reader, drafts[f], options);
+        if (!sources || sources->empty()) {
             continue;
         }
-        // A define of a key parameter: every GLSL step of the candidate waits for its keys.
-        if (std::any_of(sources.begin(), sources.end(), [&problem](const Source& source) {
+        if (std::any_of(sources->begin(), sources->end(), [&problem](const Source& source) {
                 return uses_key(problem, source.glsl);
             })) {
-            for (Source& source : sources) {
-                DispatchStep& step = problem.families[f].steps[source.step];
-                step.spirv = source.file;
-                step.per_key_glsl = std::make_shared<const PerKeyGlsl>(
-                    drafts[f].steps[source.step], source.file, std::move(source.text), cache);
-            }
+            compile_per_key(problem, drafts[f], f, *sources, cache);
             continue;
         }
-        // Each step's distinct set of defines: its module, or why it does not compile.
-        std::map<std::pair<std::size_t, std::string>, std::shared_ptr<const vulkan::SpirvModule>>
-            module_of;
-        std::map<std::pair<std::size_t, std::string>, std::string> failure_of;
-        // Each distinct combination over the steps: its family.
-        std::map<std::string, std::size_t> family_of;
-        std::string first_failure;
-        bool evaluated = true;
-        for (std::size_t c = 0; c < problem.candidates.size() && evaluated; ++c) {
-            Candidate& candidate = problem.candidates[c];
-            if (candidate.family != f) {
-                continue;
-            }
-            std::string combination;
-            std::string failure;
-            std::vector<std::pair<std::size_t, std::string>> slots;
-            for (const Source& source : sources) {
-                const auto defines = point_defines(reader, source.glsl, candidate);
-                if (!defines) {
-                    evaluated = false;  // once per family: the other points likely fail alike
-                    break;
-                }
-                const auto slot = std::make_pair(source.step, describe_defines(*defines));
-                if (!module_of.contains(slot) && !failure_of.contains(slot)) {
-                    GlslFailure why;
-                    auto module = build_glsl_module(cache,
-                                                    {source.file, source.text, *defines,
-                                                     source.glsl.include_dirs, source.glsl.target},
-                                                    source.glsl.file, why);
-                    if (module) {
-                        module_of[slot] = std::move(module);
-                    } else {
-                        failure_of[slot] = why.text();
-                        first_failure = first_failure.empty() ? why.text() : first_failure;
-                    }
-                }
-                if (const auto failed = failure_of.find(slot);
-                    failed != failure_of.end() && failure.empty()) {
-                    failure = failed->second;
-                }
-                combination += slot.second + '\n';
-                slots.push_back(slot);
-            }
-            if (!evaluated) {
-                break;
-            }
-            if (!failure.empty()) {
-                dropped[c] = true;
-                problem.unavailable.push_back({candidate.name, failure});
-                continue;
-            }
-            auto [entry, added] = family_of.try_emplace(combination, f);
-            if (added) {
-                // The first combination that compiles keeps family f; each other gets a copy.
-                if (family_of.size() > 1) {
-                    entry->second = problem.families.size();
-                    problem.families.push_back(problem.families[f]);
-                    drafts.push_back(drafts[f]);
-                }
-                const std::size_t index = entry->second;
-                for (std::size_t i = 0; i < sources.size(); ++i) {
-                    const std::size_t s = sources[i].step;
-                    problem.families[index].steps[s].module = module_of[slots[i]];
-                    problem.families[index].steps[s].spirv = sources[i].file;
-                    drafts[index].steps[s].spirv =
-                        problem.families[index].steps[s].module->display_name();
-                }
-            }
-            candidate.family = entry->second;
-        }
-        if (evaluated && family_of.empty() && !first_failure.empty()) {
-            reader.error(sources.front().pointer,
-                         "no point of this candidate compiles; e.g. " + first_failure);
-        }
+        FamilyCompiler(reader, problem, drafts, cache, f, std::move(*sources)).compile(dropped);
     }
     leave_out(reader, problem, dropped);
 }
