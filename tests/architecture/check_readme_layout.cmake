@@ -21,7 +21,9 @@ file(GLOB top LIST_DIRECTORIES true RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/*")
 file(GLOB libraries LIST_DIRECTORIES true RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/lib/*")
 file(GLOB app_folders LIST_DIRECTORIES true RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/app/*")
 foreach(folder IN LISTS top libraries app_folders)
-    if(NOT IS_DIRECTORY "${SOURCE_DIR}/${folder}" OR folder MATCHES "^(build|lib)$")
+    # Not the repository's own folder (.git is a folder in a clone, a file in a worktree), nor
+    # what .gitignore keeps out of it.
+    if(NOT IS_DIRECTORY "${SOURCE_DIR}/${folder}" OR folder MATCHES "^(build.*|lib|out|\\.git|\\.cache)$")
         continue()
     endif()
     if(NOT layout MATCHES "\n${folder}/")
