@@ -38,11 +38,7 @@ struct CacheOptions {
 };
 
 fs::path cache_directory(const CacheOptions& options) {
-    std::optional<fs::path> explicit_directory;
-    if (!options.cache_dir.empty()) {
-        explicit_directory = options.cache_dir;
-    }
-    return cache::choose_cache_directory(cache::cache_directory_sources(explicit_directory));
+    return cache::resolve_cache_directory(options.cache_dir);
 }
 
 // A bare name is looked up in the cache directory too, so `show <identity>` works from anywhere.

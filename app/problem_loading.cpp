@@ -13,11 +13,7 @@ problem::LoadOptions load_options(const std::vector<std::string>& kernel_dirs,
         options.kernel_dirs.emplace_back(dir);
     }
     try {
-        options.glsl_cache_dir =
-            cache::choose_cache_directory(cache::cache_directory_sources(
-                cache_dir.empty() ? std::nullopt
-                                  : std::optional<std::filesystem::path>(cache_dir))) /
-            "glsl";
+        options.glsl_cache_dir = cache::resolve_cache_directory(cache_dir) / "glsl";
     } catch (const std::runtime_error&) {
         // No directory at all (no HOME): GLSL is compiled on every run, which is still correct.
     }

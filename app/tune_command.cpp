@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include <spvtune/cache/cache_file.hpp>
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_location.hpp>
 #include <spvtune/cache/pipeline_cache_file.hpp>
@@ -76,18 +75,6 @@ struct TuneOptions {
     problem::Settings overrides;
     ColorMode color = ColorMode::automatic;
 };
-
-/// Each key went to the cache file's journal as it settled (quick, and safe against a crash);
-/// one full write at the end leaves the file alone holding the run's results, as people read,
-/// commit and ship it. A failure only costs that: the journal stays and readers still see it.
-void fold_journal(const std::filesystem::path& file) {
-    try {
-        cache::compact_cache_file(file);
-    } catch (const std::exception& error) {
-        std::cerr << "spvtune: warning: the cache file's journal was not folded in: "
-                  << error.what() << '\n';
-    }
-}
 
 struct SelectedKey {
     const problem::Problem* problem;
@@ -229,9 +216,7 @@ int run_tune(TuneOptions& options) {
         physical = vulkan::select_device(instance->devices(), options.device);
     }
     const tune::HardwareIdentity hardware = run::hardware_identity(physical->identity);
-    const auto directory = cache::choose_cache_directory(cache::cache_directory_sources(
-        options.cache_dir.empty() ? std::nullopt
-                                  : std::optional<std::filesystem::path>(options.cache_dir)));
+    const auto directory = cache::resolve_cache_directory(options.cache_dir);
     auto store = std::make_shared<cache::CacheFileStore>(
         directory, cache::CacheFileStoreOptions{.keep_ranking = options.keep_ranking});
 
@@ -312,7 +297,9 @@ int run_tune(TuneOptions& options) {
         }
     }
     std::signal(SIGINT, SIG_DFL);
-    fold_journal(store->file_for(hardware));
+    // Each key went to the journal as it settled (quick, and safe against a crash): one full
+    // write leaves the file alone holding the run's results.
+    store->fold_journal(hardware);
     summary.interrupted = interrupted != 0;
     reporters.run_finished(summary);
     if (summary.interrupted) {
