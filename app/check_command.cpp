@@ -9,6 +9,7 @@
 #include <spvtune/tune/anchor.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
 #include <spvtune/vulkan/instance.hpp>
+#include <spvtune/vulkan/selected_device.hpp>
 
 #include "command.hpp"
 #include "device_options.hpp"
@@ -77,7 +78,8 @@ int run_check(const CheckOptions& options) {
         }
         if (!instance) {
             // Only the physical device's limits are needed, so no logical device is created.
-            instance = std::make_unique<vulkan::Instance>(instance_options());
+            instance =
+                std::make_unique<vulkan::Instance>(vulkan::instance_options_from_environment());
             const auto& device = vulkan::select_device(instance->devices(), options.device);
             limits = run::DeviceLimits::from(device);
             std::cout << "device: " << device.identity.device_name << '\n';

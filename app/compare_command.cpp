@@ -20,6 +20,7 @@
 #include <spvtune/run/worker_executor.hpp>
 #include <spvtune/tune/anchor.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
+#include <spvtune/vulkan/selected_device.hpp>
 
 #include "command.hpp"
 #include "compare/compare_reports.hpp"
@@ -145,7 +146,7 @@ tune::ComparisonSettings comparison_settings(const problem::Problem& problem,
 }
 
 void start_executor(Side& side, const CompareOptions& options, tune::AutotuneLevel level,
-                    SelectedDevice* in_process) {
+                    vulkan::SelectedDevice* in_process) {
     const vulkan::BatchPolicy batch = run::batch_policy(side.problem.settings, options.overrides);
     if (in_process != nullptr) {
         side.executor =
@@ -196,7 +197,7 @@ CompareRun measure(std::deque<Side>& sides, const std::vector<Lineup>& lineups,
     if (!level) {
         throw UsageError(level.error());
     }
-    std::optional<SelectedDevice> in_process;
+    std::optional<vulkan::SelectedDevice> in_process;
     std::optional<vulkan::Instance> instance;
     std::optional<vulkan::PhysicalDeviceInfo> physical;
     // Two sides measured in two worker processes disagree about the very same kernel by up to
@@ -206,7 +207,7 @@ CompareRun measure(std::deque<Side>& sides, const std::vector<Lineup>& lineups,
         in_process.emplace(options.device);
         physical = in_process->device().info();
     } else {
-        instance.emplace(instance_options());
+        instance.emplace(vulkan::instance_options_from_environment());
         physical = vulkan::select_device(instance->devices(), options.device);
     }
     run.device = physical->identity.device_name;

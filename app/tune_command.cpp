@@ -22,6 +22,7 @@
 #include <spvtune/run/worker_executor.hpp>
 #include <spvtune/tune/anchor.hpp>
 #include <spvtune/vulkan/device_selector.hpp>
+#include <spvtune/vulkan/selected_device.hpp>
 
 #include "command.hpp"
 #include "device_options.hpp"
@@ -205,14 +206,14 @@ int run_tune(TuneOptions& options) {
 
     // With workers (the default), this process never creates a logical device: a hung kernel
     // can only block a worker, which the watchdog kills, never the report and exit code.
-    std::optional<SelectedDevice> in_process;
+    std::optional<vulkan::SelectedDevice> in_process;
     std::optional<vulkan::Instance> instance;
     std::optional<vulkan::PhysicalDeviceInfo> physical;
     if (options.in_process) {
         in_process.emplace(options.device);
         physical = in_process->device().info();
     } else {
-        instance.emplace(instance_options());
+        instance.emplace(vulkan::instance_options_from_environment());
         physical = vulkan::select_device(instance->devices(), options.device);
     }
     const tune::HardwareIdentity hardware = run::hardware_identity(physical->identity);

@@ -10,9 +10,9 @@
 #include <spvtune/run/worker_protocol.hpp>
 #include <spvtune/run/worker_server.hpp>
 #include <spvtune/tune/anchor.hpp>
+#include <spvtune/vulkan/selected_device.hpp>
 
 #include "command.hpp"
-#include "device_options.hpp"
 #include "problem_loading.hpp"
 
 namespace spvtune::app {
@@ -48,7 +48,7 @@ int run_worker(const WorkerOptions& options) {
         setup.notes = options.notes;
         const problem::Problem loaded = problem::load_problem(
             options.file, load_options(options.kernel_dirs, options.cache_dir));
-        SelectedDevice selected(options.device);
+        vulkan::SelectedDevice selected(options.device);
         return run::serve_worker(loaded, selected.device(), setup, fd);
     } catch (const std::exception& error) {
         run::report_worker_start_failure(fd, error.what());
