@@ -31,7 +31,6 @@
 #include "problem_loading.hpp"
 #include "sampling_options.hpp"
 #include "terminal_color.hpp"
-#include "worker_command.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -153,10 +152,11 @@ void start_executor(Side& side, const CompareOptions& options, tune::AutotuneLev
             std::make_unique<run::DeviceExecutor>(side.problem, in_process->device(), batch);
     } else {
         run::WorkerLaunch launch;
-        launch.argv =
-            worker_command_line(side.problem.file.string(), side.kernel_dirs, options.cache_dir,
-                                options.device, batch.min_window, level);
-        launch.batch = batch;
+        launch.setup.problem_file = side.problem.file;
+        launch.setup.load = load_options(side.kernel_dirs, options.cache_dir);
+        launch.setup.device = options.device;
+        launch.setup.batch = batch;
+        launch.setup.level = level;
         const auto timeout = options.overrides.kernel_timeout_s
                                  ? options.overrides.kernel_timeout_s
                                  : side.problem.settings.kernel_timeout_s;

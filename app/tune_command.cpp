@@ -36,7 +36,6 @@
 #include "sampling_options.hpp"
 #include "shard.hpp"
 #include "terminal_color.hpp"
-#include "worker_command.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -128,15 +127,19 @@ run::TuningOptions tuning_options(const problem::Problem& problem, const TuneOpt
     return tuning;
 }
 
-/// How this problem's worker processes start and how long their kernels may run.
-run::WorkerLaunch worker_launch(const problem::Problem& problem, const TuneOptions& options,
-                                const run::TuningOptions& tuning, tune::AutotuneLevel level) {
+/// How this problem's worker processes start (loading it as this process did, `load`) and how
+/// long their kernels may run.
+run::WorkerLaunch worker_launch(const problem::Problem& problem, const problem::LoadOptions& load,
+                                const TuneOptions& options, const run::TuningOptions& tuning) {
     run::WorkerLaunch launch;
-    const WorkerPipelines pipelines{tuning.pipeline_cache.string(),
-                                    tuning.build_threads.value_or(0), options.verbose};
-    launch.argv = worker_command_line(problem.file.string(), options.kernel_dirs, options.cache_dir,
-                                      options.device, tuning.batch.min_window, level, pipelines);
-    launch.batch = tuning.batch;
+    launch.setup.problem_file = problem.file;
+    launch.setup.load = load;
+    launch.setup.device = options.device;
+    launch.setup.batch = tuning.batch;
+    launch.setup.level = tuning.level;
+    launch.setup.pipeline_cache = tuning.pipeline_cache;
+    launch.setup.build_threads = tuning.build_threads.value_or(0);
+    launch.setup.notes = options.verbose;
     const auto timeout = options.overrides.kernel_timeout_s ? options.overrides.kernel_timeout_s
                                                             : problem.settings.kernel_timeout_s;
     if (timeout) {
@@ -158,8 +161,8 @@ int run_tune(TuneOptions& options) {
         std::cerr << "spvtune: error: " << *conflict << '\n';
         return exit_usage;
     }
-    auto problems =
-        load_problem_files(options.files, load_options(options.kernel_dirs, options.cache_dir));
+    const problem::LoadOptions load = load_options(options.kernel_dirs, options.cache_dir);
+    auto problems = load_problem_files(options.files, load);
     if (!problems) {
         return exit_usage;
     }
@@ -273,7 +276,7 @@ int run_tune(TuneOptions& options) {
         if (in_process) {
             tuner_storage.emplace(problem, in_process->device(), tuning);
         } else {
-            worker.emplace(problem, worker_launch(problem, options, tuning, level.value()));
+            worker.emplace(problem, worker_launch(problem, load, options, tuning));
             tuner_storage.emplace(problem, *physical, *worker, tuning);
         }
         run::ProblemTuning& tuner = *tuner_storage;
