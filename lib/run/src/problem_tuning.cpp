@@ -87,15 +87,15 @@ struct ProblemTuning::Impl {
     TuningOptions options;
     DeviceLimits limits;
     DeviceClient client;
-    std::unique_ptr<KeptPipelineCache> kept_cache;   ///< in process, with a pipeline cache
-    std::unique_ptr<DeviceExecutor> owned_executor;  ///< in process; null with another executor
+    std::unique_ptr<KeptPipelineCache> kept_cache;      ///< in process, with a pipeline cache
+    std::unique_ptr<CandidateExecutor> owned_executor;  ///< null with a borrowed executor
     CandidateExecutor& executor;
     ProblemRunner runner;
     tune::LocalTuner<problem::ProblemKey, std::uint32_t> tuner;
     std::shared_ptr<const ProblemTunableSet> set;
 
     Impl(const problem::Problem& p, const vulkan::PhysicalDeviceInfo& d,
-         std::unique_ptr<KeptPipelineCache> kept, std::unique_ptr<DeviceExecutor> owned,
+         std::unique_ptr<KeptPipelineCache> kept, std::unique_ptr<CandidateExecutor> owned,
          CandidateExecutor& executor, TuningOptions o)
         : problem(p),
           device(d),
@@ -146,7 +146,25 @@ ProblemTuning::ProblemTuning(const problem::Problem& problem,
     : impl_(std::make_unique<Impl>(problem, device, nullptr, nullptr, executor,
                                    std::move(options))) {}
 
+ProblemTuning::ProblemTuning(const problem::Problem& problem,
+                             const vulkan::PhysicalDeviceInfo& device,
+                             std::unique_ptr<CandidateExecutor> executor, TuningOptions options) {
+    CandidateExecutor& used = *executor;
+    impl_ = std::make_unique<Impl>(problem, device, nullptr, std::move(executor), used,
+                                   std::move(options));
+}
+
+ProblemTuning::ProblemTuning(ProblemTuning&&) noexcept = default;
+ProblemTuning& ProblemTuning::operator=(ProblemTuning&&) noexcept = default;
 ProblemTuning::~ProblemTuning() = default;
+
+const TuningOptions& ProblemTuning::options() const noexcept {
+    return impl_->options;
+}
+
+std::vector<CandidateFault> ProblemTuning::faults() const {
+    return impl_->executor.faults();
+}
 
 KeyReport ProblemTuning::tune(const problem::ProblemKey& exact_key) {
     const auto start = std::chrono::steady_clock::now();
