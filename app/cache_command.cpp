@@ -14,6 +14,8 @@
 #include <spvtune/cache/cache_file.hpp>
 #include <spvtune/cache/cache_format.hpp>
 #include <spvtune/cache/cache_location.hpp>
+#include <spvtune/run/device_bridge.hpp>
+#include <spvtune/vulkan/selected_device.hpp>
 
 #include "cache_files.hpp"
 #include "cache_subcommands.hpp"
@@ -39,11 +41,13 @@ struct CacheOptions {
 };
 
 fs::path cache_directory(const CacheOptions& options) {
-    std::optional<fs::path> explicit_directory;
-    if (!options.cache_dir->empty()) {
-        explicit_directory = *options.cache_dir;
-    }
-    return cache::choose_cache_directory(cache::cache_directory_sources(explicit_directory));
+    return cache::resolve_cache_directory(*options.cache_dir);
+}
+
+/// The hardware identity of the selected device, without creating a logical device.
+tune::HardwareIdentity selected_hardware(const std::string& selector) {
+    const vulkan::SelectedDevice selected(selector, vulkan::DeviceAccess::physical);
+    return run::hardware_identity(selected.info().identity);
 }
 
 // A bare name is looked up in the cache directory too, so `show <identity>` works from anywhere.
@@ -89,7 +93,7 @@ std::string format_duration(double ns) {
 
 int run_path(const CacheOptions& options) {
     const fs::path directory = cache_directory(options);
-    const tune::HardwareIdentity hardware = selected_hardware_identity(options.device);
+    const tune::HardwareIdentity hardware = selected_hardware(options.device);
     const fs::path file = directory / cache::cache_file_name(hardware);
     std::string state = "not created yet";
     if (fs::exists(file)) {
@@ -183,9 +187,8 @@ std::vector<std::string> entry_row(const std::string& tuner, const cache::CacheK
 int run_show(const CacheOptions& options) {
     const fs::path directory = cache_directory(options);
     const fs::path file =
-        options.file.empty()
-            ? directory / cache::cache_file_name(selected_hardware_identity(options.device))
-            : resolve_file(options.file, directory);
+        options.file.empty() ? directory / cache::cache_file_name(selected_hardware(options.device))
+                             : resolve_file(options.file, directory);
     if (options.file.empty() && !fs::exists(file)) {
         std::cout << file.string()
                   << ": no cache file for this device yet (spvtune tune makes "

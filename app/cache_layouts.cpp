@@ -1,6 +1,9 @@
 #include "cache_layouts.hpp"
 
 #include <iostream>
+#include <utility>
+
+#include <spvtune/run/session.hpp>
 
 #include "problem_loading.hpp"
 
@@ -14,7 +17,12 @@ std::optional<std::vector<problem::ProblemCacheLayout>> load_cache_layouts(
         std::cerr << "spvtune: error: " << level.error() << '\n';
         return std::nullopt;
     }
-    auto problems = load_problem_files(problem_files, load_options(kernel_dirs, cache_dir));
+    run::SessionSettings settings;
+    settings.kernel_dirs.assign(kernel_dirs.begin(), kernel_dirs.end());
+    settings.cache_dir = cache_dir;
+    // Only for how problems load (compiled GLSL in the cache directory): no device is used.
+    const run::Session session(std::move(settings));
+    auto problems = load_problem_files(problem_files, session.load_options());
     if (!problems) {
         return std::nullopt;
     }

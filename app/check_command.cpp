@@ -1,14 +1,16 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <spvtune/problem/problem.hpp>
+#include <spvtune/run/device_limits.hpp>
 #include <spvtune/run/key_plan.hpp>
+#include <spvtune/run/session.hpp>
 #include <spvtune/tune/anchor.hpp>
-#include <spvtune/vulkan/device_selector.hpp>
-#include <spvtune/vulkan/instance.hpp>
 
 #include "command.hpp"
 #include "device_options.hpp"
@@ -62,9 +64,15 @@ int run_check(const CheckOptions& options) {
         std::cerr << "spvtune: error: " << level.error() << '\n';
         return exit_usage;
     }
-    const problem::LoadOptions load = load_options(options.kernel_dirs, options.cache_dir);
-    // Created at the first problem that loads, so an invalid file is reported without a device.
-    std::unique_ptr<vulkan::Instance> instance;
+    run::SessionSettings settings;
+    settings.device = options.device;
+    settings.cache_dir = options.cache_dir;
+    settings.kernel_dirs.assign(options.kernel_dirs.begin(), options.kernel_dirs.end());
+    settings.level = level.value();
+    // The device is selected at the first problem that loads, so an invalid file is reported
+    // without one; only its limits are needed, so no logical device is created.
+    run::Session session(std::move(settings));
+    const problem::LoadOptions load = session.load_options();
     std::optional<run::DeviceLimits> limits;
     bool all_valid = true;
     for (const std::string& file : options.files) {
@@ -81,12 +89,9 @@ int run_check(const CheckOptions& options) {
             all_valid = false;
             continue;
         }
-        if (!instance) {
-            // Only the physical device's limits are needed, so no logical device is created.
-            instance = std::make_unique<vulkan::Instance>(instance_options());
-            const auto& device = vulkan::select_device(instance->devices(), options.device);
-            limits = run::DeviceLimits::from(device);
-            std::cout << "device: " << device.identity.device_name << '\n';
+        if (!limits) {
+            limits = run::DeviceLimits::from(session.device());
+            std::cout << "device: " << session.device().identity.device_name << '\n';
         }
         const problem::Problem& problem = *loaded.problem;
         std::cout << file << ": problem '" << problem.name << "': " << problem.keys.size()

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -8,18 +9,18 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <spvtune/base/output_file.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/suggest.hpp>
-#include <spvtune/run/device_bridge.hpp>
-#include <spvtune/run/device_executor.hpp>
+#include <spvtune/run/device_limits.hpp>
 #include <spvtune/run/problem_comparison.hpp>
+#include <spvtune/run/problem_runner.hpp>
 #include <spvtune/run/problem_tuning.hpp>
-#include <spvtune/run/worker_executor.hpp>
+#include <spvtune/run/session.hpp>
 #include <spvtune/tune/anchor.hpp>
-#include <spvtune/vulkan/device_selector.hpp>
 
 #include "command.hpp"
 #include "compare/compare_reports.hpp"
@@ -30,7 +31,6 @@
 #include "problem_loading.hpp"
 #include "sampling_options.hpp"
 #include "terminal_color.hpp"
-#include "worker_command.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -64,8 +64,8 @@ struct UsageError : std::runtime_error {
 /// One side of the comparison: a loaded problem and what runs its candidates.
 struct Side {
     problem::Problem problem;
-    std::string source;  ///< the file, or the file and kernel directory, for reports
-    std::vector<std::string> kernel_dirs;
+    std::string source;         ///< the file, or the file and kernel directory, for reports
+    problem::LoadOptions load;  ///< how `problem` was loaded, for its worker to load it again
     std::unique_ptr<run::CandidateExecutor> executor;
     std::unique_ptr<run::ProblemRunner> runner;
 };
@@ -106,28 +106,25 @@ std::vector<std::size_t> select_candidates(const problem::Problem& problem, cons
     return selected;
 }
 
-/// Where one side's kernels are looked up: its own directory (--base-kernel-dir or
+/// How one side's problem loads: its own kernel directory (--base-kernel-dir or
 /// --new-kernel-dir) before the shared --kernel-dir ones.
-std::vector<std::string> side_kernel_dirs(const std::string& extra_dir,
-                                          const CompareOptions& options) {
-    std::vector<std::string> dirs;
-    if (!extra_dir.empty()) {
-        dirs.push_back(extra_dir);
+problem::LoadOptions side_load_options(const run::Session& session, const std::string& extra_dir) {
+    if (extra_dir.empty()) {
+        return session.load_options();
     }
-    dirs.insert(dirs.end(), options.kernel_dirs.begin(), options.kernel_dirs.end());
-    return dirs;
+    return session.load_options({extra_dir});
 }
 
-Side& load_side(std::deque<Side>& sides, const std::string& file, const std::string& extra_dir,
-                const CompareOptions& options) {
-    const std::vector<std::string> dirs = side_kernel_dirs(extra_dir, options);
-    const LoadedFile loaded = load_problem_file(file, load_options(dirs, options.cache_dir));
+Side& load_side(run::Session& session, std::deque<Side>& sides, const std::string& file,
+                const std::string& extra_dir) {
+    problem::LoadOptions load = side_load_options(session, extra_dir);
+    const LoadedFile loaded = load_problem_file(file, load);
     if (!loaded.problem) {
         throw UsageError(file + ": invalid problem file (" + std::to_string(loaded.errors) +
                          " errors above)");
     }
-    sides.push_back(Side{
-        *loaded.problem, extra_dir.empty() ? file : file + " with " + extra_dir, dirs, {}, {}});
+    std::string source = extra_dir.empty() ? file : file + " with " + extra_dir;
+    sides.push_back(Side{*loaded.problem, std::move(source), std::move(load), {}, {}});
     return sides.back();
 }
 
@@ -144,27 +141,25 @@ tune::ComparisonSettings comparison_settings(const problem::Problem& problem,
     return settings;
 }
 
-void start_executor(Side& side, const CompareOptions& options, tune::AutotuneLevel level,
-                    SelectedDevice* in_process) {
-    const vulkan::BatchPolicy batch = run::batch_policy(side.problem.settings, options.overrides);
-    if (in_process != nullptr) {
-        side.executor =
-            std::make_unique<run::DeviceExecutor>(side.problem, in_process->device(), batch);
-    } else {
-        run::WorkerLaunch launch;
-        launch.argv =
-            worker_command_line(side.problem.file.string(), side.kernel_dirs, options.cache_dir,
-                                options.device, batch.min_window, level);
-        launch.batch = batch;
-        const auto timeout = options.overrides.kernel_timeout_s
-                                 ? options.overrides.kernel_timeout_s
-                                 : side.problem.settings.kernel_timeout_s;
-        if (timeout) {
-            launch.kernel_timeout = std::chrono::duration<double>(*timeout);
-        }
-        side.executor = std::make_unique<run::WorkerExecutor>(side.problem, std::move(launch));
-    }
-    side.runner = std::make_unique<run::ProblemRunner>(side.problem, *side.executor);
+/// Whether the command compares two sides (two files, or one file with two kernel folders)
+/// rather than candidates within one file.
+bool compares_two_sides(const CompareOptions& options) {
+    return options.files.size() == 2 || !options.base_kernel_dir.empty();
+}
+
+/// The options as the session takes them.
+run::SessionSettings session_settings(const CompareOptions& options, tune::AutotuneLevel level) {
+    run::SessionSettings settings;
+    settings.device = options.device;
+    // Two sides measured in two worker processes disagree about the very same kernel by up to
+    // 40% on lavapipe (each process's device has its own state), so both sides share this
+    // process's device; one side alone keeps its worker's isolation.
+    settings.in_process = options.in_process || compares_two_sides(options);
+    settings.cache_dir = options.cache_dir;
+    settings.kernel_dirs.assign(options.kernel_dirs.begin(), options.kernel_dirs.end());
+    settings.overrides = options.overrides;
+    settings.level = level;
+    return settings;
 }
 
 /// The arms of one comparison: a baseline and its contenders, each a side and a candidate.
@@ -189,66 +184,58 @@ void warn_if_noisy(CompareRun& run, const run::KeyComparison& key) {
     run.warnings.emplace_back(text);
 }
 
-/// Measures every lineup on every selected key and collects what was found.
-CompareRun measure(std::deque<Side>& sides, const std::vector<Lineup>& lineups,
-                   const CompareOptions& options, const KeyFilter& filter, CompareRun run) {
-    const auto level = tune::autotune_level_from_env();
-    if (!level) {
-        throw UsageError(level.error());
-    }
-    std::optional<SelectedDevice> in_process;
-    std::optional<vulkan::Instance> instance;
-    std::optional<vulkan::PhysicalDeviceInfo> physical;
-    // Two sides measured in two worker processes disagree about the very same kernel by up to
-    // 40% on lavapipe (each process's device has its own state), so both sides share this
-    // process's device; one side alone keeps its worker's isolation.
-    if (options.in_process || sides.size() > 1) {
-        in_process.emplace(options.device);
-        physical = in_process->device().info();
-    } else {
-        instance.emplace(instance_options());
-        physical = vulkan::select_device(instance->devices(), options.device);
-    }
-    run.device = physical->identity.device_name;
-    run.hardware = run::hardware_identity(physical->identity).record;
-    const run::DeviceLimits limits = run::DeviceLimits::from(*physical);
-    for (Side& side : sides) {
-        start_executor(side, options, level.value(), in_process ? &*in_process : nullptr);
-    }
+/// Whether every side's problem has `key`.
+bool on_every_side(const std::deque<Side>& sides, const problem::ProblemKey& key) {
+    return std::all_of(sides.begin(), sides.end(), [&](const Side& side) {
+        return std::any_of(side.problem.keys.begin(), side.problem.keys.end(),
+                           [&](const problem::KeyEntry& other) { return other.key == key; });
+    });
+}
 
-    const problem::Problem& base = sides.front().problem;
-    ComparisonGroup group{base.name, sides.front().source, sides.back().source, {}};
+/// Measures every lineup on `key` into `group`.
+void compare_lineups(const std::deque<Side>& sides, const std::vector<Lineup>& lineups,
+                     const problem::ProblemKey& key, const run::DeviceLimits& limits,
+                     tune::AutotuneLevel level, CompareRun& run, ComparisonGroup& group) {
+    for (const Lineup& lineup : lineups) {
+        std::vector<run::ComparisonArm> arms;
+        for (const auto& [side, candidate] : lineup.arms) {
+            arms.push_back({&side->problem, side->runner.get(), candidate});
+        }
+        std::cerr << "spvtune: comparing " << problem::to_string(key) << ": "
+                  << sides.front().problem.candidates[lineup.arms.front().second].name
+                  << " against " << arms.size() - 1 << " contender(s)\n";
+        run::KeyComparison compared = run::compare_key(arms, key, limits, level, run.settings);
+        if (!compared.error) {
+            warn_if_noisy(run, compared);
+        }
+        group.keys.push_back(std::move(compared));
+    }
+}
+
+/// Measures every lineup on every selected key and collects what was found.
+CompareRun measure(run::Session& session, std::deque<Side>& sides,
+                   const std::vector<Lineup>& lineups, const KeyFilter& filter, CompareRun run) {
+    run.device = session.device().identity.device_name;
+    run.hardware = session.hardware().record;
+    const run::DeviceLimits limits = run::DeviceLimits::from(session.device());
+    for (Side& side : sides) {
+        side.executor = session.executor(side.problem, side.load);
+        side.runner = std::make_unique<run::ProblemRunner>(side.problem, *side.executor);
+    }
+    ComparisonGroup group{
+        sides.front().problem.name, sides.front().source, sides.back().source, {}};
     std::size_t selected_keys = 0;
-    for (const problem::KeyEntry& entry : base.keys) {
+    for (const problem::KeyEntry& entry : sides.front().problem.keys) {
         if (!filter.matches(entry.key)) {
             continue;
         }
         ++selected_keys;
-        const bool on_every_side = std::all_of(sides.begin(), sides.end(), [&](const Side& side) {
-            return std::any_of(
-                side.problem.keys.begin(), side.problem.keys.end(),
-                [&](const problem::KeyEntry& other) { return other.key == entry.key; });
-        });
-        if (!on_every_side) {
+        if (!on_every_side(sides, entry.key)) {
             run.warnings.push_back(problem::to_string(entry.key) + " is only in " +
                                    sides.front().source + ": not compared");
             continue;
         }
-        for (const Lineup& lineup : lineups) {
-            std::vector<run::ComparisonArm> arms;
-            for (const auto& [side, candidate] : lineup.arms) {
-                arms.push_back({&side->problem, side->runner.get(), candidate});
-            }
-            std::cerr << "spvtune: comparing " << problem::to_string(entry.key) << ": "
-                      << sides.front().problem.candidates[lineup.arms.front().second].name
-                      << " against " << arms.size() - 1 << " contender(s)\n";
-            run::KeyComparison key =
-                run::compare_key(arms, entry.key, limits, level.value(), run.settings);
-            if (!key.error) {
-                warn_if_noisy(run, key);
-            }
-            group.keys.push_back(std::move(key));
-        }
+        compare_lineups(sides, lineups, entry.key, limits, session.settings().level, run, group);
     }
     // The executors hold pipelines and buffers of the in-process device: gone before it is.
     for (Side& side : sides) {
@@ -263,10 +250,10 @@ CompareRun measure(std::deque<Side>& sides, const std::vector<Lineup>& lineups,
 }
 
 /// `compare PROBLEM --baseline A --contender B...`: arms within one problem file.
-CompareRun compare_candidates(const CompareOptions& options, const KeyFilter& filter,
-                              CompareRun run) {
+CompareRun compare_candidates(run::Session& session, const CompareOptions& options,
+                              const KeyFilter& filter, CompareRun run) {
     std::deque<Side> sides;
-    Side& side = load_side(sides, options.files.front(), "", options);
+    Side& side = load_side(session, sides, options.files.front(), "");
     const std::vector<std::size_t> baseline =
         select_candidates(side.problem, options.baseline, "--baseline");
     if (baseline.size() != 1) {
@@ -287,16 +274,16 @@ CompareRun compare_candidates(const CompareOptions& options, const KeyFilter& fi
         throw UsageError("--contender selects only the baseline itself: nothing to compare");
     }
     run.mode = "candidates";
-    return measure(sides, {lineup}, options, filter, std::move(run));
+    return measure(session, sides, {lineup}, filter, std::move(run));
 }
 
 /// `compare BASE NEW` or `compare PROBLEM --base-kernel-dir A --new-kernel-dir B`: every
 /// candidate found on both sides, the base side's as the baseline.
-CompareRun compare_files(const CompareOptions& options, const KeyFilter& filter, CompareRun run) {
+CompareRun compare_files(run::Session& session, const CompareOptions& options,
+                         const KeyFilter& filter, CompareRun run) {
     std::deque<Side> sides;
-    const std::string& new_file = options.files.back();
-    load_side(sides, options.files.front(), options.base_kernel_dir, options);
-    load_side(sides, new_file, options.new_kernel_dir, options);
+    load_side(session, sides, options.files.front(), options.base_kernel_dir);
+    load_side(session, sides, options.files.back(), options.new_kernel_dir);
     Side& base = sides.front();
     Side& contender = sides.back();
     std::vector<Lineup> lineups;
@@ -320,7 +307,7 @@ CompareRun compare_files(const CompareOptions& options, const KeyFilter& filter,
                          " have no candidate name in common: nothing to compare");
     }
     run.mode = "files";
-    return measure(sides, lineups, options, filter, std::move(run));
+    return measure(session, sides, lineups, filter, std::move(run));
 }
 
 void check_usage(const CompareOptions& options) {
@@ -401,11 +388,14 @@ int run_compare(CompareOptions& options) {
             run = saved;
             run.fail_if_slower = gate;
         } else {
+            const auto level = tune::autotune_level_from_env();
+            if (!level) {
+                throw UsageError(level.error());
+            }
+            run::Session session(session_settings(options, level.value()));
             // The settings come from the base side's file under the command line.
-            const LoadedFile first =
-                load_problem_file(options.files.front(),
-                                  load_options(side_kernel_dirs(options.base_kernel_dir, options),
-                                               options.cache_dir));
+            const LoadedFile first = load_problem_file(
+                options.files.front(), side_load_options(session, options.base_kernel_dir));
             if (!first.problem) {
                 return exit_usage;
             }
@@ -414,9 +404,9 @@ int run_compare(CompareOptions& options) {
                 throw UsageError(options.files.front() + ": " + *conflict);
             }
             run.settings = comparison_settings(*first.problem, options);
-            run = options.files.size() == 2 || !options.base_kernel_dir.empty()
-                      ? compare_files(options, filter.value(), std::move(run))
-                      : compare_candidates(options, filter.value(), std::move(run));
+            run = compares_two_sides(options)
+                      ? compare_files(session, options, filter.value(), std::move(run))
+                      : compare_candidates(session, options, filter.value(), std::move(run));
         }
     } catch (const UsageError& error) {
         std::cerr << "spvtune: error: " << error.what() << '\n';

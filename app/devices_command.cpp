@@ -5,9 +5,9 @@
 
 #include <spvtune/vulkan/capabilities.hpp>
 #include <spvtune/vulkan/instance.hpp>
+#include <spvtune/vulkan/selected_device.hpp>
 
 #include "command.hpp"
-#include "device_options.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -74,7 +74,7 @@ CommandAction register_devices_command(CLI::App& parent) {
     auto json = std::make_shared<bool>(false);
     command->add_flag("--json", *json, "Print the device list as JSON");
     return [json] {
-        const vulkan::Instance instance(instance_options());
+        const vulkan::Instance instance(vulkan::instance_options_from_environment());
         if (*json) {
             nlohmann::json list = nlohmann::json::array();
             for (const auto& device : instance.devices()) {

@@ -10,11 +10,6 @@
 
 namespace spvtune::app {
 
-/// `--kernel-dir` values as the loader takes them, with compiled GLSL kept in the `glsl` folder
-/// of the cache directory (`cache_dir`, else the environment's; none when neither names one).
-problem::LoadOptions load_options(const std::vector<std::string>& kernel_dirs,
-                                  const std::string& cache_dir = {});
-
 /// Prints one diagnostic (file, JSON pointer, message) on stderr, where every command's
 /// diagnostics go so that stdout stays the command's report.
 void print_diagnostic(const problem::Diagnostic& diagnostic);

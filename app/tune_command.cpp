@@ -1,27 +1,19 @@
 #include <csignal>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <unistd.h>
 #include <utility>
 #include <vector>
 
-#include <spvtune/cache/cache_file.hpp>
-#include <spvtune/cache/cache_file_store.hpp>
-#include <spvtune/cache/cache_location.hpp>
-#include <spvtune/cache/pipeline_cache_file.hpp>
 #include <spvtune/problem/problem.hpp>
-#include <spvtune/run/device_bridge.hpp>
-#include <spvtune/run/device_executor.hpp>
 #include <spvtune/run/output_dump.hpp>
 #include <spvtune/run/problem_tuning.hpp>
-#include <spvtune/run/worker_executor.hpp>
+#include <spvtune/run/session.hpp>
 #include <spvtune/tune/anchor.hpp>
-#include <spvtune/vulkan/device_selector.hpp>
+#include <spvtune/tune/result.hpp>
 
 #include "command.hpp"
 #include "device_options.hpp"
@@ -36,7 +28,6 @@
 #include "sampling_options.hpp"
 #include "shard.hpp"
 #include "terminal_color.hpp"
-#include "worker_command.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -77,16 +68,47 @@ struct TuneOptions {
     ColorMode color = ColorMode::automatic;
 };
 
-/// Each key went to the cache file's journal as it settled (quick, and safe against a crash);
-/// one full write at the end leaves the file alone holding the run's results, as people read,
-/// commit and ship it. A failure only costs that: the journal stays and readers still see it.
-void fold_journal(const std::filesystem::path& file) {
-    try {
-        cache::compact_cache_file(file);
-    } catch (const std::exception& error) {
-        std::cerr << "spvtune: warning: the cache file's journal was not folded in: "
-                  << error.what() << '\n';
+/// The options as the session takes them; the tuners' events go to `reporters`.
+run::SessionSettings session_settings(const TuneOptions& options, tune::AutotuneLevel level,
+                                      FanOutReporter& reporters) {
+    run::SessionSettings settings;
+    settings.device = options.device;
+    settings.in_process = options.in_process;
+    settings.cache_dir = options.cache_dir;
+    settings.kernel_dirs.assign(options.kernel_dirs.begin(), options.kernel_dirs.end());
+    settings.overrides = options.overrides;
+    if (options.fixed) {
+        settings.overrides.mode = problem::SamplingMode::fixed;
     }
+    settings.level = level;
+    settings.miss_policy =
+        options.compile_only ? tune::MissPolicy::compile_only : tune::MissPolicy::tune;
+    settings.retune = options.retune;
+    settings.keep_ranking = options.keep_ranking;
+    settings.pipeline_cache = !options.no_pipeline_cache;
+    settings.build_threads = options.build_threads;
+    settings.reporter = [&reporters](const tune::TuneEvent& event) {
+        if (event.kind == tune::TuneEventKind::candidate_started) {
+            reporters.candidate_started(event.candidate);
+        } else {
+            reporters.tune_event(event);
+        }
+    };
+    if (options.verbose) {
+        settings.note = [](const std::string& text) {
+            std::cerr << "spvtune: note: " << text << '\n';
+        };
+    }
+    return settings;
+}
+
+/// What the command line alone gets wrong, before any file is read.
+std::optional<std::string> command_line_error(const TuneOptions& options) {
+    if (options.json_out == "-" && options.html_out == "-") {
+        return "--json - and --html - cannot both write to stdout";
+    }
+    // The command line alone first, then each file under it: one rule, as in a file.
+    return sample_count_conflict({}, options.overrides);
 }
 
 struct SelectedKey {
@@ -94,145 +116,57 @@ struct SelectedKey {
     const problem::KeyEntry* entry;
 };
 
-/// The keys `--key` selects, in the order of the files and of their keys.
-std::vector<SelectedKey> select_keys(const std::vector<problem::Problem>& problems,
-                                     const KeyFilter& filter) {
-    std::vector<SelectedKey> selected;
+/// What the command line gets wrong about one of the files' settings.
+std::optional<std::string> settings_error(const std::vector<problem::Problem>& problems,
+                                          const TuneOptions& options) {
+    for (const problem::Problem& problem : problems) {
+        if (const auto conflict = sample_count_conflict(problem.settings, options.overrides)) {
+            return problem.file.string() + ": " + *conflict;
+        }
+    }
+    return std::nullopt;
+}
+
+/// The keys to tune, in the order of the files and of their keys: those `--key` selects, of
+/// this shard (assigned by tuning key, so that the keys sharing a cache entry are tuned by one
+/// shard); or the usage mistake that leaves none.
+tune::Result<std::vector<SelectedKey>> select_keys(const std::vector<problem::Problem>& problems,
+                                                   const TuneOptions& options,
+                                                   tune::AutotuneLevel level) {
+    const auto filter = KeyFilter::parse(options.key_filters);
+    if (!filter) {
+        return tune::fail(filter.error());
+    }
+    std::vector<SelectedKey> work;
     for (const problem::Problem& problem : problems) {
         for (const problem::KeyEntry& entry : problem.keys) {
-            if (filter.matches(entry.key)) {
-                selected.push_back({&problem, &entry});
+            if (filter.value().matches(entry.key)) {
+                work.push_back({&problem, &entry});
             }
         }
     }
-    return selected;
-}
-
-/// Keeps the keys of `shard`, assigned by tuning key so that the keys sharing a cache entry
-/// are tuned by one shard, and says which shard this is and where it came from.
-void keep_shard(std::vector<SelectedKey>& work, const Shard& shard, tune::AutotuneLevel level) {
-    const std::size_t selected = work.size();
-    std::erase_if(work, [&](const SelectedKey& key) {
-        return !in_shard(key.problem->tuning_key(key.entry->key, level), shard);
-    });
-    std::cerr << "spvtune: shard " << shard.index + 1 << "/" << shard.count << " (from "
-              << shard.source << "): " << work.size() << " of " << selected << " keys\n";
-}
-
-/// The problem file's settings under the command-line overrides.
-run::TuningOptions tuning_options(const problem::Problem& problem, const TuneOptions& options,
-                                  tune::AutotuneLevel level,
-                                  std::shared_ptr<tune::TuneStore> store) {
-    run::TuningOptions tuning;
-    tuning.tuner.sampling = run::sampling_settings(problem.settings, options.overrides);
-    tuning.tuner.search = run::search_settings(problem.settings, options.overrides);
-    tuning.tuner.miss_policy =
-        options.compile_only ? tune::MissPolicy::compile_only : tune::MissPolicy::tune;
-    tuning.tuner.retune = options.retune;
-    tuning.tuner.store = std::move(store);
-    tuning.batch = run::batch_policy(problem.settings, options.overrides);
-    tuning.level = level;
-    return tuning;
-}
-
-/// How this problem's worker processes start and how long their kernels may run.
-run::WorkerLaunch worker_launch(const problem::Problem& problem, const TuneOptions& options,
-                                const run::TuningOptions& tuning, tune::AutotuneLevel level) {
-    run::WorkerLaunch launch;
-    const WorkerPipelines pipelines{tuning.pipeline_cache.string(),
-                                    tuning.build_threads.value_or(0), options.verbose};
-    launch.argv = worker_command_line(problem.file.string(), options.kernel_dirs, options.cache_dir,
-                                      options.device, tuning.batch.min_window, level, pipelines);
-    launch.batch = tuning.batch;
-    const auto timeout = options.overrides.kernel_timeout_s ? options.overrides.kernel_timeout_s
-                                                            : problem.settings.kernel_timeout_s;
-    if (timeout) {
-        launch.kernel_timeout = std::chrono::duration<double>(*timeout);
-    }
-    return launch;
-}
-
-int run_tune(TuneOptions& options) {
-    if (options.json_out == "-" && options.html_out == "-") {
-        std::cerr << "spvtune: error: --json - and --html - cannot both write to stdout\n";
-        return exit_usage;
-    }
-    if (options.fixed) {
-        options.overrides.mode = problem::SamplingMode::fixed;
-    }
-    // The command line alone first, then each file under it: one rule, as in a file.
-    if (const auto conflict = sample_count_conflict({}, options.overrides)) {
-        std::cerr << "spvtune: error: " << *conflict << '\n';
-        return exit_usage;
-    }
-    auto problems =
-        load_problem_files(options.files, load_options(options.kernel_dirs, options.cache_dir));
-    if (!problems) {
-        return exit_usage;
-    }
-    for (const problem::Problem& problem : *problems) {
-        if (const auto conflict = sample_count_conflict(problem.settings, options.overrides)) {
-            std::cerr << "spvtune: error: " << problem.file.string() << ": " << *conflict << '\n';
-            return exit_usage;
-        }
-    }
-    const auto filter = KeyFilter::parse(options.key_filters);
-    if (!filter) {
-        std::cerr << "spvtune: error: " << filter.error() << '\n';
-        return exit_usage;
-    }
-    std::vector<SelectedKey> work = select_keys(*problems, filter.value());
     if (work.empty()) {
-        std::cerr << "spvtune: error: no key matches --key " << filter.value().describe() << '\n';
-        return exit_usage;
-    }
-    const auto level = tune::autotune_level_from_env();
-    if (!level) {
-        std::cerr << "spvtune: error: " << level.error() << '\n';
-        return exit_usage;
+        return tune::fail("no key matches --key " + filter.value().describe());
     }
     const auto shard = choose_shard(options.shard, options.shard_count, process_environment);
     if (!shard) {
-        std::cerr << "spvtune: error: " << shard.error() << '\n';
-        return exit_usage;
+        return tune::fail(shard.error());
     }
-    if (shard.value()) {
-        keep_shard(work, *shard.value(), level.value());
+    if (const std::optional<Shard>& mine = shard.value()) {
+        const std::size_t selected = work.size();
+        std::erase_if(work, [&](const SelectedKey& key) {
+            return !in_shard(key.problem->tuning_key(key.entry->key, level), *mine);
+        });
+        std::cerr << "spvtune: shard " << mine->index + 1 << "/" << mine->count << " (from "
+                  << mine->source << "): " << work.size() << " of " << selected << " keys\n";
     }
+    return work;
+}
 
-    // Before any device work: a directory that cannot be made fails the run at once.
-    std::optional<run::OutputDump> dump;
-    if (!options.dump_dir.empty()) {
-        try {
-            dump.emplace(options.dump_dir);
-        } catch (const std::runtime_error& error) {
-            std::cerr << "spvtune: error: --dump-outputs: " << error.what() << '\n';
-            return exit_usage;
-        }
-    }
-
-    // With workers (the default), this process never creates a logical device: a hung kernel
-    // can only block a worker, which the watchdog kills, never the report and exit code.
-    std::optional<SelectedDevice> in_process;
-    std::optional<vulkan::Instance> instance;
-    std::optional<vulkan::PhysicalDeviceInfo> physical;
-    if (options.in_process) {
-        in_process.emplace(options.device);
-        physical = in_process->device().info();
-    } else {
-        instance.emplace(instance_options());
-        physical = vulkan::select_device(instance->devices(), options.device);
-    }
-    const tune::HardwareIdentity hardware = run::hardware_identity(physical->identity);
-    const auto directory = cache::choose_cache_directory(cache::cache_directory_sources(
-        options.cache_dir.empty() ? std::nullopt
-                                  : std::optional<std::filesystem::path>(options.cache_dir)));
-    auto store = std::make_shared<cache::CacheFileStore>(
-        directory, cache::CacheFileStoreOptions{.keep_ranking = options.keep_ranking});
-
-    FanOutReporter reporters;
-    // The report files first: when one cannot be written, the run fails before the console's
-    // summary. The HTML page is drawn from the very record --json writes.
+/// The report files first: when one cannot be written, the run fails before the console's
+/// summary. The HTML page is drawn from the very record --json writes. With a report on stdout
+/// (`--json -`, `--html -`), the tables go to stderr so a pipe gets only the report.
+void add_reporters(FanOutReporter& reporters, const TuneOptions& options) {
     if (!options.json_out.empty() || !options.html_out.empty()) {
         reporters.add(std::make_unique<JsonReporter>(
             [json_sink =
@@ -246,47 +180,21 @@ int run_tune(TuneOptions& options) {
                 }
             }));
     }
-    // With a report on stdout (`--json -`, `--html -`), the tables go to stderr so a pipe gets
-    // only the report.
     const bool report_on_stdout = options.json_out == "-" || options.html_out == "-";
     reporters.add(std::make_unique<ConsoleReporter>(
         options.quiet, options.verbose, report_on_stdout ? std::cerr : std::cout, options.color));
-    reporters.run_started(RunInfo{physical->identity.device_name, hardware,
-                                  store->file_for(hardware), *problems, work.size()});
+}
+
+/// Tunes the selected keys, problem by problem, until they are done or Ctrl-C stops the run.
+RunSummary tune_keys(run::Session& session, const std::vector<problem::Problem>& problems,
+                     const std::vector<SelectedKey>& work, run::OutputDump* dump,
+                     TuneReporter& reporters) {
     interrupted = 0;
     std::signal(SIGINT, on_interrupt);
-
     RunSummary summary{.total_keys = work.size()};
-    for (const problem::Problem& problem : *problems) {
-        run::TuningOptions tuning = tuning_options(problem, options, level.value(), store);
-        tuning.dump = dump ? &*dump : nullptr;
-        if (!options.no_pipeline_cache) {
-            tuning.pipeline_cache = directory / cache::pipeline_cache_file_name(hardware);
-        }
-        tuning.build_threads =
-            options.build_threads ? *options.build_threads : run::default_build_threads(*physical);
-        if (options.verbose) {
-            tuning.note = [](const std::string& text) {
-                std::cerr << "spvtune: note: " << text << '\n';
-            };
-        }
-        tuning.tuner.reporter = [&reporters](const tune::TuneEvent& event) {
-            if (event.kind == tune::TuneEventKind::candidate_started) {
-                reporters.candidate_started(event.candidate);
-            } else {
-                reporters.tune_event(event);
-            }
-        };
-        std::optional<run::WorkerExecutor> worker;
-        std::optional<run::ProblemTuning> tuner_storage;
-        if (in_process) {
-            tuner_storage.emplace(problem, in_process->device(), tuning);
-        } else {
-            worker.emplace(problem, worker_launch(problem, options, tuning, level.value()));
-            tuner_storage.emplace(problem, *physical, *worker, tuning);
-        }
-        run::ProblemTuning& tuner = *tuner_storage;
-        const ProblemRun problem_run{problem, tuning};
+    for (const problem::Problem& problem : problems) {
+        run::ProblemTuning tuning = session.tune(problem, dump);
+        const ProblemRun problem_run{problem, tuning.options()};
         reporters.problem_started(problem_run);
         for (const SelectedKey& selected_key : work) {
             if (selected_key.problem != &problem || interrupted) {
@@ -294,7 +202,7 @@ int run_tune(TuneOptions& options) {
             }
             const KeyRun key{problem_run, *selected_key.entry, summary.done};
             reporters.key_started(key);
-            const run::KeyReport key_report = tuner.tune(selected_key.entry->key);
+            const run::KeyReport key_report = tuning.tune(selected_key.entry->key);
             ++summary.done;
             if (key_report.status == run::KeyStatus::failed) {
                 ++summary.failed;
@@ -302,13 +210,54 @@ int run_tune(TuneOptions& options) {
             reporters.key_finished(key, key_report);
         }
         reporters.problem_finished(problem_run);
-        if (worker) {
-            summary.faulted_candidates += worker->faults().size();
-        }
+        summary.faulted_candidates += tuning.faults().size();
     }
     std::signal(SIGINT, SIG_DFL);
-    fold_journal(store->file_for(hardware));
     summary.interrupted = interrupted != 0;
+    return summary;
+}
+
+int run_tune(const TuneOptions& options) {
+    if (const auto error = command_line_error(options)) {
+        std::cerr << "spvtune: error: " << *error << '\n';
+        return exit_usage;
+    }
+    const auto level = tune::autotune_level_from_env();
+    if (!level) {
+        std::cerr << "spvtune: error: " << level.error() << '\n';
+        return exit_usage;
+    }
+    FanOutReporter reporters;
+    run::Session session(session_settings(options, level.value(), reporters));
+    const auto problems = load_problem_files(options.files, session.load_options());
+    if (!problems) {
+        return exit_usage;
+    }
+    if (const auto error = settings_error(*problems, options)) {
+        std::cerr << "spvtune: error: " << *error << '\n';
+        return exit_usage;
+    }
+    const auto work = select_keys(*problems, options, level.value());
+    if (!work) {
+        std::cerr << "spvtune: error: " << work.error() << '\n';
+        return exit_usage;
+    }
+    // Before any device work: a directory that cannot be made fails the run at once.
+    std::optional<run::OutputDump> dump;
+    if (!options.dump_dir.empty()) {
+        try {
+            dump.emplace(options.dump_dir);
+        } catch (const std::runtime_error& error) {
+            std::cerr << "spvtune: error: --dump-outputs: " << error.what() << '\n';
+            return exit_usage;
+        }
+    }
+    add_reporters(reporters, options);
+    reporters.run_started(RunInfo{session.device().identity.device_name, session.hardware(),
+                                  session.cache_file(), *problems, work.value().size()});
+    const RunSummary summary =
+        tune_keys(session, *problems, work.value(), dump ? &*dump : nullptr, reporters);
+    session.finish();
     reporters.run_finished(summary);
     if (summary.interrupted) {
         return exit_interrupted;

@@ -25,8 +25,7 @@
 #include <spvtune/run/device_bridge.hpp>
 #include <spvtune/run/problem_tuning.hpp>
 #include <spvtune/tune/in_memory_store.hpp>
-
-#include "device_options.hpp"
+#include <spvtune/vulkan/selected_device.hpp>
 
 namespace {
 
@@ -83,7 +82,7 @@ struct Options {
 int run_cached_winner(const Options& options) {
     const problem::Problem problem = problem::load_problem(options.problem_file);
     const problem::ProblemKey key = parse_key(problem, options.key);
-    app::SelectedDevice selected("");  // the default device
+    vulkan::SelectedDevice selected("");  // the default device
     vulkan::Device& device = selected.device();
     const tune::HardwareIdentity hardware = run::hardware_identity(device.info().identity);
 

@@ -2,6 +2,7 @@
 // journal's entries, a record cut short by a crash is ignored, and a full write folds it in.
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -129,6 +130,36 @@ TEST_CASE("compacting folds the journal into the file, which then holds every en
     CHECK_FALSE(fs::exists(journal_of(f.file)));
     CHECK(parse_cache(read_bytes(f.file), f.file).entry_count() == 3);
     CHECK_FALSE(compact_cache_file(f.file));  // nothing left to fold
+}
+
+TEST_CASE("the store folds its journal at the end of a run, and a store that only reads never") {
+    JournalFixture f;
+    CacheFileStore shipped(f.directory.path(), {.read_only = true});
+    CHECK_FALSE(shipped.fold_journal(sample_hardware()));
+    CHECK(fs::exists(journal_of(f.file)));
+    CHECK(f.store.fold_journal(sample_hardware()));
+    CHECK_FALSE(fs::exists(journal_of(f.file)));
+    CHECK(parse_cache(read_bytes(f.file), f.file).entry_count() == 3);
+    CHECK_FALSE(f.store.fold_journal(sample_hardware()));  // nothing left to fold
+    REQUIRE(save(f.store, "4"));                           // the store goes on from the folded file
+    CHECK(read_cache_file(f.file).entry_count() == 4);
+}
+
+TEST_CASE("a journal that cannot be folded is a warning, and it stays for readers") {
+    JournalFixture f;
+    std::vector<std::string> warnings;
+    CacheFileStore store(f.directory.path(),
+                         {.warn = [&](const std::string& text) { warnings.push_back(text); }});
+    // A newer spvtune's file is never rewritten, so its journal cannot be folded in.
+    std::string text = read_bytes(f.file);
+    const std::string version = "\"schema_version\": " + std::to_string(cache_schema_version);
+    REQUIRE(text.find(version) != std::string::npos);
+    text.replace(text.find(version), version.size(), "\"schema_version\": 999");
+    write_bytes(f.file, text);
+    CHECK_FALSE(store.fold_journal(sample_hardware()));
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings.front().starts_with("the cache file's journal was not folded in: "));
+    CHECK(fs::exists(journal_of(f.file)));
 }
 
 TEST_CASE("a re-tune mark goes through the journal and is seen by other stores") {

@@ -67,6 +67,17 @@ TEST_CASE("the environment decides in order: SPVTUNE_CACHE_DIR, XDG_CACHE_HOME, 
     CHECK(chosen("/explicit") == "/explicit");
 }
 
+TEST_CASE("a process's cache directory is the explicit one, else the environment's") {
+    const ScopedEnv spvtune_dir("SPVTUNE_CACHE_DIR", "/env");
+    CHECK(resolve_cache_directory("/explicit") == "/explicit");
+    CHECK(resolve_cache_directory() == "/env");
+    CHECK(resolve_cache_directory("") == "/env");
+    spvtune_dir.set(std::nullopt);
+    const ScopedEnv xdg("XDG_CACHE_HOME", std::nullopt);
+    const ScopedEnv home("HOME", std::nullopt);
+    CHECK_THROWS_AS(resolve_cache_directory(), std::runtime_error);
+}
+
 TEST_CASE("the file is named after the identity key, which may not leave the directory") {
     CHECK(cache_file_name(testing::sample_hardware("gpu-00ff")) == "gpu-00ff.json");
     CHECK_THROWS_AS(cache_file_name(testing::sample_hardware("")), std::invalid_argument);

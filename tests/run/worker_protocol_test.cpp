@@ -1,4 +1,5 @@
 #include <chrono>
+#include <string>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -17,6 +18,10 @@ Message example() {
     message.header = {{"op", "run"}, {"candidate", 2}, {"key", {{"n", 4096}}}};
     message.blobs = {{std::byte{1}, std::byte{2}, std::byte{3}}, {}, {std::byte{0xff}}};
     return message;
+}
+
+bool contains_text(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
 }
 
 /// A connected socket pair, closed at the end of the test.
@@ -163,4 +168,53 @@ TEST_CASE("worker protocol: each step's specializations travel once, in step ord
     CHECK(decoded.value()[2].specializations.empty());
     CHECK_FALSE(step_specializations_from_json(nlohmann::json::array()).has_value());
     CHECK_FALSE(step_specializations_from_json(nlohmann::json::parse("[[\"0\", []]]")).has_value());
+}
+
+TEST_CASE("worker protocol: the setup crosses the socket whole, paths as bytes") {
+    Setup setup;
+    setup.problem_file = "problems/saxpy.json";
+    setup.load.kernel_dirs = {"/kernels/a", "relative/b", "caf\xc3\xa9 \xff"};  // not all UTF-8
+    setup.load.glsl_cache_dir = "/home/me/.cache/spvtune/glsl";
+    setup.device = "llvmpipe";
+    setup.batch.min_window = std::chrono::microseconds(200);
+    setup.batch.max_batch = 64;
+    setup.level = spvtune::tune::AutotuneLevel::extensive;
+    setup.pipeline_cache = "/home/me/.cache/spvtune/gpu.pipelines";
+    setup.build_threads = 2;
+    setup.notes = true;
+    const auto frame = encode(setup_message(setup));
+    const auto decoded = decode(frame);
+    REQUIRE(decoded);
+    const auto back = setup_from_message(decoded.value());
+    REQUIRE_MESSAGE(back, back.error());
+    CHECK(back.value().problem_file == setup.problem_file);
+    CHECK(back.value().load.kernel_dirs == setup.load.kernel_dirs);
+    CHECK(back.value().load.glsl_cache_dir == setup.load.glsl_cache_dir);
+    CHECK(back.value().device == setup.device);
+    CHECK(back.value().batch.min_window == setup.batch.min_window);
+    CHECK(back.value().batch.max_batch == 64);
+    CHECK(back.value().level == spvtune::tune::AutotuneLevel::extensive);
+    CHECK(back.value().pipeline_cache == setup.pipeline_cache);
+    CHECK(back.value().build_threads == 2);
+    CHECK(back.value().notes);
+
+    // Nothing optional given: none comes back.
+    const auto bare = setup_from_message(setup_message(Setup{}));
+    REQUIRE(bare);
+    CHECK_FALSE(bare.value().load.glsl_cache_dir);
+    CHECK(bare.value().load.kernel_dirs.empty());
+    CHECK(bare.value().pipeline_cache.empty());
+}
+
+TEST_CASE("worker protocol: a first message that is no whole setup says what is wrong") {
+    CHECK(contains_text(setup_from_message(example()).error(), "not a setup"));
+    Message short_of_blobs = setup_message(Setup{});
+    short_of_blobs.blobs.pop_back();
+    CHECK(contains_text(setup_from_message(short_of_blobs).error(), "blobs"));
+    Message bad_level = setup_message(Setup{});
+    bad_level.header["level"] = "max";
+    CHECK(contains_text(setup_from_message(bad_level).error(), "unknown autotune level 'max'"));
+    Message missing = setup_message(Setup{});
+    missing.header.erase("min_window_ns");
+    CHECK(contains_text(setup_from_message(missing).error(), "garbled setup"));
 }

@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <exception>
 #include <mutex>
+#include <string>
 #include <system_error>
 #include <unordered_map>
 
@@ -425,6 +427,19 @@ void CacheFileStore::mark_needs_retune(const tune::HardwareIdentity& hardware,
                                        const tune::EntryAddress& address) {
     const std::lock_guard guard(impl_->mutex);
     impl_->mark_needs_retune(impl_->state_for(hardware), hardware, address);
+}
+
+bool CacheFileStore::fold_journal(const tune::HardwareIdentity& hardware) {
+    if (impl_->options.read_only) {
+        return false;
+    }
+    const std::lock_guard guard(impl_->mutex);
+    try {
+        return compact_cache_file(file_for(hardware));
+    } catch (const std::exception& error) {
+        impl_->warn(std::string("the cache file's journal was not folded in: ") + error.what());
+        return false;
+    }
 }
 
 }  // namespace spvtune::cache

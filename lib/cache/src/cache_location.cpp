@@ -40,6 +40,12 @@ std::filesystem::path choose_cache_directory(const CacheDirectorySources& source
         "SPVTUNE_CACHE_DIR");
 }
 
+std::filesystem::path resolve_cache_directory(const std::filesystem::path& explicit_directory) {
+    return choose_cache_directory(cache_directory_sources(
+        explicit_directory.empty() ? std::nullopt
+                                   : std::optional<std::filesystem::path>(explicit_directory)));
+}
+
 std::string cache_file_name(const tune::HardwareIdentity& hardware) {
     const std::string& key = hardware.key;
     if (key.empty() || key == "." || key == ".." || key.find('/') != std::string::npos ||

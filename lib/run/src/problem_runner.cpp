@@ -129,6 +129,11 @@ ProblemTunableSet ProblemRunner::make_set() {
     // only; the bucket's other members keep running the winner.
     set.with_input_identity(
         [](const KeyInputs& inputs) { return std::hash<problem::ProblemKey>{}(inputs.plan->key); });
+    // The tuner names a key's candidates when it will run them all: their pipelines are then
+    // built ahead while the first ones are measured.
+    set.with_prefetch([this](const KeyInputs& inputs, std::span<const std::size_t> candidates) {
+        prefetch(*inputs.plan, candidates);
+    });
     return set;
 }
 

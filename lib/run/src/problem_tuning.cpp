@@ -87,17 +87,15 @@ struct ProblemTuning::Impl {
     TuningOptions options;
     DeviceLimits limits;
     DeviceClient client;
-    std::unique_ptr<KeptPipelineCache> kept_cache;   ///< in process, with a pipeline cache
-    std::unique_ptr<DeviceExecutor> owned_executor;  ///< in process; null with another executor
+    std::unique_ptr<KeptPipelineCache> kept_cache;      ///< in process, with a pipeline cache
+    std::unique_ptr<CandidateExecutor> owned_executor;  ///< null with a borrowed executor
     CandidateExecutor& executor;
     ProblemRunner runner;
-    /// The plan of the key being tuned, for the prefetch hint when its tuning starts.
-    const KeyPlan* current_plan = nullptr;
     tune::LocalTuner<problem::ProblemKey, std::uint32_t> tuner;
     std::shared_ptr<const ProblemTunableSet> set;
 
     Impl(const problem::Problem& p, const vulkan::PhysicalDeviceInfo& d,
-         std::unique_ptr<KeptPipelineCache> kept, std::unique_ptr<DeviceExecutor> owned,
+         std::unique_ptr<KeptPipelineCache> kept, std::unique_ptr<CandidateExecutor> owned,
          CandidateExecutor& executor, TuningOptions o)
         : problem(p),
           device(d),
@@ -108,64 +106,9 @@ struct ProblemTuning::Impl {
           owned_executor(std::move(owned)),
           executor(executor),
           runner(p, executor),
-          tuner(p.name, hinted(checked(options))) {
+          tuner(p.name, checked(options)) {
         runner.dump_outputs(options.dump);
         set = tuner.init(device.index, [this] { return runner.make_set(); });
-    }
-
-    /// The plan's runnable candidates in the order the tuner takes them: the reference first
-    /// (its output is the truth), then by priority.
-    static std::vector<std::size_t> tuning_order(const KeyPlan& plan) {
-        std::vector<const problem::ResolvedCandidate*> order;
-        for (const problem::ResolvedCandidate& resolved : plan.runnable) {
-            order.push_back(&resolved);
-        }
-        std::stable_sort(order.begin(), order.end(),
-                         [](const auto* a, const auto* b) { return a->priority > b->priority; });
-        std::vector<std::size_t> indices;
-        if (plan.reference) {
-            indices.push_back(plan.runnable[*plan.reference].candidate);
-        }
-        for (const problem::ResolvedCandidate* resolved : order) {
-            if (indices.empty() || resolved->candidate != indices.front()) {
-                indices.push_back(resolved->candidate);
-            }
-        }
-        return indices;
-    }
-
-    void prefetch_current() {
-        if (current_plan != nullptr) {
-            runner.prefetch(*current_plan, tuning_order(*current_plan));
-        }
-    }
-
-    /// Whether the key's search measures every runnable candidate, so that building them all
-    /// ahead wastes nothing. A random or local search, or any search under a budget or a
-    /// limit, measures only the points it proposes: their pipelines are built when first used.
-    bool search_measures_all(const KeyPlan& plan) const {
-        const tune::SearchSettings& search = options.tuner.search;
-        if (search.budget || search.max_candidates) {
-            return false;
-        }
-        const tune::SearchStrategy strategy = tune::choose_strategy(search, plan.runnable.size());
-        return strategy == tune::SearchStrategy::exhaustive ||
-               strategy == tune::SearchStrategy::halving;
-    }
-
-    /// The options with a reporter that also tells the executor, when a key's tuning starts,
-    /// which candidates come next, so their pipelines are built ahead.
-    tune::TunerOptions hinted(tune::TunerOptions options) {
-        options.reporter = [this, forward = options.reporter](const tune::TuneEvent& event) {
-            if (event.kind == tune::TuneEventKind::tuning_started && current_plan != nullptr &&
-                search_measures_all(*current_plan)) {
-                prefetch_current();
-            }
-            if (forward) {
-                forward(event);
-            }
-        };
-        return options;
     }
 
     static tune::TunerOptions checked(const TuningOptions& tuning) {
@@ -203,7 +146,25 @@ ProblemTuning::ProblemTuning(const problem::Problem& problem,
     : impl_(std::make_unique<Impl>(problem, device, nullptr, nullptr, executor,
                                    std::move(options))) {}
 
+ProblemTuning::ProblemTuning(const problem::Problem& problem,
+                             const vulkan::PhysicalDeviceInfo& device,
+                             std::unique_ptr<CandidateExecutor> executor, TuningOptions options) {
+    CandidateExecutor& used = *executor;
+    impl_ = std::make_unique<Impl>(problem, device, nullptr, std::move(executor), used,
+                                   std::move(options));
+}
+
+ProblemTuning::ProblemTuning(ProblemTuning&&) noexcept = default;
+ProblemTuning& ProblemTuning::operator=(ProblemTuning&&) noexcept = default;
 ProblemTuning::~ProblemTuning() = default;
+
+const TuningOptions& ProblemTuning::options() const noexcept {
+    return impl_->options;
+}
+
+std::vector<CandidateFault> ProblemTuning::faults() const {
+    return impl_->executor.faults();
+}
 
 KeyReport ProblemTuning::tune(const problem::ProblemKey& exact_key) {
     const auto start = std::chrono::steady_clock::now();
@@ -234,16 +195,11 @@ KeyReport ProblemTuning::tune(const problem::ProblemKey& exact_key) {
     }
 
     tune::ExecutionInfo info;
-    impl.current_plan = &plan;
-    if (impl.options.tuner.miss_policy == tune::MissPolicy::compile_only) {
-        impl.prefetch_current();  // every runnable candidate is built
-    }
     auto result =
         impl.tuner.execute(impl.device.index, impl.client, *impl.set, KeyInputs{&plan}, &info);
     if (info.entry) {
         report.entry = *info.entry;
     }
-    impl.current_plan = nullptr;
     if (!result) {
         report.error = result.error().message;
         return finish();

@@ -4,6 +4,8 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <spvtune/base/digest.hpp>
 #include <spvtune/problem/candidate_identity.hpp>
@@ -50,13 +52,14 @@ struct WorkerExecutor::Impl {
     double build_seconds = 0;
 
     Impl(const problem::Problem& p, WorkerLaunch l)
-        : problem(p), launch(std::move(l)), watchdog(launch.kernel_timeout, launch.batch) {}
+        : problem(p), launch(std::move(l)), watchdog(launch.kernel_timeout, launch.setup.batch) {}
 
     tune::Status start() {
-        child = std::make_unique<worker::ChildProcess>(launch.argv);
+        // The binary itself, whatever name or path it was started by.
+        child = std::make_unique<worker::ChildProcess>(
+            std::vector<std::string>{"/proc/self/exe", std::string(worker_argument)});
         prepared.clear();
-        auto ready =
-            worker::read_message(child->fd(), std::chrono::steady_clock::now() + start_timeout);
+        auto ready = read_ready();
         std::string why;
         if (!ready) {
             why = ready.error().failure == worker::ReadFailure::timed_out
@@ -75,6 +78,16 @@ struct WorkerExecutor::Impl {
             return tune::fail("the worker process did not start: " + why);
         }
         return tune::ok();
+    }
+
+    /// Sends the setup to the worker just started and reads its answer.
+    tune::Result<Message, worker::ReadError> read_ready() {
+        if (auto sent = worker::write_message(child->fd(), worker::setup_message(launch.setup));
+            !sent) {
+            return tune::make_unexpected(worker::ReadError{worker::ReadFailure::closed,
+                                                           "it took no setup: " + sent.error()});
+        }
+        return worker::read_message(child->fd(), std::chrono::steady_clock::now() + start_timeout);
     }
 
     /// Ends the worker after a fault of `candidate`, which is never sent to a worker again; the

@@ -14,6 +14,7 @@
 #include <spvtune/run/worker_protocol.hpp>
 #include <spvtune/run/worker_server.hpp>
 #include <spvtune/vulkan/error.hpp>
+#include <spvtune/vulkan/selected_device.hpp>
 
 #include "worker/test_fault.hpp"
 
@@ -31,7 +32,7 @@ Message failure(const std::string& error) {
 /// Serves one worker's requests; one per process.
 class Server {
   public:
-    Server(const problem::Problem& problem, vulkan::Device& device, const WorkerSetup& setup)
+    Server(const problem::Problem& problem, vulkan::Device& device, const worker::Setup& setup)
         : problem_(problem),
           setup_(setup),
           limits_(DeviceLimits::from(device.info())),
@@ -93,7 +94,7 @@ class Server {
 
   private:
     static std::unique_ptr<KeptPipelineCache> keep_pipelines(vulkan::Device& device,
-                                                             const WorkerSetup& setup) {
+                                                             const worker::Setup& setup) {
         if (setup.pipeline_cache.empty()) {
             return nullptr;
         }
@@ -186,17 +187,17 @@ class Server {
     }
 
     const problem::Problem& problem_;
-    WorkerSetup setup_;
+    worker::Setup setup_;
     DeviceLimits limits_;
     std::unique_ptr<KeptPipelineCache> kept_;  ///< before the executor, which uses it
     DeviceExecutor executor_;
     std::optional<KeyPlan> plan_;
 };
 
-}  // namespace
-
-int serve_worker(const problem::Problem& problem, vulkan::Device& device, const WorkerSetup& setup,
-                 int fd) {
+/// Says it is ready, then answers the tuner's requests until it closes the socket; returns the
+/// process exit code.
+int serve(const problem::Problem& problem, vulkan::Device& device, const worker::Setup& setup,
+          int fd) {
     Server server(problem, device, setup);
     Message ready;
     ready.header = {{"ready", true},
@@ -230,8 +231,32 @@ int serve_worker(const problem::Problem& problem, vulkan::Device& device, const 
     }
 }
 
-void report_worker_start_failure(int fd, const std::string& message) {
+/// Tells the tuner why the worker could not start, so it reports that rather than a bare exit.
+void report_start_failure(int fd, const std::string& message) {
     [[maybe_unused]] const auto written = worker::write_message(fd, failure(message));
+}
+
+}  // namespace
+
+int worker_main(int fd) {
+    auto request = worker::read_message(fd, std::nullopt);
+    if (!request) {
+        return request.error().failure == worker::ReadFailure::closed ? 0 : 3;
+    }
+    auto setup = worker::setup_from_message(request.value());
+    if (!setup) {
+        report_start_failure(fd, setup.error());
+        return 2;
+    }
+    try {
+        const problem::Problem problem =
+            problem::load_problem(setup.value().problem_file, setup.value().load);
+        vulkan::SelectedDevice selected(setup.value().device);
+        return serve(problem, selected.device(), setup.value(), fd);
+    } catch (const std::exception& error) {
+        report_start_failure(fd, error.what());
+        return 1;
+    }
 }
 
 }  // namespace spvtune::run

@@ -65,6 +65,13 @@ class CacheFileStore final : public tune::TuneStore {
     void mark_needs_retune(const tune::HardwareIdentity& hardware,
                            const tune::EntryAddress& address) override;
 
+    /// Folds the journal of `hardware`'s file into the file (a full write under the lock, as
+    /// compact_cache_file does), so that the file alone holds every entry, as people read,
+    /// commit and ship it: for the end of a run whose saves went to the journal. Returns
+    /// whether it did; a read-only store never writes. A failure is a warning, never an error:
+    /// the journal stays, and every reader still takes its entries in.
+    bool fold_journal(const tune::HardwareIdentity& hardware);
+
   private:
     struct Impl;
     std::unique_ptr<Impl> impl_;

@@ -26,6 +26,10 @@ CacheDirectorySources cache_directory_sources(
 /// The directory is not created here; stores create it on their first write.
 std::filesystem::path choose_cache_directory(const CacheDirectorySources& sources);
 
+/// The cache directory of this process: `explicit_directory` (e.g. --cache-dir) unless it is
+/// empty, else the environment's, as choose_cache_directory picks it. Throws as it does.
+std::filesystem::path resolve_cache_directory(const std::filesystem::path& explicit_directory = {});
+
 /// The cache file's name for `hardware`: its identity key plus ".json". Throws
 /// std::invalid_argument when the key is empty or could leave the directory ('/', "..").
 std::string cache_file_name(const tune::HardwareIdentity& hardware);

@@ -56,7 +56,8 @@ class ProblemRunner {
 
     /// Every candidate of the problem, in Problem::candidates order, with output checks against
     /// the reference candidate. A candidate's priority for a key is the one its plan resolved;
-    /// one the plan skipped gets a negative priority (never run for that key).
+    /// one the plan skipped gets a negative priority (never run for that key). The candidates
+    /// the tuner announces (TunableSet::with_prefetch) go to the executor's prefetch.
     ProblemTunableSet make_set();
 
     /// From now on, every output `run` produces is also written to `dump` (null: none); the dump

@@ -104,6 +104,8 @@ struct KeyReport {
 std::string failure_status(const KeyReport& report, const tune::CandidateFailure& failure);
 
 /// Tunes the keys of one problem on one device through a LocalTuner: the job of `spvtune tune`.
+/// A Session (session.hpp) makes one with the run's settings; applications that hold their own
+/// device and store may make one directly.
 class ProblemTuning {
   public:
     /// Runs the candidates in this process, on `device`.
@@ -112,9 +114,18 @@ class ProblemTuning {
     /// `device` describes, whose limits plan the keys; the executor must outlive the tuning.
     ProblemTuning(const problem::Problem& problem, const vulkan::PhysicalDeviceInfo& device,
                   CandidateExecutor& executor, TuningOptions options);
+    /// The same with an executor the tuning owns.
+    ProblemTuning(const problem::Problem& problem, const vulkan::PhysicalDeviceInfo& device,
+                  std::unique_ptr<CandidateExecutor> executor, TuningOptions options);
     ~ProblemTuning();
-    ProblemTuning(const ProblemTuning&) = delete;
-    ProblemTuning& operator=(const ProblemTuning&) = delete;
+    ProblemTuning(ProblemTuning&&) noexcept;
+    ProblemTuning& operator=(ProblemTuning&&) noexcept;
+
+    /// The options it tunes with, as given (reports show its sampling and batches).
+    const TuningOptions& options() const noexcept;
+
+    /// Every candidate that hung, crashed or lost the device so far (CandidateExecutor::faults).
+    std::vector<CandidateFault> faults() const;
 
     /// Plans, then executes `exact_key`: a settled key runs its winner, others are measured
     /// (or, under MissPolicy::run_preferred, run untuned).

@@ -8,20 +8,20 @@
 
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/run/candidate_executor.hpp>
-#include <spvtune/vulkan/batched_timer.hpp>
+#include <spvtune/run/worker_protocol.hpp>
 
 namespace spvtune::run {
 
-/// How to start a worker process and how long to wait for it.
+/// What a worker process is told and how long to wait for it. The worker is this very program,
+/// started with worker_argument (see worker_server.hpp): its main must hand that to worker_main.
 struct WorkerLaunch {
-    /// The worker's command line (argv[0]: the program's path): a process that loads the same
-    /// problem file on the same device and serves serve_worker's protocol on worker::worker_fd.
-    std::vector<std::string> argv;
+    /// The worker's first message: the problem file (the one this executor's problem was loaded
+    /// from, with the same load options), the device, and how it measures (its batches are also
+    /// what the deadlines allow for).
+    worker::Setup setup;
     /// The longest a kernel may run before its candidate counts as hung. None: derived from
     /// the key's measurements, max(2 s, 50x the key's best), and 25 s before the key has any.
     std::optional<std::chrono::duration<double>> kernel_timeout;
-    /// The batches the worker measures, to allow for a sample's many dispatches.
-    vulkan::BatchPolicy batch;
 };
 
 /// Runs a problem's candidates in a worker process under a watchdog, so a kernel that hangs,

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -10,17 +11,33 @@
 
 #include <nlohmann/json.hpp>
 
+#include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/resolve.hpp>
+#include <spvtune/tune/anchor.hpp>
 #include <spvtune/tune/result.hpp>
 #include <spvtune/tune/sampling.hpp>
+#include <spvtune/vulkan/batched_timer.hpp>
 #include <spvtune/vulkan/compute_pipeline.hpp>
 
 /// What the tuner process and its worker process say to each other over one socket.
 ///
-/// A message is a JSON header (the request, or what happened) and binary blobs (buffer contents,
-/// only in the reply to a `run`), so the hot path, `measure`, carries a few dozen bytes. A frame
-/// is the magic "SPVW", the payload's length (u64), then the payload: the header's length (u32),
-/// its text, the blob count (u32) and each blob as its length (u64) and bytes; all little-endian.
+/// A message is a JSON header (the request, or what happened) and binary blobs (buffer contents
+/// in the reply to a `run`, the paths of the setup), so the hot path, `measure`, carries a few
+/// dozen bytes. A frame is the magic "SPVW", the payload's length (u64), then the payload: the
+/// header's length (u32), its text, the blob count (u32) and each blob as its length (u64) and
+/// bytes; all little-endian.
+///
+/// A worker's life, and the only protocol between the two processes (the worker's command line
+/// carries nothing but worker_argument):
+/// 1. the tuner starts the worker with its end of the socket at worker_fd and sends `setup`
+///    (Setup: what to load, which device, how to measure);
+/// 2. the worker loads the problem and opens the device, then replies `{"ready": true,
+///    "candidates": "<candidate list checksum, hex>"}`, or `{"ok": false, "error": "..."}` when
+///    it cannot start;
+/// 3. the tuner sends requests (`prepare`, `prefetch`, `run`, `measure`, `save`), each answered
+///    `{"ok": true, ...}` or `{"ok": false, "error": "..."}`, with `"device_lost": true` when
+///    nothing more can run (the worker then exits);
+/// 4. the tuner closes the socket, and the worker exits.
 namespace spvtune::run::worker {
 
 struct Message {
@@ -73,5 +90,39 @@ tune::Result<std::vector<problem::ResolvedDispatch>> step_specializations_from_j
 
 /// The worker's descriptor of its socket: the launcher puts its end there before exec.
 inline constexpr int worker_fd = 3;
+
+/// What a worker must agree on with the tuner that started it: the first message of its life.
+///
+/// The worker loads the problem file itself, with the tuner's load options, rather than receive
+/// the tuner's Problem: a Problem holds reflected SPIR-V modules and GLSL compiled per key, which
+/// would need a wire format of their own, kept in step with the parser, while loading the file
+/// again costs the worker little (compiled GLSL is found in the shared `glsl_cache_dir`). The
+/// `ready` reply then names the worker's candidate-list checksum
+/// (problem::candidate_list_checksum), which the tuner compares with its own: both ends hold the
+/// same candidates, or the worker is not used (the file was edited in between).
+struct Setup {
+    std::filesystem::path problem_file;
+    /// Where the problem's kernels are searched and its compiled GLSL kept, as the tuner loaded it.
+    problem::LoadOptions load;
+    /// The device selector (vulkan::select_device), the tuner's.
+    std::string device;
+    /// How many dispatches one sample holds.
+    vulkan::BatchPolicy batch;
+    /// How coarsely bucketed key parameters share plans, as in the tuner.
+    tune::AutotuneLevel level = tune::AutotuneLevel::balanced;
+    /// The file that keeps the device's pipeline cache between runs; empty: none.
+    std::filesystem::path pipeline_cache;
+    /// Threads that build the pipelines of prefetched candidates ahead.
+    std::size_t build_threads = 0;
+    /// Whether notes that are no error (a pipeline cache file ignored) go to stderr.
+    bool notes = false;
+};
+
+/// The `setup` message: numbers and flags in the header; the problem file, the device selector,
+/// the pipeline cache file, the GLSL cache folder (empty: none) and then each kernel folder as a
+/// blob of bytes, since a path need not be UTF-8 and a JSON header holds only UTF-8.
+Message setup_message(const Setup& setup);
+/// The setup in a `setup` message; an error says what is missing or malformed.
+tune::Result<Setup> setup_from_message(const Message& message);
 
 }  // namespace spvtune::run::worker

@@ -1,38 +1,26 @@
 #pragma once
 
-#include <cstddef>
-#include <filesystem>
-#include <string>
+#include <string_view>
 
-#include <spvtune/problem/problem.hpp>
-#include <spvtune/tune/anchor.hpp>
-#include <spvtune/vulkan/batched_timer.hpp>
-#include <spvtune/vulkan/device.hpp>
+#include <spvtune/run/worker_protocol.hpp>
 
 namespace spvtune::run {
 
-/// What a worker must agree on with the tuner that started it, besides the problem file.
-struct WorkerSetup {
-    vulkan::BatchPolicy batch;
-    tune::AutotuneLevel level = tune::AutotuneLevel::balanced;
-    /// The file that keeps the device's pipeline cache between runs; empty: none.
-    std::filesystem::path pipeline_cache;
-    /// Threads that build the pipelines of prefetched candidates ahead.
-    std::size_t build_threads = 0;
-    /// Whether notes that are no error (a pipeline cache file ignored) go to stderr.
-    bool notes = false;
-};
+/// The one argument a WorkerExecutor starts a worker with: it starts this very program
+/// (/proc/self/exe) as `<program> __worker`, so a program that runs candidates in worker
+/// processes hands that argument over to worker_main (spvtune's hidden subcommand does). Every
+/// setting travels in the protocol's `setup` message, never on the command line.
+inline constexpr std::string_view worker_argument = "__worker";
 
-/// The worker's side of WorkerExecutor: says it is ready, then serves prepare, prefetch, run and
-/// measure requests on `fd` (a socket) with a DeviceExecutor until the tuner closes it. Each
-/// request names a candidate and the exact key; the worker plans the key itself, as the tuner did.
-/// Returns the process exit code: 0 when the tuner closed the socket, non-zero when the
-/// device was lost (after saying so) or the tuner's bytes were garbled.
-int serve_worker(const problem::Problem& problem, vulkan::Device& device, const WorkerSetup& setup,
-                 int fd);
-
-/// Tells the tuner that the worker could not start (its problem file or device failed), so the
-/// tuner reports `message` rather than a bare exit.
-void report_worker_start_failure(int fd, const std::string& message);
+/// The whole life of a worker process, the worker's side of WorkerExecutor: reads the `setup`
+/// message on `fd` (worker::Setup), loads the problem file with its load options and opens the
+/// device it names, says it is ready, then serves prepare, prefetch, run, measure and save
+/// requests with a DeviceExecutor until the tuner closes the socket. Each request names a
+/// candidate and the exact key; the worker plans the key itself, as the tuner did. A setup that
+/// cannot be read, or a problem or device that fails, goes back to the tuner as the reason the
+/// worker did not start. Returns the process exit code: 0 when the tuner closed the socket,
+/// non-zero when the worker could not start, the device was lost (after saying so) or the
+/// tuner's bytes were garbled.
+int worker_main(int fd = worker::worker_fd);
 
 }  // namespace spvtune::run

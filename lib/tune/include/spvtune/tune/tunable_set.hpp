@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -66,6 +67,8 @@ class TunableSet {
         std::function<std::optional<std::string>(const Out& reference, const Out& candidate)>;
     /// Checks mode: the index of the candidate whose output is the truth for these inputs.
     using ReferenceChoice = std::function<std::size_t(const Inputs&)>;
+    /// Hears which candidates (indices into the set) the tuner runs next for these inputs.
+    using Prefetch = std::function<void(const Inputs&, std::span<const std::size_t> candidates)>;
 
     explicit TunableSet(std::function<Key(const Inputs&)> make_key)
         : make_key_(std::move(make_key)) {
@@ -126,6 +129,19 @@ class TunableSet {
         return *this;
     }
 
+    /// Has the tuner say, as it starts on a key, which candidates it will run for it, so that
+    /// what they need (a pipeline) can be built ahead on other threads while the first ones are
+    /// measured. It names them only when it runs every one: a key measured exhaustively or by
+    /// successive halving, with no budget or limit (the checked reference first, then by
+    /// preference), or prepared in compile-only mode (in the order it prepares them). A search
+    /// that measures a few points names none, so nothing is built in vain. Called on the
+    /// executing thread before the first of those candidates runs; a hint, so an exception it
+    /// throws is ignored.
+    TunableSet& with_prefetch(Prefetch prefetch) {
+        prefetch_ = std::move(prefetch);
+        return *this;
+    }
+
     Key key(const Inputs& inputs) const { return make_key_(inputs); }
 
     /// Where with_grid_position placed the candidate at `index`, if anywhere.
@@ -181,6 +197,18 @@ class TunableSet {
         });
     }
 
+    /// Tells the prefetch hook, if there is one, that `candidates` run next on `inputs`.
+    void prefetch(const Inputs& inputs, std::span<const std::size_t> candidates) const noexcept {
+        if (!prefetch_) {
+            return;
+        }
+        try {
+            prefetch_(inputs, candidates);
+        } catch (...) {
+            // Only the builds ahead are lost: each candidate builds what it needs when it runs.
+        }
+    }
+
     Status prepare(std::size_t index) const {
         const CandidateType& c = candidates_[index];
         return c.prepare ? detail::call_guarded<Status>(c.prepare) : ok();
@@ -194,6 +222,7 @@ class TunableSet {
     base::Fnv1a checksum_;
     Comparison compare_;
     ReferenceChoice reference_;
+    Prefetch prefetch_;
 };
 
 }  // namespace spvtune::tune

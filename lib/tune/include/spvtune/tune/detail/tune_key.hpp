@@ -57,6 +57,32 @@ std::vector<BenchmarkCandidate> runnable_candidates(const Set& set,
     return runnable;
 }
 
+/// The indices of `order`'s candidates, `first` (if among them) moved to the front: the
+/// candidates a key runs, in the order it runs them, for TunableSet::prefetch.
+inline std::vector<std::size_t> run_order(const std::vector<BenchmarkCandidate>& order,
+                                          std::optional<std::size_t> first) {
+    std::vector<std::size_t> indices;
+    indices.reserve(order.size());
+    for (const BenchmarkCandidate& c : order) {
+        indices.push_back(c.index);
+    }
+    if (first) {
+        const auto found = std::find(indices.begin(), indices.end(), *first);
+        if (found != indices.end()) {
+            std::rotate(indices.begin(), found, found + 1);
+        }
+    }
+    return indices;
+}
+
+/// Whether a key's search measures every runnable candidate, so that building them all ahead
+/// wastes nothing; a random or local search, or any under a budget or a limit, measures only
+/// the points it proposes.
+inline bool measures_every_candidate(const SearchSettings& search, SearchStrategy strategy) {
+    return !search.budget && !search.max_candidates &&
+           (strategy == SearchStrategy::exhaustive || strategy == SearchStrategy::halving);
+}
+
 /// Runs the most preferred candidate that succeeds, without measuring: what Pending and
 /// compile-only calls do. With `prepare_first`, every runnable candidate is prepared before any
 /// runs, and one that fails to prepare is not run.
@@ -68,6 +94,7 @@ Result<typename Set::OutputType, TuneError> run_preferred(
     std::vector<CandidateFailure> failures;
     std::vector<BenchmarkCandidate> order = runnable_candidates(set, key, failures);
     if (prepare_first) {
+        set.prefetch(inputs, run_order(order, std::nullopt));
         std::erase_if(order, [&](const BenchmarkCandidate& c) {
             events.emit(TuneEventKind::candidate_started, c.name);
             Status prepared = set.prepare(c.index);
@@ -246,6 +273,11 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
     std::vector<BenchmarkCandidate> live = runnable_candidates(set, key, failures);
     const std::vector<BenchmarkCandidate> runnable = live;
     const SearchStrategy strategy = choose_strategy(options.search, live.size());
+    const bool checked = options.checks && set.comparison();
+    if (!live.empty() && measures_every_candidate(options.search, strategy)) {
+        set.prefetch(inputs, run_order(live, checked ? std::optional(set.reference_index(inputs))
+                                                     : std::nullopt));
+    }
     const bool searching =
         live.size() > 1 && (strategy != SearchStrategy::exhaustive || options.search.budget ||
                             options.search.max_candidates);
@@ -257,7 +289,7 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
                         outcome.benchmark.failures.end());
         entry.search = std::move(outcome.trace);
     } else {
-        if (options.checks && set.comparison()) {
+        if (checked) {
             live = check_outputs(set, inputs, std::move(live), failures, events);
         }
         const bool measure_lone =
@@ -287,7 +319,6 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
     entry.failures = std::move(failures);
     entry.tuned_at = utc_now_iso8601();
     if (!entry.search) {
-        const bool checked = options.checks && set.comparison();
         entry.search = exhaustive_trace(
             runnable, checked ? std::optional(set.reference_index(inputs)) : std::nullopt, entry,
             options.search.seed);
