@@ -8,8 +8,8 @@
 #include <string>
 #include <unordered_map>
 
-#include <spvtune/run/candidate_executor.hpp>
 #include <spvtune/problem/problem_key.hpp>
+#include <spvtune/run/candidate_executor.hpp>
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/vulkan/batched_timer.hpp>
 
@@ -40,12 +40,14 @@ class Watchdog {
     Allowance prepare() const;
     Allowance run(const problem::ProblemKey& key) const;
     /// `runs`: the batch the caller asked for, or own_batch.
-    Allowance measure(const problem::ProblemKey& key, std::size_t candidate, std::uint32_t runs) const;
+    Allowance measure(const problem::ProblemKey& key, std::size_t candidate,
+                      std::uint32_t runs) const;
 
     /// A run of the key that succeeded, with its wall time.
     void ran(const problem::ProblemKey& key, std::chrono::steady_clock::duration took);
     /// A sample of the key's candidate.
-    void measured(const problem::ProblemKey& key, std::size_t candidate, const tune::Sample& sample);
+    void measured(const problem::ProblemKey& key, std::size_t candidate,
+                  const tune::Sample& sample);
 
   private:
     /// A candidate's last sample: the time of one run, and how many runs its batch held.
