@@ -3,7 +3,7 @@
 #include <iostream>
 #include <utility>
 
-#include <spvtune/run/session.hpp>
+#include <spvtune/problem/load_options.hpp>
 
 #include "problem_loading.hpp"
 
@@ -17,12 +17,10 @@ std::optional<std::vector<problem::ProblemCacheLayout>> load_cache_layouts(
         std::cerr << "spvtune: error: " << level.error() << '\n';
         return std::nullopt;
     }
-    run::SessionSettings settings;
-    settings.kernel_dirs.assign(kernel_dirs.begin(), kernel_dirs.end());
-    settings.cache_dir = cache_dir;
-    // Only for how problems load (compiled GLSL in the cache directory): no device is used.
-    const run::Session session(std::move(settings));
-    auto problems = load_problem_files(problem_files, session.load_options());
+    // Problems are only loaded here: the running layer (devices, workers) has no part in it.
+    auto problems = load_problem_files(
+        problem_files,
+        problem::load_options_for({kernel_dirs.begin(), kernel_dirs.end()}, cache_dir));
     if (!problems) {
         return std::nullopt;
     }

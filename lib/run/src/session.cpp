@@ -5,6 +5,7 @@
 #include <spvtune/cache/cache_file_store.hpp>
 #include <spvtune/cache/cache_location.hpp>
 #include <spvtune/cache/pipeline_cache_file.hpp>
+#include <spvtune/problem/load_options.hpp>
 #include <spvtune/run/device_bridge.hpp>
 #include <spvtune/run/device_executor.hpp>
 #include <spvtune/run/session.hpp>
@@ -104,14 +105,9 @@ const SessionSettings& Session::settings() const noexcept {
 
 problem::LoadOptions Session::load_options(
     std::vector<std::filesystem::path> first_kernel_dirs) const {
-    problem::LoadOptions options;
-    options.kernel_dirs = std::move(first_kernel_dirs);
-    options.kernel_dirs.insert(options.kernel_dirs.end(), impl_->settings.kernel_dirs.begin(),
-                               impl_->settings.kernel_dirs.end());
-    if (impl_->directory) {
-        options.glsl_cache_dir = *impl_->directory / "glsl";
-    }
-    return options;
+    first_kernel_dirs.insert(first_kernel_dirs.end(), impl_->settings.kernel_dirs.begin(),
+                             impl_->settings.kernel_dirs.end());
+    return problem::load_options_in(std::move(first_kernel_dirs), impl_->directory);
 }
 
 const vulkan::PhysicalDeviceInfo& Session::device() {
