@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/phase-times.sh
-timed "install dependencies" scripts/install-deps.sh
+scripts/install-deps.sh
 
 presets=("$@")
 if ((${#presets[@]} == 0)); then
