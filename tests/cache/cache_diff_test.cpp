@@ -6,6 +6,8 @@
 
 #include "cache_samples.hpp"
 
+namespace cache_diff_test {
+
 using namespace spvtune;
 using namespace spvtune::tune::testing;
 
@@ -44,3 +46,5 @@ TEST_CASE("a diff lists added, removed, changed and stale entries with the winne
     CHECK(differences[3].change == cache::EntryChange::stale);
     CHECK(cache::entry_change_name(differences[3].change) == "stale");
 }
+
+}  // namespace cache_diff_test

@@ -8,6 +8,8 @@
 #include "cache/cache_samples.hpp"
 #include "cache/entry_checks.hpp"
 
+namespace cache_format_test {
+
 using namespace spvtune::tune;
 
 using namespace spvtune::cache;
@@ -256,3 +258,5 @@ TEST_CASE("a version 1 file (no runners_up) is still read, and written back as v
     CHECK_THROWS_WITH_AS(parse_cache(wrong.dump(), "gpu.json"),
                          doctest::Contains("expected no member \"runners_up\""), CacheFormatError);
 }
+
+}  // namespace cache_format_test

@@ -14,6 +14,8 @@
 #include "cache/entry_checks.hpp"
 #include "cache/temp_directory.hpp"
 
+namespace cache_journal_test {
+
 using namespace spvtune::tune;
 using namespace spvtune::cache;
 using namespace spvtune::tune::testing;
@@ -190,3 +192,5 @@ TEST_CASE("the journal stays small next to the file: past its bound a save folds
     CHECK(folds >= 2);  // the first save, then at least one fold
     CHECK(read_cache_file(file).entry_count() == 150);
 }
+
+}  // namespace cache_journal_test

@@ -7,6 +7,8 @@
 #include "cache/cache_samples.hpp"
 #include "support/scoped_env.hpp"
 
+namespace cache_location_test {
+
 using namespace spvtune::tune;
 
 using namespace spvtune::cache;
@@ -84,3 +86,5 @@ TEST_CASE("the file is named after the identity key, which may not leave the dir
     CHECK_THROWS_AS(cache_file_name(testing::sample_hardware("..")), std::invalid_argument);
     CHECK_THROWS_AS(cache_file_name(testing::sample_hardware("a/../../b")), std::invalid_argument);
 }
+
+}  // namespace cache_location_test

@@ -9,6 +9,8 @@
 #include "cache/cache_samples.hpp"
 #include "cache/temp_directory.hpp"
 
+namespace cache_lookup_test {
+
 using namespace spvtune::tune;
 
 using namespace spvtune::cache;
@@ -104,3 +106,5 @@ TEST_CASE("a store allowed to use another driver's cache answers from it and say
     CacheFileStore refusing(directory.path(), {DriverMismatch::refuse, quiet});
     CHECK_FALSE(refusing.load(new_driver, sample_address("1")));
 }
+
+}  // namespace cache_lookup_test

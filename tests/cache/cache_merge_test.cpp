@@ -10,6 +10,8 @@
 
 #include "cache_samples.hpp"
 
+namespace cache_merge_test {
+
 using namespace spvtune;
 using namespace spvtune::tune::testing;
 
@@ -105,3 +107,5 @@ TEST_CASE("a merge gives the same bytes and conflicts whatever the order of its 
         }
     } while (std::next_permutation(order.begin(), order.end()));
 }
+
+}  // namespace cache_merge_test

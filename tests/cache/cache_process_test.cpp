@@ -17,6 +17,8 @@
 #include "cache/subprocess.hpp"
 #include "cache/temp_directory.hpp"
 
+namespace cache_process_test {
+
 using namespace spvtune::tune;
 
 using namespace spvtune::cache;
@@ -158,3 +160,5 @@ TEST_CASE("a writer killed at any moment leaves a loadable file with every ackno
     CHECK(files_containing(directory.path(), ".tmp-").empty());
     CHECK(files_containing(directory.path(), ".corrupt-").empty());
 }
+
+}  // namespace cache_process_test

@@ -18,6 +18,8 @@
 #include "cache/temp_directory.hpp"
 #include "hostile/corpus_files.hpp"
 
+namespace cache_readers_agree_test {
+
 using namespace spvtune::tune;
 using namespace spvtune::tune::testing;
 namespace hostile = spvtune::test::hostile;
@@ -201,3 +203,5 @@ TEST_CASE("the readers agree on every truncation and every one-byte deletion of 
     }
     CHECK(tally.full_refused > 0);
 }
+
+}  // namespace cache_readers_agree_test

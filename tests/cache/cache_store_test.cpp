@@ -14,6 +14,8 @@
 #include "cache/entry_checks.hpp"
 #include "cache/temp_directory.hpp"
 
+namespace cache_store_test {
+
 using namespace spvtune::tune;
 
 using namespace spvtune::cache;
@@ -365,3 +367,5 @@ TEST_CASE("a read-only store leaves a corrupt file where it is, with one warning
     REQUIRE(warnings.messages.size() == 1);
     CHECK(warnings.messages[0].find("left untouched") != std::string::npos);
 }
+
+}  // namespace cache_store_test

@@ -13,6 +13,8 @@
 #include "cache/temp_directory.hpp"
 #include "support/sum_example.hpp"
 
+namespace front_door_test {
+
 namespace {
 
 using namespace spvtune;
@@ -58,3 +60,5 @@ TEST_CASE("the cache front door's example: a tuned key persists, and its file re
     CHECK(record.printed_key == "n=1024");
     CHECK((record.entry.winner_name == "scalar" || record.entry.winner_name == "pairs"));
 }
+
+}  // namespace front_door_test

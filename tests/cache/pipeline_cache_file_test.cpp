@@ -10,6 +10,8 @@
 
 #include "temp_directory.hpp"
 
+namespace pipeline_cache_file_test {
+
 using namespace spvtune;
 using spvtune::tune::testing::files_containing;
 using spvtune::tune::testing::read_bytes;
@@ -103,3 +105,5 @@ TEST_CASE("a damaged pipeline cache file is an error, whatever the damage") {
         CHECK_FALSE(cache::read_pipeline_cache_file(file));
     }
 }
+
+}  // namespace pipeline_cache_file_test

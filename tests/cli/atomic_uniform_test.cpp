@@ -8,6 +8,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace atomic_uniform_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 namespace fs = std::filesystem;
@@ -43,3 +45,5 @@ TEST_CASE(
         CHECK(total == 256U * (256U * 255U / 2U));
     }
 }
+
+}  // namespace atomic_uniform_test

@@ -12,6 +12,8 @@
 #include "cache/subprocess.hpp"
 #include "cache/temp_directory.hpp"
 
+namespace cache_command_test {
+
 using namespace spvtune::tune;
 
 using namespace spvtune::cache;
@@ -272,3 +274,5 @@ TEST_CASE("cache path names the directory and the selected device's file") {
     CHECK(run.err.starts_with(
         "spvtune: error: no device name contains 'no-such-device-anywhere'; available devices:\n"));
 }
+
+}  // namespace cache_command_test

@@ -10,6 +10,8 @@
 #include "spvtune_run.hpp"
 #include "support/scoped_env.hpp"
 
+namespace cache_dir_option_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::TempDirectory;
 namespace fs = std::filesystem;
@@ -54,3 +56,5 @@ TEST_CASE("cache merge, diff and compact refuse --cache-dir, before or after the
     }
     CHECK_FALSE(fs::exists(output));
 }
+
+}  // namespace cache_dir_option_test

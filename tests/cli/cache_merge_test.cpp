@@ -15,6 +15,8 @@
 #include "cache/temp_directory.hpp"
 #include "spvtune_run.hpp"
 
+namespace cache_merge_test {
+
 using namespace spvtune;
 using namespace spvtune::tune::testing;
 using spvtune::test::contains;
@@ -114,3 +116,5 @@ TEST_CASE("cache diff reports a changed winner with its speedup, as text and as 
     CHECK(entries[0].at("old_winner") == "tiled");
     CHECK(entries[1].at("change") == "added");
 }
+
+}  // namespace cache_merge_test

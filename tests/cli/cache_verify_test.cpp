@@ -8,6 +8,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace cache_verify_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 namespace fs = std::filesystem;
@@ -115,3 +117,5 @@ TEST_CASE("cache show without a file shows the selected device's file, as cache 
     CHECK(none.exit_code == 0);
     CHECK(contains(none.out, "no cache file for this device yet"));
 }
+
+}  // namespace cache_verify_test

@@ -8,6 +8,8 @@
 #include "cache/temp_directory.hpp"
 #include "cli/spvtune_run.hpp"
 
+namespace check_command_test {
+
 using namespace spvtune::tune::testing;
 using spvtune::test::contains;
 using spvtune::test::run_spvtune;
@@ -236,3 +238,5 @@ TEST_CASE("spvtune check says which of several reference candidates each key is 
     CHECK(contains(run.out, "key n=64: 3 of 3 candidates, reference single\n"));
     CHECK(contains(run.out, "key n=4096: 2 of 3 candidates, reference fast\n"));
 }
+
+}  // namespace check_command_test

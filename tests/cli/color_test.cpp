@@ -9,6 +9,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace color_test {
+
 using namespace spvtune::test;
 
 namespace {
@@ -160,3 +162,5 @@ TEST_CASE("--color takes auto, always or never, before or after the command") {
                       {"cache", "--color", "never", "list", "--cache-dir", scratch.path().string()})
               .exit_code == 0);
 }
+
+}  // namespace color_test

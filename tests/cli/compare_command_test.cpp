@@ -10,6 +10,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace compare_command_test {
+
 using namespace spvtune::test;
 
 namespace {
@@ -320,3 +322,5 @@ TEST_CASE("compare: a contender whose worker dies fails the run, the others keep
     CHECK(planted[0].at("verdict") == "slower");
     CHECK(fixture.json_report().at("summary").at("failed") == 1);
 }
+
+}  // namespace compare_command_test

@@ -13,6 +13,8 @@
 #include "help_listing.hpp"
 #include "spvtune_run.hpp"
 
+namespace completion_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::TempDirectory;
 using spvtune::tune::testing::write_bytes;
@@ -183,3 +185,5 @@ TEST_CASE("fish completes commands, cache subcommands and options from the scrip
     CHECK(complete("spvtune tune --ret") == std::set<std::string>{"--retune"});
     CHECK(complete("spvtune --color=n") == std::set<std::string>{"--color=never"});
 }
+
+}  // namespace completion_test

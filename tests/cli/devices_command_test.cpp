@@ -5,6 +5,8 @@
 
 #include "spvtune_run.hpp"
 
+namespace devices_command_test {
+
 using spvtune::test::contains;
 using spvtune::test::run_spvtune;
 using spvtune::tune::testing::TempDirectory;
@@ -51,3 +53,5 @@ TEST_CASE("a device selector that matches nothing is a clear error listing every
     CHECK(run.err == expected);
     CHECK(run.out.empty());
 }
+
+}  // namespace devices_command_test

@@ -16,6 +16,8 @@
 #include "spvtune_run.hpp"
 #include "support/scoped_env.hpp"
 
+namespace docs_commands_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::TempDirectory;
@@ -139,3 +141,5 @@ TEST_CASE("every spvtune command in docs/*.md runs as written and succeeds") {
         CHECK(std::find(used.begin(), used.end(), &entry) != used.end());
     }
 }
+
+}  // namespace docs_commands_test

@@ -15,6 +15,8 @@
 #include "help_listing.hpp"
 #include "spvtune_run.hpp"
 
+namespace docs_match_help_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 
@@ -176,3 +178,5 @@ TEST_CASE("every environment variable the code reads is in README.md and in a co
         }
     }
 }
+
+}  // namespace docs_match_help_test

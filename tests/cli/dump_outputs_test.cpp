@@ -8,6 +8,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace dump_outputs_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::write_bytes;
@@ -116,3 +118,5 @@ TEST_CASE("show-output says what is wrong with a file or a range") {
     CHECK(cut.exit_code == 2);
     CHECK(contains(cut.err, "the data file holds 3 bytes; expected 16384 elements of f32"));
 }
+
+}  // namespace dump_outputs_test

@@ -9,6 +9,8 @@
 #include "spvtune_run.hpp"
 #include "support/scoped_env.hpp"
 
+namespace environment_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::TempDirectory;
 
@@ -56,3 +58,5 @@ TEST_CASE("check plans keys at SPVTUNE_AUTOTUNE_LEVEL and refuses an unknown lev
     CHECK(tune.exit_code == 2);
     CHECK(contains(tune.err, expected));
 }
+
+}  // namespace environment_test

@@ -15,6 +15,8 @@
 #include "cache/temp_directory.hpp"
 #include "cli/spvtune_run.hpp"
 
+namespace glsl_candidates_test {
+
 using namespace spvtune::tune::testing;
 using spvtune::test::contains;
 using spvtune::test::run_spvtune;
@@ -132,3 +134,5 @@ TEST_CASE("tune shows the points left out, on the console and in --json") {
     CHECK(problem.at("left_out")[0].at("name") == "scale[WG=128]");
     CHECK(contains(problem.at("left_out")[0].at("reason").get<std::string>(), reason));
 }
+
+}  // namespace glsl_candidates_test

@@ -14,6 +14,8 @@
 #include "cache/temp_directory.hpp"
 #include "cli/spvtune_run.hpp"
 
+namespace glsl_per_key_test {
+
 using namespace spvtune::tune::testing;
 using spvtune::test::contains;
 using spvtune::test::run_spvtune;
@@ -177,3 +179,5 @@ TEST_CASE("tune --key compiles a define of a key parameter only for the keys it 
     ranked(candidate(files.keys()[0], "baked"));
     CHECK(files.compiled_entries() == 2);  // scale, and baked for n=2048 only
 }
+
+}  // namespace glsl_per_key_test

@@ -13,6 +13,8 @@
 #include "help_listing.hpp"
 #include "spvtune_run.hpp"
 
+namespace manual_page_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::TempDirectory;
@@ -115,3 +117,5 @@ TEST_CASE("groff renders the manual page without warnings") {
     CHECK(contains(text, "spvtune cache show"));
     CHECK(contains(text, "--retune"));
 }
+
+}  // namespace manual_page_test

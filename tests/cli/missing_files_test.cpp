@@ -9,6 +9,8 @@
 #include "cache/temp_directory.hpp"
 #include "spvtune_run.hpp"
 
+namespace missing_files_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::TempDirectory;
 
@@ -85,3 +87,5 @@ TEST_CASE("the other command-line mistakes are reported in that style too") {
     CHECK(run.err.starts_with("spvtune: error: --samples: expected an integer"));
     CHECK(contains(run.err, "Run 'spvtune tune --help' for its usage."));
 }
+
+}  // namespace missing_files_test

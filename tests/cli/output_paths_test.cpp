@@ -12,6 +12,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace output_paths_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::write_bytes;
@@ -135,3 +137,5 @@ TEST_CASE("a cache file reached through a symbolic link is updated behind the li
     CHECK(contains(content, "16384"));
     CHECK(contains(content, "32768"));
 }
+
+}  // namespace output_paths_test

@@ -10,6 +10,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace pipeline_cache_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::write_bytes;
@@ -91,3 +93,5 @@ TEST_CASE("the cache commands leave the pipeline cache file alone") {
     REQUIRE(fs::exists(pipelines.front()));
     CHECK(read_bytes(pipelines.front()) == kept);
 }
+
+}  // namespace pipeline_cache_test

@@ -10,6 +10,8 @@
 #include "html_report/svg_text.hpp"
 #include "tune_fixture.hpp"
 
+namespace report_command_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::write_bytes;
@@ -403,3 +405,5 @@ TEST_CASE("tune refuses --json - with --html -: both cannot own stdout") {
     CHECK(run.exit_code == 2);
     CHECK(contains(run.err, "--json - and --html - cannot both write to stdout"));
 }
+
+}  // namespace report_command_test

@@ -10,6 +10,8 @@
 #include "support/scoped_env.hpp"
 #include "tune_fixture.hpp"
 
+namespace shard_test {
+
 using namespace spvtune::test;
 
 namespace {
@@ -86,3 +88,5 @@ TEST_CASE("tune --shard rejects what is not I/N with I from 1 to N") {
         CHECK(contains(run.err, "expected I/N"));
     }
 }
+
+}  // namespace shard_test

@@ -8,6 +8,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace small_specialization_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::write_bytes;
@@ -82,3 +84,5 @@ TEST_CASE("8- and 16-bit specialization values out of their type's range are ref
     CHECK_MESSAGE(contains(half.err, "expected a number in the range of float16 (|x| <= 65504)"),
                   half.err);
 }
+
+}  // namespace small_specialization_test

@@ -7,6 +7,8 @@
 #include "cache/temp_directory.hpp"
 #include "cli/spvtune_run.hpp"
 
+namespace spirv_template_check_test {
+
 using namespace spvtune::tune::testing;
 using spvtune::test::contains;
 using spvtune::test::run_spvtune;
@@ -45,3 +47,5 @@ TEST_CASE("check lists the grid points a templated spirv path finds no file for"
                    "'scale_{WG}.spv', /candidates/0/spirv)\n"));
     CHECK(contains(run.out, "key n=4096: 2 of 2 candidates"));
 }
+
+}  // namespace spirv_template_check_test

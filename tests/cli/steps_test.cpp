@@ -5,6 +5,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace steps_test {
+
 using namespace spvtune::test;
 namespace fs = std::filesystem;
 
@@ -60,3 +62,5 @@ TEST_CASE("check accepts a problem of steps and scratch buffers") {
     CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
     CHECK(contains(run.out, "key n=4096: 3 of 3 candidates"));
 }
+
+}  // namespace steps_test

@@ -10,6 +10,8 @@
 #include "cache/subprocess.hpp"
 #include "tune_fixture.hpp"
 
+namespace tune_command_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::TempDirectory;
@@ -202,3 +204,5 @@ TEST_CASE("tune: Ctrl-C stops between keys and keeps every finished key in the c
     CHECK(entries.size() >= 1);
     CHECK(entries.size() < 8);  // it stopped early
 }
+
+}  // namespace tune_command_test

@@ -7,6 +7,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace tune_options_test {
+
 using namespace spvtune::test;
 
 TEST_CASE("tune: min_samples above samples is an error on the command line as in a file") {
@@ -96,3 +98,5 @@ TEST_CASE("tune --candidate-budget is the cap the report's settings hold, in mil
     const SpvtuneRun zero = fixture.tune("scale.json", {"--candidate-budget", "0"});
     CHECK(zero.exit_code == 2);
 }
+
+}  // namespace tune_options_test

@@ -9,6 +9,8 @@
 #include "support/scoped_env.hpp"
 #include "tune_fixture.hpp"
 
+namespace tune_report_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::write_bytes;
@@ -201,3 +203,5 @@ TEST_CASE("the --json report says where each key's time went, kernels apart from
     CHECK(cached.at("kernel_s").get<double>() == 0);
     CHECK(cached.at("measuring_overhead_s").get<double>() == 0);
 }
+
+}  // namespace tune_report_test

@@ -9,6 +9,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace tune_search_test {
+
 using namespace spvtune::test;
 
 namespace {
@@ -158,3 +160,5 @@ TEST_CASE("tune --seed: the same seed measures the same points in the same order
     CHECK(orders.at(0).size() == 4);
     CHECK(orders.at(0) == orders.at(1));
 }
+
+}  // namespace tune_search_test

@@ -9,6 +9,8 @@
 #include "command_tree.hpp"
 #include "spvtune_run.hpp"
 
+namespace usage_errors_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::TempDirectory;
 
@@ -130,3 +132,5 @@ TEST_CASE("--version names the version, the commit it was built from and the Vul
     CHECK_FALSE(contains(version.out, "commit unknown"));
     CHECK(contains(version.out, "Vulkan loader 1."));
 }
+
+}  // namespace usage_errors_test

@@ -13,6 +13,8 @@
 
 #include "tune_fixture.hpp"
 
+namespace worker_fault_test {
+
 using namespace spvtune::test;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::write_bytes;
@@ -153,3 +155,5 @@ TEST_CASE("tune: a GLSL kernel that really never ends times out, the others rank
     CHECK_MESSAGE(second.exit_code == 0, second.out << second.err);
     CHECK(fixture.keys().at(0).at("status") == "cached");
 }
+
+}  // namespace worker_fault_test

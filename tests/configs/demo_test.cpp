@@ -10,6 +10,8 @@
 
 #include "cli/spvtune_run.hpp"
 
+namespace demo_test {
+
 using spvtune::test::contains;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::TempDirectory;
@@ -62,3 +64,5 @@ TEST_CASE("the demo leaves a cache file, and a second run is all cache hits") {
     }
     CHECK(read_bytes(cache_files(cache).front()) == cache_bytes);
 }
+
+}  // namespace demo_test

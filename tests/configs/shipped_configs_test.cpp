@@ -19,6 +19,8 @@
 
 #include "cli/spvtune_run.hpp"
 
+namespace shipped_configs_test {
+
 using spvtune::test::contains;
 using spvtune::test::SpvtuneRun;
 using spvtune::tune::testing::read_bytes;
@@ -245,3 +247,5 @@ TEST_CASE("every problem in configs/ has a test case above") {
     }
     CHECK(found == std::set<std::string>(shipped.begin(), shipped.end()));
 }
+
+}  // namespace shipped_configs_test

@@ -14,6 +14,8 @@
 
 #include "cli/spvtune_run.hpp"
 
+namespace shipped_cache_test {
+
 using spvtune::test::contains;
 using spvtune::test::SpvtuneRun;
 using spvtune::tune::testing::read_bytes;
@@ -195,3 +197,5 @@ TEST_CASE("a key naming no parameter of the problem is an error") {
     CHECK_MESSAGE(contains(run.err, "--key m=4096: expected name=value"), run.err);
     CHECK(run.out.empty());
 }
+
+}  // namespace shipped_cache_test

@@ -12,6 +12,8 @@
 
 #include "cli/spvtune_run.hpp"
 
+namespace tune_example_test {
+
 using spvtune::test::contains;
 using spvtune::test::SpvtuneRun;
 using spvtune::tune::testing::read_bytes;
@@ -88,3 +90,5 @@ TEST_CASE("the front door's example tunes in process when asked") {
     REQUIRE_MESSAGE(run.exit_code == 0, run.out, run.err);
     CHECK_MESSAGE(contains(run.out, "n=1000: tuned, winner saxpy[WG="), run.out);
 }
+
+}  // namespace tune_example_test

@@ -24,6 +24,8 @@
 // and checks that none of them creates or changes a file in a cache directory that holds a real
 // cache file, and that a hostile cache file is never lost (it stays, or is moved aside intact).
 
+namespace corpus_test {
+
 using namespace spvtune::test;
 using namespace spvtune::test::hostile;
 using nlohmann::json;
@@ -235,3 +237,5 @@ TEST_CASE("every case of the hostile-input corpus exits as expected and damages 
         }
     }
 }
+
+}  // namespace corpus_test

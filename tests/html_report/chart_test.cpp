@@ -13,6 +13,8 @@
 #include "html_report/svg_writer.hpp"
 #include "svg_text.hpp"
 
+namespace chart_test {
+
 using namespace spvtune::html;
 using spvtune::test::occurrences;
 using spvtune::test::texts_of_class;
@@ -195,3 +197,5 @@ TEST_CASE("the ratio chart's log axis fits the ratios, so the band of equivalenc
     // Of a plot about 600 px wide: log10(1.05 / 0.95) of the log10(3.5 / 0.9) the data spans.
     CHECK(band_width > 35);
 }
+
+}  // namespace chart_test

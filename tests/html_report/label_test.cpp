@@ -9,6 +9,8 @@
 #include "html_report/text_width.hpp"
 #include "svg_text.hpp"
 
+namespace label_test {
+
 using namespace spvtune::html;
 using spvtune::test::occurrences;
 using spvtune::test::texts_of_class;
@@ -80,3 +82,5 @@ TEST_CASE("fit_text keeps what fits and never cuts a UTF-8 character") {
     // Each of these is one em (10 px): 35 px hold two and the ellipsis (10 px).
     CHECK(fit_text("\u00e9\u00e9\u00e9\u00e9\u00e9", 35, 10, false) == "\u00e9\u00e9\u2026");
 }
+
+}  // namespace label_test

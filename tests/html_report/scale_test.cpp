@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+namespace scale_test {
+
 using spvtune::html::Scale;
 
 TEST_CASE("a linear scale maps its domain onto the pixel range and ticks in 1-2-5 steps") {
@@ -99,3 +101,5 @@ TEST_CASE("a fitted log scale keeps close to its values, with 1-2-5 ticks inside
         CHECK(wide[i] == doctest::Approx(expected[i]));
     }
 }
+
+}  // namespace scale_test

@@ -2,6 +2,8 @@
 
 #include "problem_test_support.hpp"
 
+namespace candidate_defaults_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 
@@ -143,3 +145,5 @@ TEST_CASE("a SPIR-V fault of a default field is reported under /defaults") {
     json["defaults"]["spirv"] = "nothing.spv";
     CHECK(contains(error_of(json), "/defaults/spirv: cannot find SPIR-V file 'nothing.spv'"));
 }
+
+}  // namespace candidate_defaults_test

@@ -7,6 +7,8 @@
 
 #include "problem_test_support.hpp"
 
+namespace candidate_steps_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 
@@ -227,3 +229,5 @@ TEST_CASE("a candidate's digest changes with its steps, and a one-step candidate
     CHECK(candidate_digest(before, 0) == candidate_digest(after, 0));
     CHECK(candidate_digest(before, 3) != candidate_digest(after, 3));
 }
+
+}  // namespace candidate_steps_test

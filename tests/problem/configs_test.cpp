@@ -3,6 +3,8 @@
 #include "cache/temp_directory.hpp"
 #include "problem_test_support.hpp"
 
+namespace configs_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 
@@ -40,3 +42,5 @@ TEST_CASE("the example saxpy problem expands to the documented candidates") {
     CHECK(problem.candidates[0].name == "saxpy[WG=32]");
     CHECK(problem.candidates[problem.reference.candidates.at(0)].name == "saxpy[WG=64]");
 }
+
+}  // namespace configs_test

@@ -2,6 +2,8 @@
 
 #include "problem_test_support.hpp"
 
+namespace expansion_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 
@@ -80,3 +82,5 @@ TEST_CASE("grid names must be distinct from key parameters and values distinct")
     json["candidates"][0]["grid"]["WG"] = Json::array({32, 32});
     CHECK(contains(error_of(json), "/candidates/0/grid/WG/1: value 32 appears twice"));
 }
+
+}  // namespace expansion_test

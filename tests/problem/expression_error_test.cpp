@@ -7,8 +7,10 @@
 
 #include "problem/expression_helpers.hpp"
 
+namespace expression_error_test {
+
 using namespace spvtune::problem;
-using spvtune::problem::testing::error_of;
+using spvtune::problem::testing::evaluation_error_of;
 using spvtune::problem::testing::parse_error_of;
 
 namespace {
@@ -117,44 +119,50 @@ TEST_CASE("unknown functions and wrong argument counts are caught when parsing")
 
 TEST_CASE("evaluation errors point at the operator that failed") {
     Scope scope = tile_scope();
-    CHECK(error_of("n * 4 / (TILE - 16)", scope) == "column 7: division by zero");
-    CHECK(error_of("7 % 0") == "column 3: modulo by zero");
-    CHECK(error_of("1.5 / 0") == "column 5: division by zero");
-    CHECK(error_of("1 / 0.0") == "column 3: division by zero");
-    CHECK(error_of("9223372036854775807 + 1") == "column 21: integer overflow in '+'");
-    CHECK(error_of("-9223372036854775807 - 2") == "column 22: integer overflow in '-'");
-    CHECK(error_of("pow2(62) * 2") == "column 10: integer overflow in '*'");
-    CHECK(error_of("-(-9223372036854775807 - 1)") == "column 1: integer overflow in '-'");
-    CHECK(error_of("(-9223372036854775807 - 1) / -1") == "column 28: integer overflow in '/'");
-    CHECK(error_of("1e308 * 10") == "column 7: float result out of range");
+    CHECK(evaluation_error_of("n * 4 / (TILE - 16)", scope) == "column 7: division by zero");
+    CHECK(evaluation_error_of("7 % 0") == "column 3: modulo by zero");
+    CHECK(evaluation_error_of("1.5 / 0") == "column 5: division by zero");
+    CHECK(evaluation_error_of("1 / 0.0") == "column 3: division by zero");
+    CHECK(evaluation_error_of("9223372036854775807 + 1") == "column 21: integer overflow in '+'");
+    CHECK(evaluation_error_of("-9223372036854775807 - 2") == "column 22: integer overflow in '-'");
+    CHECK(evaluation_error_of("pow2(62) * 2") == "column 10: integer overflow in '*'");
+    CHECK(evaluation_error_of("-(-9223372036854775807 - 1)") ==
+          "column 1: integer overflow in '-'");
+    CHECK(evaluation_error_of("(-9223372036854775807 - 1) / -1") ==
+          "column 28: integer overflow in '/'");
+    CHECK(evaluation_error_of("1e308 * 10") == "column 7: float result out of range");
 }
 
 TEST_CASE("mixing types is an error at the operator") {
-    CHECK(error_of("true + 1") == "column 6: '+' needs numbers, got bool and int");
-    CHECK(error_of("\"a\" < 3") == "column 5: '<' needs numbers, got string and int");
-    CHECK(error_of("\"a\" * \"b\"") == "column 5: '*' needs numbers, got string and string");
-    CHECK(error_of("7.5 % 2") == "column 5: '%' needs integers, got float and int");
-    CHECK(error_of("1 == true") == "column 3: '==' cannot compare int with bool");
-    CHECK(error_of("\"a\" != 1") == "column 5: '!=' cannot compare string with int");
-    CHECK(error_of("-true") == "column 1: '-' needs a number, got bool");
-    CHECK(error_of("!1") == "column 1: '!' needs a bool, got int");
-    CHECK(error_of("1 && true") == "column 3: '&&' needs a bool, got int");
-    CHECK(error_of("false || 2") == "column 7: '||' needs a bool, got int");
-    CHECK(error_of("1 ? 2 : 3") == "column 3: the condition of '?' needs a bool, got int");
+    CHECK(evaluation_error_of("true + 1") == "column 6: '+' needs numbers, got bool and int");
+    CHECK(evaluation_error_of("\"a\" < 3") == "column 5: '<' needs numbers, got string and int");
+    CHECK(evaluation_error_of("\"a\" * \"b\"") ==
+          "column 5: '*' needs numbers, got string and string");
+    CHECK(evaluation_error_of("7.5 % 2") == "column 5: '%' needs integers, got float and int");
+    CHECK(evaluation_error_of("1 == true") == "column 3: '==' cannot compare int with bool");
+    CHECK(evaluation_error_of("\"a\" != 1") == "column 5: '!=' cannot compare string with int");
+    CHECK(evaluation_error_of("-true") == "column 1: '-' needs a number, got bool");
+    CHECK(evaluation_error_of("!1") == "column 1: '!' needs a bool, got int");
+    CHECK(evaluation_error_of("1 && true") == "column 3: '&&' needs a bool, got int");
+    CHECK(evaluation_error_of("false || 2") == "column 7: '||' needs a bool, got int");
+    CHECK(evaluation_error_of("1 ? 2 : 3") ==
+          "column 3: the condition of '?' needs a bool, got int");
     // No C-style chained comparison: (1 < 2) < 3 compares a bool with an int.
-    CHECK(error_of("1 < 2 < 3") == "column 7: '<' needs numbers, got bool and int");
+    CHECK(evaluation_error_of("1 < 2 < 3") == "column 7: '<' needs numbers, got bool and int");
 }
 
 TEST_CASE("unknown variables are named with the known names and a suggestion") {
     Scope scope = tile_scope();
-    CHECK(error_of("TILES * 2", scope) ==
+    CHECK(evaluation_error_of("TILES * 2", scope) ==
           "column 1: unknown variable 'TILES' (did you mean 'TILE'?); known: TILE, VEC, n");
-    CHECK(error_of("n + x", scope) == "column 5: unknown variable 'x'; known: TILE, VEC, n");
-    CHECK(error_of("n") == "column 1: unknown variable 'n'; no variables are defined here");
+    CHECK(evaluation_error_of("n + x", scope) ==
+          "column 5: unknown variable 'x'; known: TILE, VEC, n");
+    CHECK(evaluation_error_of("n") ==
+          "column 1: unknown variable 'n'; no variables are defined here");
 
     Scope candidate(&scope);
     candidate.set("UNROLL", std::int64_t{2});
-    CHECK(error_of("unrol + 1", candidate) ==
+    CHECK(evaluation_error_of("unrol + 1", candidate) ==
           "column 1: unknown variable 'unrol' (did you mean 'UNROLL'?); known: TILE, UNROLL, "
           "VEC, n");
 }
@@ -202,3 +210,5 @@ TEST_CASE("an error carries its parts and renders a caret under the column") {
           "\"\xC3\xA9\" == $\n"
           "       ^ unexpected character '$'");
 }
+
+}  // namespace expression_error_test

@@ -4,7 +4,9 @@
 
 #include "problem/expression_helpers.hpp"
 
-using spvtune::problem::testing::error_of;
+namespace expression_functions_test {
+
+using spvtune::problem::testing::evaluation_error_of;
 using spvtune::problem::testing::show;
 
 TEST_CASE("min and max take two or more numbers") {
@@ -14,8 +16,10 @@ TEST_CASE("min and max take two or more numbers") {
     CHECK(show("min(2, 2.5)") == "2.0");  // a float argument makes the result a float
     CHECK(show("max(2, 2.5)") == "2.5");
     CHECK(show("max(min(8, 4), 2)") == "4");
-    CHECK(error_of("min(1, true)") == "column 1: min: second argument must be a number, got bool");
-    CHECK(error_of("max(1, 2, \"x\")") == "column 1: max: argument 3 must be a number, got string");
+    CHECK(evaluation_error_of("min(1, true)") ==
+          "column 1: min: second argument must be a number, got bool");
+    CHECK(evaluation_error_of("max(1, 2, \"x\")") ==
+          "column 1: max: argument 3 must be a number, got string");
 }
 
 TEST_CASE("ceil_div rounds up for a positive divisor") {
@@ -24,9 +28,11 @@ TEST_CASE("ceil_div rounds up for a positive divisor") {
     CHECK(show("ceil_div(0, 4)") == "0");
     CHECK(show("ceil_div(-10, 4)") == "-2");
     CHECK(show("ceil_div(9223372036854775807, 2)") == "4611686018427387904");
-    CHECK(error_of("ceil_div(10, 0)") == "column 1: ceil_div: divisor must be positive, got 0");
-    CHECK(error_of("ceil_div(10, -2)") == "column 1: ceil_div: divisor must be positive, got -2");
-    CHECK(error_of("ceil_div(10.0, 4)") ==
+    CHECK(evaluation_error_of("ceil_div(10, 0)") ==
+          "column 1: ceil_div: divisor must be positive, got 0");
+    CHECK(evaluation_error_of("ceil_div(10, -2)") ==
+          "column 1: ceil_div: divisor must be positive, got -2");
+    CHECK(evaluation_error_of("ceil_div(10.0, 4)") ==
           "column 1: ceil_div: first argument must be an int, got float");
 }
 
@@ -37,17 +43,19 @@ TEST_CASE("ceil_log2 is the exponent of the next power of two, for pass counts")
     CHECK(show("ceil_log2(1024)") == "10");
     CHECK(show("ceil_log2(1025)") == "11");
     CHECK(show("ceil_log2(9223372036854775807)") == "63");
-    CHECK(error_of("ceil_log2(0)") == "column 1: ceil_log2: argument must be positive, got 0");
-    CHECK(error_of("ceil_log2(2.0)").find("ceil_log2") != std::string::npos);
+    CHECK(evaluation_error_of("ceil_log2(0)") ==
+          "column 1: ceil_log2: argument must be positive, got 0");
+    CHECK(evaluation_error_of("ceil_log2(2.0)").find("ceil_log2") != std::string::npos);
 }
 
 TEST_CASE("pow2 and log2") {
     CHECK(show("pow2(0)") == "1");
     CHECK(show("pow2(10)") == "1024");
     CHECK(show("pow2(62)") == "4611686018427387904");
-    CHECK(error_of("pow2(63)") == "column 1: pow2: exponent must be in 0..62, got 63");
-    CHECK(error_of("pow2(-1)") == "column 1: pow2: exponent must be in 0..62, got -1");
-    CHECK(error_of("pow2(2.0)") == "column 1: pow2: first argument must be an int, got float");
+    CHECK(evaluation_error_of("pow2(63)") == "column 1: pow2: exponent must be in 0..62, got 63");
+    CHECK(evaluation_error_of("pow2(-1)") == "column 1: pow2: exponent must be in 0..62, got -1");
+    CHECK(evaluation_error_of("pow2(2.0)") ==
+          "column 1: pow2: first argument must be an int, got float");
 
     CHECK(show("log2(1)") == "0");
     CHECK(show("log2(1024)") == "10");
@@ -55,16 +63,17 @@ TEST_CASE("pow2 and log2") {
     CHECK(show("log2(9223372036854775807)") == "62");
     CHECK(show("log2(8.0)") == "3.0");
     CHECK(show("log2(0.5)") == "-1.0");
-    CHECK(error_of("log2(0)") == "column 1: log2: argument must be positive, got 0");
-    CHECK(error_of("log2(-8)") == "column 1: log2: argument must be positive, got -8");
-    CHECK(error_of("log2(-0.5)") == "column 1: log2: argument must be positive, got -0.5");
+    CHECK(evaluation_error_of("log2(0)") == "column 1: log2: argument must be positive, got 0");
+    CHECK(evaluation_error_of("log2(-8)") == "column 1: log2: argument must be positive, got -8");
+    CHECK(evaluation_error_of("log2(-0.5)") ==
+          "column 1: log2: argument must be positive, got -0.5");
 }
 
 TEST_CASE("abs, floor, ceil, round, int and float") {
     CHECK(show("abs(-3)") == "3");
     CHECK(show("abs(3)") == "3");
     CHECK(show("abs(-2.5)") == "2.5");
-    CHECK(error_of("abs(-9223372036854775808)") == "column 1: integer overflow in abs");
+    CHECK(evaluation_error_of("abs(-9223372036854775808)") == "column 1: integer overflow in abs");
 
     CHECK(show("floor(2.7)") == "2");
     CHECK(show("floor(-2.5)") == "-3");
@@ -77,18 +86,23 @@ TEST_CASE("abs, floor, ceil, round, int and float") {
     CHECK(show("int(-2.9)") == "-2");  // truncates
     CHECK(show("floor(7)") == "7");    // an int passes through
     CHECK(show("int(7)") == "7");
-    CHECK(error_of("floor(1e300)") == "column 1: floor result out of the 64-bit integer range");
-    CHECK(error_of("int(true)") == "column 1: int: first argument must be a number, got bool");
+    CHECK(evaluation_error_of("floor(1e300)") ==
+          "column 1: floor result out of the 64-bit integer range");
+    CHECK(evaluation_error_of("int(true)") ==
+          "column 1: int: first argument must be a number, got bool");
 
     CHECK(show("float(3)") == "3.0");
     CHECK(show("float(3) / 2") == "1.5");
     CHECK(show("float(2.5)") == "2.5");
-    CHECK(error_of("float(\"3\")") ==
+    CHECK(evaluation_error_of("float(\"3\")") ==
           "column 1: float: first argument must be a number, got string");
 }
 
 TEST_CASE("function errors point at the function, also when nested") {
-    CHECK(error_of("1 + ceil_div(4, 2 - 2)") ==
+    CHECK(evaluation_error_of("1 + ceil_div(4, 2 - 2)") ==
           "column 5: ceil_div: divisor must be positive, got 0");
-    CHECK(error_of("max(1, log2(0))") == "column 8: log2: argument must be positive, got 0");
+    CHECK(evaluation_error_of("max(1, log2(0))") ==
+          "column 8: log2: argument must be positive, got 0");
 }
+
+}  // namespace expression_functions_test

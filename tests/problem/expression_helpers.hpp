@@ -13,7 +13,7 @@ inline std::string show(std::string_view text, const Scope& scope = {}) {
     return to_string(Expression::parse(text).evaluate(scope));
 }
 
-inline std::string error_of(std::string_view text, const Scope& scope = {}) {
+inline std::string evaluation_error_of(std::string_view text, const Scope& scope = {}) {
     try {
         Value value = Expression::parse(text).evaluate(scope);
         return "no error, value " + to_string(value);

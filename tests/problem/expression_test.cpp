@@ -9,8 +9,10 @@
 
 #include "problem/expression_helpers.hpp"
 
+namespace expression_test {
+
 using namespace spvtune::problem;
-using spvtune::problem::testing::error_of;
+using spvtune::problem::testing::evaluation_error_of;
 using spvtune::problem::testing::show;
 
 TEST_CASE("precedence and associativity follow C") {
@@ -84,7 +86,7 @@ TEST_CASE("&& and || short-circuit") {
     CHECK(show("true || 1 / 0 == 1") == "true");
     CHECK(show("false && undefined_name") == "false");
     // (true && 1 / 0 == 1) || true: the left side is evaluated, so the division fails.
-    CHECK(error_of("true && 1 / 0 == 1 || true") == "column 11: division by zero");
+    CHECK(evaluation_error_of("true && 1 / 0 == 1 || true") == "column 11: division by zero");
 }
 
 TEST_CASE("the ternary evaluates only the chosen branch and nests to the right") {
@@ -162,3 +164,5 @@ TEST_CASE("variables() lists every referenced name once, sorted, skipped branche
     CHECK(Expression::parse("true && false").variables().empty());  // keywords, not names
     CHECK(Expression::parse("min").variables() == std::vector<std::string>{"min"});
 }
+
+}  // namespace expression_test

@@ -9,6 +9,8 @@
 #include "expression_helpers.hpp"
 #include "problem_test_support.hpp"
 
+namespace expressions_doc_test {
+
 using namespace spvtune::problem::testing;
 
 TEST_CASE("every example in docs/expressions.md evaluates to what it says") {
@@ -25,3 +27,5 @@ TEST_CASE("every example in docs/expressions.md evaluates to what it says") {
     }
     CHECK(examples >= 10);
 }
+
+}  // namespace expressions_doc_test

@@ -9,6 +9,8 @@
 
 #include <spvtune/problem/problem_library.hpp>
 
+namespace front_door_test {
+
 using namespace spvtune;
 
 TEST_CASE("the problem front door's example loads, resolves and identifies the saxpy problem") {
@@ -50,3 +52,5 @@ TEST_CASE("the problem front door refuses a bad description with every diagnosti
         CHECK(std::string(error.what()).find("bad.json") != std::string::npos);
     }
 }
+
+}  // namespace front_door_test

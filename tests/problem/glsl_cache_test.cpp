@@ -10,6 +10,8 @@
 
 #include "cache/temp_directory.hpp"
 
+namespace glsl_cache_test {
+
 using namespace spvtune::problem;
 using spvtune::tune::testing::read_bytes;
 using spvtune::tune::testing::TempDirectory;
@@ -143,3 +145,5 @@ TEST_CASE("opening the cache removes the temporaries a killed writer left, not a
     CHECK(fs::exists(unrelated));
     CHECK(read_bytes(entry) == "{}");
 }
+
+}  // namespace glsl_cache_test

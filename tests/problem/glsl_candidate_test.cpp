@@ -10,6 +10,8 @@
 #include "cache/temp_directory.hpp"
 #include "problem_test_support.hpp"
 
+namespace glsl_candidate_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 using spvtune::tune::testing::TempDirectory;
@@ -253,3 +255,5 @@ TEST_CASE("each GLSL step is compiled per point, and a point is left out when on
     CHECK(module_name(2, 1) == "saxpy.comp[WG_SIZE=32]");
     CHECK(module_name(3, 1) == "saxpy.comp[WG_SIZE=32]");
 }
+
+}  // namespace glsl_candidate_test

@@ -11,6 +11,8 @@
 
 #include "cache/temp_directory.hpp"
 
+namespace glsl_compiler_test {
+
 using namespace spvtune::problem;
 using spvtune::tune::testing::TempDirectory;
 using spvtune::tune::testing::write_bytes;
@@ -128,3 +130,5 @@ TEST_CASE("defines are described in order for messages") {
     CHECK(describe_defines({{"A", "1"}, {"B", "vec4"}}) == "A=1, B=vec4");
     CHECK_FALSE(glslang_version().empty());
 }
+
+}  // namespace glsl_compiler_test

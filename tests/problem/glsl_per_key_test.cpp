@@ -12,6 +12,8 @@
 #include "cache/temp_directory.hpp"
 #include "problem_test_support.hpp"
 
+namespace glsl_per_key_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 using spvtune::tune::testing::TempDirectory;
@@ -208,3 +210,5 @@ TEST_CASE("a module compiled for a key is kept in the GLSL cache: the next load 
     REQUIRE(resolve(load(), 128));  // other define values: an entry of their own
     CHECK(glsl_compile_count() == before + 1);
 }
+
+}  // namespace glsl_per_key_test

@@ -5,6 +5,8 @@
 #include "cache/temp_directory.hpp"
 #include "support/scoped_env.hpp"
 
+namespace kernel_search_test {
+
 using namespace spvtune::problem;
 using spvtune::tune::testing::TempDirectory;
 using spvtune::tune::testing::write_bytes;
@@ -49,3 +51,5 @@ TEST_CASE("an absolute spirv path is the only place looked at") {
     CHECK(kernel_candidates("/abs/k.spv", "/p/problem.json", {"/d"}) ==
           std::vector<fs::path>{"/abs/k.spv"});
 }
+
+}  // namespace kernel_search_test

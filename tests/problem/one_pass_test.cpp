@@ -4,6 +4,8 @@
 
 #include "problem_test_support.hpp"
 
+namespace one_pass_test {
+
 using namespace spvtune::problem::testing;
 
 // `check` promises every structural fault of a file at once: a fault in one section must not
@@ -93,3 +95,5 @@ TEST_CASE("a faulty candidate hides only the reference's candidate, not its comp
     CHECK(contains(errors[0], "/candidates/0/bindings/1: unknown buffer 'yy'"));
     CHECK(contains(errors[1], "/reference/compare/x: buffer 'x' is an input"));
 }
+
+}  // namespace one_pass_test

@@ -5,6 +5,8 @@
 #include <spvtune/problem/problem_key.hpp>
 #include <spvtune/tune/key.hpp>
 
+namespace problem_key_test {
+
 using namespace spvtune::problem;
 
 static_assert(spvtune::tune::TuneKey<ProblemKey>);
@@ -55,3 +57,5 @@ TEST_CASE("JSON that is not a problem key is a type error") {
     CHECK_THROWS_AS(nlohmann::json::parse(R"({"a":18446744073709551615})").get<ProblemKey>(),
                     nlohmann::json::type_error);
 }
+
+}  // namespace problem_key_test

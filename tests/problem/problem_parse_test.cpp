@@ -2,6 +2,8 @@
 
 #include "problem_test_support.hpp"
 
+namespace problem_parse_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 
@@ -283,3 +285,5 @@ TEST_CASE("the schema reference is ignored but must be a string, as editors read
           "/nonexistent/problem.json: /$schema: expected a string, found 5 (an "
           "integer)");
 }
+
+}  // namespace problem_parse_test

@@ -4,6 +4,8 @@
 
 #include "problem_test_support.hpp"
 
+namespace problem_reflection_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 
@@ -150,3 +152,5 @@ TEST_CASE("the SPIR-V must exist, be valid and have the entry point") {
     CHECK(contains(error_of(json), "/candidates/0/entry: "));
     CHECK(contains(error_of(json), "mian"));
 }
+
+}  // namespace problem_reflection_test

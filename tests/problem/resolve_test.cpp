@@ -6,6 +6,8 @@
 
 #include "problem_test_support.hpp"
 
+namespace resolve_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 
@@ -177,3 +179,5 @@ TEST_CASE("keys from outside the problem are checked against its parameters") {
         "key m=1,n=5: unknown parameter 'm'");
     CHECK_FALSE(resolve_buffers(problem, ProblemKey()));
 }
+
+}  // namespace resolve_test

@@ -5,6 +5,8 @@
 
 #include "problem_test_support.hpp"
 
+namespace schema_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 
@@ -110,3 +112,5 @@ TEST_CASE("the schema requires what the parser requires") {
                        "/candidates/0: missing required field '" + name + "'"));
     }
 }
+
+}  // namespace schema_test

@@ -7,6 +7,8 @@
 #include "cache/temp_directory.hpp"
 #include "problem_test_support.hpp"
 
+namespace spirv_template_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 namespace fs = std::filesystem;
@@ -103,3 +105,5 @@ TEST_CASE("a templated spirv path in a step loads each point's own file for that
     CHECK(step_file("twice[WG=64]", 0) == "saxpy.spv");
     CHECK(step_file("twice[WG=64]", 1) == "saxpy_64.spv");
 }
+
+}  // namespace spirv_template_test

@@ -6,6 +6,8 @@
 
 #include <spvtune/problem/suggest.hpp>
 
+namespace suggest_test {
+
 using spvtune::problem::did_you_mean;
 using Names = std::vector<std::string>;
 
@@ -36,3 +38,5 @@ TEST_CASE("did_you_mean does not turn a short name into an unrelated one") {
     CHECK(did_you_mean("", Names{"a"}) == std::nullopt);
     CHECK(did_you_mean("name", Names{}) == std::nullopt);
 }
+
+}  // namespace suggest_test

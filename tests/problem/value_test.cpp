@@ -6,6 +6,8 @@
 
 #include <spvtune/problem/expression.hpp>
 
+namespace value_test {
+
 using namespace spvtune::problem;
 
 namespace {
@@ -75,3 +77,5 @@ TEST_CASE("checked conversions accept exactly their type and range") {
     CHECK(conversion_error(bool_of, Value{std::string("f32")}, "dtype") ==
           "dtype\n^~~~~ expected a bool, got string \"f32\"");
 }
+
+}  // namespace value_test

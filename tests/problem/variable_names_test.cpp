@@ -7,6 +7,8 @@
 
 #include "problem_test_support.hpp"
 
+namespace variable_names_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::problem::testing;
 
@@ -41,3 +43,5 @@ TEST_CASE("a grid parameter named like a function is an error") {
                        "/candidates/0/grid/max: expected a grid parameter name other "
                        "than 'max', the name of an expression function"));
 }
+
+}  // namespace variable_names_test

@@ -15,6 +15,8 @@
 
 #include "problem/problem_test_support.hpp"
 
+namespace candidate_executor_test {
+
 using namespace spvtune;
 using namespace spvtune::problem;
 using namespace spvtune::run;
@@ -112,3 +114,5 @@ TEST_CASE("a candidate the plan skipped never reaches the executor, and says why
     REQUIRE(runner.run(1, plan));
     CHECK(executor.runs["saxpy[WG=64]"] == 1);
 }
+
+}  // namespace candidate_executor_test

@@ -2,6 +2,8 @@
 
 #include <spvtune/run/device_bridge.hpp>
 
+namespace device_bridge_test {
+
 using namespace spvtune;
 
 namespace {
@@ -54,3 +56,5 @@ TEST_CASE("a timed batch becomes a sample of one dispatch, keeping its clock") {
     const vulkan::DispatchTiming host_timed{500, 500, 1, vulkan::TimingMethod::host_clock};
     CHECK(run::to_sample(host_timed).method == tune::TimingMethod::host_clock);
 }
+
+}  // namespace device_bridge_test

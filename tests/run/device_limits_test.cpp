@@ -5,6 +5,8 @@
 
 #include "problem/problem_test_support.hpp"
 
+namespace device_limits_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::run;
 using namespace spvtune::problem::testing;
@@ -216,3 +218,5 @@ TEST_CASE("a key whose buffers do not fit the host's memory fails once, not per 
           "buffer three more times for the checks), more than the 1048576 bytes available");
     CHECK(plan.skipped.empty());
 }
+
+}  // namespace device_limits_test

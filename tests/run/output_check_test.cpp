@@ -7,6 +7,8 @@
 
 #include "problem/problem_test_support.hpp"
 
+namespace output_check_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::run;
 using namespace spvtune::problem::testing;
@@ -54,3 +56,5 @@ TEST_CASE(
           "y differ, at 10, 11, 12, 13, 14, 15, 16, 17, ...; largest absolute error 0.25 at "
           "y[11], largest relative error 0.25 at y[11]");
 }
+
+}  // namespace output_check_test

@@ -16,6 +16,8 @@
 
 #include "problem/problem_test_support.hpp"
 
+namespace problem_comparison_test {
+
 using namespace spvtune;
 using namespace spvtune::problem;
 using namespace spvtune::run;
@@ -116,3 +118,5 @@ TEST_CASE("compare: a far slower arm is not stretched beyond 64 times its own ba
     CHECK(slow.back() == 64);
     CHECK(executor.timed.at("saxpy[WG=64]").back() == 4096);
 }
+
+}  // namespace problem_comparison_test

@@ -9,6 +9,8 @@
 // pointer and what was expected, and merged under the command line's overrides; and the grid
 // positions a search moves between.
 
+namespace search_settings_test {
+
 using namespace spvtune::problem;
 using namespace spvtune::run;
 using namespace spvtune::problem::testing;
@@ -106,3 +108,5 @@ TEST_CASE("a candidate without a grid has no position") {
     REQUIRE(problem.candidates.size() == 1);
     CHECK_FALSE(grid_position(problem, 0).has_value());
 }
+
+}  // namespace search_settings_test

@@ -6,6 +6,8 @@
 
 #include <spvtune/problem/problem_key.hpp>
 
+namespace watchdog_test {
+
 using spvtune::problem::ProblemKey;
 using spvtune::run::worker::Watchdog;
 using spvtune::tune::Sample;
@@ -62,3 +64,5 @@ TEST_CASE("watchdog: a measure allows its candidate's batch, and a first sample 
     CHECK(watchdog.run(key).why.find("kernel timeout 500 ms") != std::string::npos);
     CHECK(watchdog.prepare().seconds == 120);
 }
+
+}  // namespace watchdog_test

@@ -7,6 +7,8 @@
 
 #include <spvtune/run/worker_protocol.hpp>
 
+namespace worker_protocol_test {
+
 using namespace spvtune::run::worker;
 using spvtune::tune::Sample;
 using spvtune::tune::TimingMethod;
@@ -218,3 +220,5 @@ TEST_CASE("worker protocol: a first message that is no whole setup says what is 
     missing.header.erase("min_window_ns");
     CHECK(contains_text(setup_from_message(missing).error(), "garbled setup"));
 }
+
+}  // namespace worker_protocol_test

@@ -9,6 +9,8 @@
 
 #include "support/scoped_env.hpp"
 
+namespace anchor_test {
+
 using namespace spvtune::tune;
 
 TEST_CASE("anchor rounds up to the next power of the base and clamps") {
@@ -74,3 +76,5 @@ TEST_CASE("the autotune level comes from SPVTUNE_AUTOTUNE_LEVEL") {
           "SPVTUNE_AUTOTUNE_LEVEL: unknown autotune level 'Fast' (valid: minimal, "
           "balanced, extensive, full)");
 }
+
+}  // namespace anchor_test

@@ -9,6 +9,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace benchmark_test {
+
 using namespace spvtune::tune;
 
 namespace {
@@ -214,3 +216,5 @@ TEST_CASE("a candidate whose warm-up fails is dropped before sampling") {
     REQUIRE(outcome.ranking.size() == 1);
     CHECK(outcome.ranking[0].name == "a");
 }
+
+}  // namespace benchmark_test

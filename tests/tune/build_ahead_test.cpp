@@ -12,6 +12,8 @@
 
 #include <spvtune/tune/build_ahead.hpp>
 
+namespace build_ahead_test {
+
 using spvtune::tune::BuildAhead;
 
 namespace {
@@ -154,3 +156,5 @@ TEST_CASE("build ahead: announcements and takes from several threads") {
     }
     CHECK(counters.alive == 0);
 }
+
+}  // namespace build_ahead_test

@@ -10,6 +10,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace candidate_budget_test {
+
 using namespace spvtune::tune;
 
 namespace {
@@ -78,3 +80,5 @@ TEST_CASE("the candidate budget survives the settings' JSON form, null meaning n
     older.erase("candidate_budget_ms");
     CHECK(older.get<SamplingSettings>().candidate_budget == SamplingSettings{}.candidate_budget);
 }
+
+}  // namespace candidate_budget_test

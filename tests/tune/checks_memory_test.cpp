@@ -12,6 +12,8 @@
 // whose outputs were all kept until the comparison held gigabytes: only the reference's output
 // and the one being compared may be alive at a time.
 
+namespace checks_memory_test {
+
 using namespace fakes;
 
 namespace {
@@ -79,3 +81,5 @@ TEST_CASE("checks mode keeps the reference's output and one other alive, not one
     // does not grow with the candidates (it reached 64 when every output was kept).
     CHECK(HeldOutput::most <= 4);
 }
+
+}  // namespace checks_memory_test

@@ -12,6 +12,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace comparison_test {
+
 using namespace spvtune::tune;
 
 namespace {
@@ -274,3 +276,5 @@ TEST_CASE("an early stop needs its verdicts at the stricter confidence") {
     REQUIRE(strict.contenders.size() == 1);
     CHECK(strict.contenders[0].verdict == Verdict::slower);
 }
+
+}  // namespace comparison_test

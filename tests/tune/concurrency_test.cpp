@@ -10,6 +10,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace concurrency_test {
+
 using namespace fakes;
 
 namespace {
@@ -160,3 +162,5 @@ TEST_CASE("threads on many keys and two devices agree with each other") {
     }
     CHECK(h.events.count(TuneEventKind::tuning_started) == 4);  // one per key, shared by devices
 }
+
+}  // namespace concurrency_test

@@ -10,6 +10,8 @@
 #include <spvtune/tune/tune_entry.hpp>
 #include <spvtune/tune/tune_error.hpp>
 
+namespace enum_names_test {
+
 using namespace spvtune;
 
 namespace {
@@ -71,3 +73,5 @@ TEST_CASE("a failure kind's displayed name is its cache spelling with spaces") {
     CHECK(tune::failure_kind_name(tune::FailureKind::wrong_output) == "wrong output");
     CHECK(tune::failure_kind_name(tune::FailureKind::skipped) == "skipped");
 }
+
+}  // namespace enum_names_test

@@ -9,6 +9,8 @@
 
 #include "support/sum_example.hpp"
 
+namespace front_door_test {
+
 namespace {
 
 using namespace spvtune;
@@ -41,3 +43,5 @@ TEST_CASE("the front door's example tunes once, then answers from memory") {
     REQUIRE(second);
     CHECK(info.source == tune::LookupSource::memory);
 }
+
+}  // namespace front_door_test

@@ -5,6 +5,8 @@
 #include "support/counting_allocations.hpp"
 #include "tune/fakes.hpp"
 
+namespace hit_allocation_test {
+
 using spvtune::test::allocations;
 
 using namespace fakes;
@@ -44,3 +46,5 @@ TEST_CASE("a cache hit allocates nothing") {
     CHECK(allocations() == before_query);
     CHECK(fastest == std::optional<std::size_t>(1));
 }
+
+}  // namespace hit_allocation_test

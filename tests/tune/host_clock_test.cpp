@@ -6,6 +6,8 @@
 
 #include <spvtune/tune/sampling.hpp>
 
+namespace host_clock_test {
+
 using namespace spvtune::tune;
 using Clock = std::chrono::steady_clock;
 
@@ -56,3 +58,5 @@ TEST_CASE("a host-clock measurement stops at the first failing run and reports i
     CHECK(sample.error() == "device lost");
     CHECK(calls == 3);
 }
+
+}  // namespace host_clock_test

@@ -4,6 +4,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace in_memory_store_test {
+
 using namespace spvtune::tune;
 
 namespace {
@@ -51,3 +53,5 @@ TEST_CASE("the in-memory store keeps the first settled entry unless it needs re-
     store.mark_needs_retune(gpu, {"absent", 1, "1"});  // no-op
     CHECK(store.size() == 1);
 }
+
+}  // namespace in_memory_store_test

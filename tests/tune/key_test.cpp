@@ -10,6 +10,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace key_test {
+
 namespace {
 
 // Written with members out of order, to show the canonical form sorts them.
@@ -41,12 +43,17 @@ struct NotAKey {
 
 }  // namespace
 
+}  // namespace key_test
+
+// std::hash must be specialised in a scope that encloses std.
 template <>
-struct std::hash<MatmulKey> {
-    std::size_t operator()(const MatmulKey& key) const noexcept {
+struct std::hash<key_test::MatmulKey> {
+    std::size_t operator()(const key_test::MatmulKey& key) const noexcept {
         return std::hash<std::uint64_t>{}(key.m * 31 + key.k);
     }
 };
+
+namespace key_test {
 
 using spvtune::tune::TuneKey;
 static_assert(TuneKey<MatmulKey>);
@@ -81,3 +88,5 @@ TEST_CASE("Result holds a value or an error") {
     const Result<std::string> failed = spvtune::tune::fail("error");
     CHECK(failed.error() == "error");
 }
+
+}  // namespace key_test

@@ -7,6 +7,8 @@
 #include "tune/fakes.hpp"
 #include "tune/iso8601.hpp"
 
+namespace local_tuner_execute_test {
+
 using namespace fakes;
 
 TEST_CASE("a cold key is tuned, recorded in memory and the store, then hit from memory") {
@@ -254,3 +256,5 @@ TEST_CASE("events name the tuner, hardware, checksum and key") {
     CHECK(texts == std::vector<std::string>{"tuning started fake-op gpu-a size=64",
                                             "tuning finished fake-op gpu-a size=64"});
 }
+
+}  // namespace local_tuner_execute_test

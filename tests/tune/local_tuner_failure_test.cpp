@@ -6,6 +6,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace local_tuner_failure_test {
+
 using namespace fakes;
 
 TEST_CASE("a failing settled winner falls back to the runner-up and is not tried again") {
@@ -146,3 +148,5 @@ TEST_CASE("checks mode without a reference output compares nothing and says so")
     REQUIRE(entry->failures.size() == 1);
     CHECK(entry->failures[0].reason == "checks run: unsupported");
 }
+
+}  // namespace local_tuner_failure_test

@@ -8,6 +8,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace local_tuner_init_test {
+
 using namespace fakes;
 
 namespace {
@@ -168,3 +170,5 @@ TEST_CASE("only factories whose type is their own may build sets") {
     Tuner tuner("fake-op");
     CHECK(tuner.init(0, lambda)->size() == 0);
 }
+
+}  // namespace local_tuner_init_test

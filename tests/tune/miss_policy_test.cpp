@@ -11,6 +11,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace miss_policy_test {
+
 using namespace fakes;
 
 namespace {
@@ -242,3 +244,5 @@ TEST_CASE("threads missing one key under run_preferred all run it and nobody mea
     CHECK(bench.total_measures() == 0);
     CHECK(h.store->saves.load() == 0);
 }
+
+}  // namespace miss_policy_test

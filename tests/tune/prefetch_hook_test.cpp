@@ -17,6 +17,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace prefetch_hook_test {
+
 using namespace fakes;
 
 namespace {
@@ -185,3 +187,5 @@ TEST_CASE("threads tuning different keys at once each name their own key's candi
         CHECK(count == 1);
     }
 }
+
+}  // namespace prefetch_hook_test

@@ -12,6 +12,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace race_test {
+
 using namespace spvtune::tune;
 
 namespace {
@@ -179,3 +181,5 @@ TEST_CASE("near-ties that cannot beat the leader by more than the threshold stop
         }
     }
 }
+
+}  // namespace race_test

@@ -4,6 +4,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace recursion_test {
+
 using namespace fakes;
 
 namespace {
@@ -145,3 +147,5 @@ TEST_CASE(
     CHECK(inner_candidate == 1);  // the higher priority, though registered second
     CHECK(h.events.count(TuneEventKind::tuning_started) == 1);
 }
+
+}  // namespace recursion_test

@@ -9,6 +9,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace run_time_failure_test {
+
 using namespace fakes;
 
 namespace {
@@ -143,3 +145,5 @@ TEST_CASE("a lone candidate that runs is stored once its first output exists") {
     CHECK(h.stored(set, 8)->winner_name == "only");
     CHECK(h.events.count(TuneEventKind::tuning_finished) == 1);
 }
+
+}  // namespace run_time_failure_test

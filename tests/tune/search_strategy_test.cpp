@@ -18,6 +18,8 @@
 // halving find it while measuring a fraction, random keeps to its limit, a seed fixes the
 // order, a budget stops the proposals, and points never proposed are never touched.
 
+namespace search_strategy_test {
+
 using namespace spvtune::tune;
 
 namespace {
@@ -234,3 +236,5 @@ TEST_CASE("points without a grid position are restart points for local") {
     CHECK(outcome.trace.steps.size() < bowl::size);
     CHECK_FALSE(outcome.benchmark.ranking.empty());
 }
+
+}  // namespace search_strategy_test

@@ -12,6 +12,8 @@
 // default), points never proposed are never run, measured or prepared, the output check and the
 // reference hold for every measured point, and the entry records the search.
 
+namespace search_tuner_test {
+
 using namespace fakes;
 
 namespace {
@@ -138,3 +140,5 @@ TEST_CASE("grid positions are kept per candidate, and an index not in the set is
     CHECK(set.grid_position(2)->family == 1U);
     CHECK_THROWS_AS(set.with_grid_position(3, GridPosition{}), std::out_of_range);
 }
+
+}  // namespace search_tuner_test

@@ -7,6 +7,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace settled_winner_test {
+
 using namespace fakes;
 
 namespace {
@@ -115,3 +117,5 @@ TEST_CASE("a lone candidate is measured when asked, and otherwise says it was no
     REQUIRE(fixed.tuner.execute(0, fixed.client, set, Inputs{}, &info));
     CHECK(info.entry->ranking.at(0).statistics.samples == 5);
 }
+
+}  // namespace settled_winner_test

@@ -4,6 +4,8 @@
 
 #include <spvtune/tune/statistics.hpp>
 
+namespace statistics_test {
+
 using namespace spvtune::tune;
 
 TEST_CASE("median confidence ranks match the binomial tables") {
@@ -81,3 +83,5 @@ TEST_CASE("intervals overlap when they share a point") {
     CHECK_FALSE(intervals_overlap(a, b));
     CHECK_FALSE(intervals_overlap(b, a));
 }
+
+}  // namespace statistics_test

@@ -10,6 +10,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace tunable_set_test {
+
 using namespace spvtune::tune;
 
 namespace {
@@ -99,3 +101,5 @@ TEST_CASE("sampling settings round-trip through JSON") {
     CHECK_THROWS_AS(nlohmann::json({{"mode", "fastest"}}).get<SamplingSettings>(),
                     std::invalid_argument);
 }
+
+}  // namespace tunable_set_test

@@ -6,6 +6,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace tuner_ownership_test {
+
 using namespace fakes;
 
 namespace {
@@ -154,3 +156,5 @@ TEST_CASE("each candidate about to be checked or measured is reported, and a hit
     REQUIRE(h.tuner.execute(0, h.client, set, Inputs{}));
     CHECK(h.events.count(TuneEventKind::candidate_started) == started);
 }
+
+}  // namespace tuner_ownership_test

@@ -6,6 +6,8 @@
 
 #include "tune/iso8601.hpp"
 
+namespace utc_time_test {
+
 using namespace std::chrono;
 using spvtune::tune::detail::iso8601_utc;
 using spvtune::tune::detail::utc_now_iso8601;
@@ -26,3 +28,5 @@ TEST_CASE("the current time stamp parses back to now") {
     CHECK(*parsed >= before);
     CHECK(*parsed <= after);
 }
+
+}  // namespace utc_time_test

@@ -10,6 +10,8 @@
 
 #include "tune/fakes.hpp"
 
+namespace warm_up_test {
+
 using namespace spvtune::tune;
 
 namespace {
@@ -81,3 +83,5 @@ TEST_CASE("no warm-up set means none, in adaptive mode too") {
     static_cast<void>(run_benchmark(list, settings, script.source()));
     CHECK(script.calls[0] == 8);
 }
+
+}  // namespace warm_up_test

@@ -6,6 +6,8 @@
 #include "timing_ratio.hpp"
 #include "vulkan_fixture.hpp"
 
+namespace batched_timer_test {
+
 using namespace spvtune;
 
 TEST_CASE("the batch size spans the window, within 1 and the maximum") {
@@ -60,3 +62,5 @@ TEST_CASE("the batch never exceeds the policy's maximum") {
     timer.sample(saxpy.job());
     CHECK(timer.batch() == 3);
 }
+
+}  // namespace batched_timer_test

@@ -4,6 +4,8 @@
 
 #include "vulkan_fixture.hpp"
 
+namespace capabilities_test {
+
 using namespace spvtune;
 
 TEST_CASE("capabilities name what the device supports, subgroups in compute included") {
@@ -32,3 +34,5 @@ TEST_CASE("capability names are checked, and a device without a feature lacks it
     bare.features.int8 = true;
     CHECK(vulkan::capabilities(bare) == std::vector<std::string>{"subgroup_arithmetic", "int8"});
 }
+
+}  // namespace capabilities_test

@@ -7,6 +7,8 @@
 #include "saxpy_job.hpp"
 #include "vulkan_fixture.hpp"
 
+namespace compute_job_test {
+
 using namespace spvtune;
 
 namespace {
@@ -168,3 +170,5 @@ TEST_CASE("a submission past the fence timeout is an error, not a hang") {
     CHECK_THROWS_WITH_AS(saxpy.job().time(4), doctest::Contains("fence timeout"),
                          vulkan::TimeoutError);
 }
+
+}  // namespace compute_job_test

@@ -12,7 +12,7 @@
 // Workgroup sizes computed from specialization constants with OpSpecConstantOp
 // (tests/vulkan/data/computed_size.spvasm: x = tile * 4, y = wide ? 2 : 1, z = 64 / tile).
 
-namespace spvtune::vulkan {
+namespace spvtune::vulkan::computed_workgroup_size_test {
 namespace {
 
 SpirvModule computed_size_module() {
@@ -67,4 +67,4 @@ TEST_CASE("a pipeline takes the computed size and checks it against the device's
                          doctest::Contains("workgroup size x = 8192 is outside 1.."), Error);
 }
 
-}  // namespace spvtune::vulkan
+}  // namespace spvtune::vulkan::computed_workgroup_size_test

@@ -8,6 +8,8 @@
 
 #include "vulkan_fixture.hpp"
 
+namespace device_identity_test {
+
 using namespace spvtune;
 
 TEST_CASE("identity fields are filled and the identity string is stable across instances") {
@@ -105,3 +107,5 @@ TEST_CASE("a device selector that matches nothing is a clear error naming the se
                          doctest::Contains(devices.front().identity.device_name.c_str()),
                          vulkan::DeviceSelectionError);
 }
+
+}  // namespace device_identity_test

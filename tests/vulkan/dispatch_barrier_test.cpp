@@ -16,6 +16,8 @@
 #include "saxpy_job.hpp"
 #include "vulkan_fixture.hpp"
 
+namespace dispatch_barrier_test {
+
 namespace {
 
 struct RecordedCommands {
@@ -120,3 +122,5 @@ TEST_CASE("the command watcher sees the dispatches that reach the loader") {
     // through pointers from vkGetDeviceProcAddr), the log would be empty, not wrong.
     CHECK(commands_of_batch(1) == "D");
 }
+
+}  // namespace dispatch_barrier_test

@@ -10,6 +10,8 @@
 
 #include <spvtune/vulkan/vulkan.hpp>
 
+namespace front_door_test {
+
 namespace {
 
 using namespace spvtune;
@@ -66,3 +68,5 @@ TEST_CASE("the vulkan front door's example runs saxpy once, correctly, and times
     }
     CHECK(messages.empty());
 }
+
+}  // namespace front_door_test

@@ -5,6 +5,8 @@
 
 #include <spvtune/vulkan/host_data.hpp>
 
+namespace host_data_test {
+
 using namespace spvtune::vulkan;
 
 TEST_CASE("fills are deterministic and follow their rule") {
@@ -71,3 +73,5 @@ TEST_CASE("half-precision conversion rounds to nearest even and keeps specials")
         CHECK(float_to_half(half_to_float(half)) == half);
     }
 }
+
+}  // namespace host_data_test

@@ -12,6 +12,8 @@
 #include "spirv_test_support.hpp"
 #include "vulkan_fixture.hpp"
 
+namespace pipeline_cache_test {
+
 using namespace spvtune;
 using namespace spvtune::vulkan;
 
@@ -113,3 +115,5 @@ TEST_CASE("a pipeline cache seeded with its own data is used, and foreign or gar
     const std::vector<std::byte> garbage(kept.size(), std::byte{0xee});
     CHECK_FALSE(PipelineCache(vulkan.device(), garbage).seeded());
 }
+
+}  // namespace pipeline_cache_test

@@ -9,6 +9,8 @@
 
 #include "support/scoped_env.hpp"
 
+namespace selected_device_test {
+
 using namespace spvtune;
 
 TEST_CASE("SPVTUNE_VALIDATION=1, and only 1, turns on validation with synchronization checks") {
@@ -40,3 +42,5 @@ TEST_CASE("a selector that names no device is an error naming it") {
     CHECK_THROWS_WITH_AS(vulkan::SelectedDevice("no such device 1234"),
                          doctest::Contains("no such device 1234"), vulkan::DeviceSelectionError);
 }
+
+}  // namespace selected_device_test

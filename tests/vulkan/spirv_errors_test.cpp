@@ -4,7 +4,7 @@
 
 #include "spirv_test_support.hpp"
 
-namespace spvtune::vulkan {
+namespace spvtune::vulkan::spirv_errors_test {
 namespace {
 
 using test::check_mentions;
@@ -93,4 +93,4 @@ TEST_CASE("spirv errors: a fragment entry point is not a compute kernel") {
 }
 
 }  // namespace
-}  // namespace spvtune::vulkan
+}  // namespace spvtune::vulkan::spirv_errors_test

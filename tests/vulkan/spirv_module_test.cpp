@@ -6,7 +6,7 @@
 
 #include "spirv_test_support.hpp"
 
-namespace spvtune::vulkan {
+namespace spvtune::vulkan::spirv_module_test {
 namespace {
 
 std::uint32_t byteswap(std::uint32_t v) {
@@ -63,4 +63,4 @@ TEST_CASE("spirv module: a module stored in the other byte order loads the same"
 }
 
 }  // namespace
-}  // namespace spvtune::vulkan
+}  // namespace spvtune::vulkan::spirv_module_test

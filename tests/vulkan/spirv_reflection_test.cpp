@@ -4,7 +4,7 @@
 
 #include "spirv_test_support.hpp"
 
-namespace spvtune::vulkan {
+namespace spvtune::vulkan::spirv_reflection_test {
 namespace {
 
 using test::assemble;
@@ -205,4 +205,4 @@ TEST_CASE("spirv reflection: descriptor types name their Vulkan counterparts") {
 }
 
 }  // namespace
-}  // namespace spvtune::vulkan
+}  // namespace spvtune::vulkan::spirv_reflection_test

@@ -4,6 +4,8 @@
 #include "timing_ratio.hpp"
 #include "vulkan_fixture.hpp"
 
+namespace timing_test {
+
 using namespace spvtune;
 
 TEST_CASE("timestamp timing grows with the work: 8x the elements takes clearly longer") {
@@ -36,3 +38,5 @@ TEST_CASE("a batch of N dispatches costs about N times one dispatch in total") {
     CHECK(ratio > 4.0);
     CHECK(ratio < 24.0);
 }
+
+}  // namespace timing_test

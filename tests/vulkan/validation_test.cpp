@@ -11,6 +11,8 @@
 #include <spvtune/vulkan/device_selector.hpp>
 #include <spvtune/vulkan/instance.hpp>
 
+namespace validation_test {
+
 using namespace spvtune;
 
 // The Vulkan tests rely on the validation layer reporting misuse through the instance's sink;
@@ -72,3 +74,5 @@ TEST_CASE("synchronization validation reports writes with no barrier between the
     REQUIRE(messages.size() == 1);
     CHECK(messages.front().find("SYNC-HAZARD-WRITE-AFTER-WRITE") != std::string::npos);
 }
+
+}  // namespace validation_test

@@ -10,6 +10,8 @@
 #include "support/counting_allocations.hpp"
 #include "tune/fakes.hpp"
 
+namespace file_store_hit_allocation_test {
+
 using namespace fakes;
 using spvtune::cache::CacheFileStore;
 using spvtune::cache::CacheFileStoreOptions;
@@ -51,3 +53,5 @@ TEST_CASE("a key loaded from a cache file runs again without allocating") {
     CHECK(info.source == LookupSource::memory);
     CHECK(info.candidate == 1);  // the tuned winner, "tiled"
 }
+
+}  // namespace file_store_hit_allocation_test

@@ -9,6 +9,8 @@
 #include "problem/problem_test_support.hpp"
 #include "vulkan/vulkan_fixture.hpp"
 
+namespace device_executor_test {
+
 using namespace spvtune;
 using namespace spvtune::problem;
 using namespace spvtune::run;
@@ -50,3 +52,5 @@ TEST_CASE("by default the device executor keeps every candidate of a small probl
     }
     CHECK(executor.prepared_candidates() == 3);
 }
+
+}  // namespace device_executor_test

@@ -14,6 +14,8 @@
 #include "temp_directory.hpp"
 #include "vulkan/vulkan_fixture.hpp"
 
+namespace kept_pipeline_cache_test {
+
 using namespace spvtune;
 using namespace spvtune::problem;
 using namespace spvtune::run;
@@ -116,3 +118,5 @@ TEST_CASE("a pipeline cache that cannot be saved is noted, not thrown") {
     REQUIRE_FALSE(notes.empty());
     CHECK(notes.back().find("not saved") != std::string::npos);
 }
+
+}  // namespace kept_pipeline_cache_test

@@ -11,6 +11,8 @@
 #include "problem/problem_test_support.hpp"
 #include "vulkan/vulkan_fixture.hpp"
 
+namespace pipeline_build_ahead_test {
+
 using namespace spvtune;
 using namespace spvtune::problem;
 using namespace spvtune::run;
@@ -97,3 +99,5 @@ TEST_CASE("pipelines built ahead respect the cap on prepared candidates") {
     executor.prefetch(plan, {});
     CHECK(executor.built_ahead() == 0);
 }
+
+}  // namespace pipeline_build_ahead_test

@@ -13,6 +13,8 @@
 #include "problem/problem_test_support.hpp"
 #include "vulkan/vulkan_fixture.hpp"
 
+namespace search_prefetch_test {
+
 using namespace spvtune;
 using namespace spvtune::problem;
 using namespace spvtune::run;
@@ -94,3 +96,5 @@ TEST_CASE("a search that measures a few points announces none, so no other is bu
     CHECK(executor.used.size() == 2);
     CHECK(device.pipelines_built() == 2);
 }
+
+}  // namespace search_prefetch_test
