@@ -74,7 +74,8 @@ struct ColorFixture : TuneFixture {
 
 }  // namespace
 
-TEST_CASE("tune --color always paints the statuses, and the table's columns still line up") {
+TEST_CASE("tune --color always paints the statuses, and the table's columns still line up" *
+          doctest::test_suite("timing")) {
     ColorFixture fixture;
     const SpvtuneRun run = fixture.tune_key({"--color", "always"});
     REQUIRE_MESSAGE(run.exit_code == 0, run.err);
@@ -131,7 +132,8 @@ TEST_CASE("tune paints nothing with --color never, in a pipe, or under NO_COLOR"
     CHECK(painted(always.out, "ok \\(winner\\)"));
 }
 
-TEST_CASE("compare paints its verdicts with --color always and nothing with --color never") {
+TEST_CASE("compare paints its verdicts with --color always and nothing with --color never" *
+          doctest::test_suite("timing")) {
     ColorFixture fixture;
     auto compare = [&](const std::string& color) {
         return run_spvtune(

@@ -73,7 +73,8 @@ struct CompareFixture : TuneFixture {
 
 }  // namespace
 
-TEST_CASE("compare: a planted slower contender is slower and the gate fails the job") {
+TEST_CASE("compare: a planted slower contender is slower and the gate fails the job" *
+          doctest::test_suite("timing")) {
     CompareFixture fixture;
     const SpvtuneRun run =
         fixture.compare({compare_problem, "--baseline", "base", "--contender", "planted",
@@ -96,7 +97,8 @@ TEST_CASE("compare: a planted slower contender is slower and the gate fails the 
     CHECK(contains(ungated.out, "slower"));
 }
 
-TEST_CASE("compare: an identical copy of the baseline is never called faster or slower") {
+TEST_CASE("compare: an identical copy of the baseline is never called faster or slower" *
+          doctest::test_suite("timing")) {
     CompareFixture fixture;
     const SpvtuneRun run =
         fixture.compare({compare_problem, "--baseline", "base", "--contender", "copy",
@@ -155,7 +157,8 @@ TEST_CASE("compare: the JUnit check rejects a report that breaks the schema's ru
     CHECK(contains(check.out, "says tests=2, holds 1"));
 }
 
-TEST_CASE("compare: two problem files match candidates by name and list the unmatched") {
+TEST_CASE("compare: two problem files match candidates by name and list the unmatched" *
+          doctest::test_suite("timing")) {
     CompareFixture fixture;
     // The new file's `copy` does the work 128 times over; `wrong` was removed, `extra` added.
     nlohmann::json problem =
@@ -184,7 +187,8 @@ TEST_CASE("compare: two problem files match candidates by name and list the unma
     fixture.check_not_told_apart("base");
 }
 
-TEST_CASE("compare: one problem file against two kernel directories compares each candidate") {
+TEST_CASE("compare: one problem file against two kernel directories compares each candidate" *
+          doctest::test_suite("timing")) {
     CompareFixture fixture;
     // The same GLSL file name in both directories: the new one does its work 128 times over.
     const std::string source = spvtune::tune::testing::read_bytes(
@@ -305,7 +309,8 @@ TEST_CASE("compare: mistakes are usage errors that name what was expected") {
     CHECK(contains(no_key.err, "no key matches"));
 }
 
-TEST_CASE("compare: a contender whose worker dies fails the run, the others keep their verdicts") {
+TEST_CASE("compare: a contender whose worker dies fails the run, the others keep their verdicts" *
+          doctest::test_suite("timing")) {
     CompareFixture fixture;
     ::setenv("SPVTUNE_TEST_WORKER_FAULT", "abort:copy", 1);
     const SpvtuneRun run = fixture.compare({compare_problem, "--baseline", "base", "--contender",

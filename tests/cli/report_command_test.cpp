@@ -202,7 +202,8 @@ TEST_CASE("tune --html draws every measured candidate of every key, its failures
     CHECK(contains(page, "<td>" + key.at("winner").get<std::string>() + "</td>"));
 }
 
-TEST_CASE("tune --html gives a cached key's speedup when the cache kept it, else says why") {
+TEST_CASE("tune --html gives a cached key's speedup when the cache kept it, else says why" *
+          doctest::test_suite("timing")) {
     TuneFixture fixture;
     const auto html = fixture.scratch.path() / "report.html";
     REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);

@@ -18,7 +18,8 @@ using spvtune::tune::testing::TempDirectory;
 using spvtune::tune::testing::write_bytes;
 namespace fs = std::filesystem;
 
-TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer are rejected") {
+TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer are rejected" *
+          doctest::test_suite("timing")) {
     TuneFixture fixture;
     const SpvtuneRun run = fixture.tune("scale.json");
     REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
@@ -56,7 +57,8 @@ TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer 
     CHECK(contains(cache.dump(), "\"fast\""));
 }
 
-TEST_CASE("tune: a second run is all cache hits and measures nothing, --retune measures again") {
+TEST_CASE("tune: a second run is all cache hits and measures nothing, --retune measures again" *
+          doctest::test_suite("timing")) {
     TuneFixture fixture;
     REQUIRE(fixture.tune("scale.json").exit_code == 0);
     const std::string cache_after_first = read_bytes(fixture.cache_files().at(0));
@@ -81,7 +83,8 @@ TEST_CASE("tune: a second run is all cache hits and measures nothing, --retune m
     CHECK(read_bytes(fixture.cache_files().at(0)) != cache_after_first);
 }
 
-TEST_CASE("tune --retune measures a shared bucket once and leaves its entry settled") {
+TEST_CASE("tune --retune measures a shared bucket once and leaves its entry settled" *
+          doctest::test_suite("timing")) {
     // n=16000 and n=16384 share the entry of bucket 16384: the second key is answered by the
     // first one's fresh result, and the file must not keep the re-tune mark.
     TuneFixture fixture;
@@ -177,7 +180,8 @@ TEST_CASE("tune --key selects keys, and a filter matching nothing is a usage err
     CHECK(contains(bad.err, "expected name=value"));
 }
 
-TEST_CASE("tune: Ctrl-C stops between keys and keeps every finished key in the cache") {
+TEST_CASE("tune: Ctrl-C stops between keys and keeps every finished key in the cache" *
+          doctest::test_suite("timing")) {
     TuneFixture fixture;
     const fs::path err_file = fixture.scratch.path() / "interrupted.err";
     spvtune::tune::testing::Subprocess child(

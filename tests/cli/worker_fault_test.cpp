@@ -87,25 +87,30 @@ void check_fault_costs_one_candidate(const std::string& fault, const std::string
 
 }  // namespace
 
-TEST_CASE("tune: a hanging kernel times out, its worker is killed, the key goes on") {
+TEST_CASE("tune: a hanging kernel times out, its worker is killed, the key goes on" *
+          doctest::test_suite("timing")) {
     check_fault_costs_one_candidate("hang", "timed out: run did not finish within 3 s",
                                     "timed out");
 }
 
-TEST_CASE("tune: a worker that aborts mid-key crashes one candidate, the key goes on") {
+TEST_CASE("tune: a worker that aborts mid-key crashes one candidate, the key goes on" *
+          doctest::test_suite("timing")) {
     check_fault_costs_one_candidate("abort", "crashed: the worker died during measure", "crashed");
 }
 
-TEST_CASE("tune: a worker that crashes while building a pipeline crashes one candidate") {
+TEST_CASE("tune: a worker that crashes while building a pipeline crashes one candidate" *
+          doctest::test_suite("timing")) {
     check_fault_costs_one_candidate("crash-in-pipeline", "crashed: the worker died during prepare",
                                     "crashed");
 }
 
-TEST_CASE("tune: a lost device costs the candidate that lost it, a fresh worker goes on") {
+TEST_CASE("tune: a lost device costs the candidate that lost it, a fresh worker goes on" *
+          doctest::test_suite("timing")) {
     check_fault_costs_one_candidate("device-lost", "device lost: ", "device lost");
 }
 
-TEST_CASE("tune --in-process runs the candidates in the tuner, and the worker switch is ignored") {
+TEST_CASE("tune --in-process runs the candidates in the tuner, and the worker switch is ignored" *
+          doctest::test_suite("timing")) {
     TuneFixture fixture;
     const FaultSwitch fault_switch("abort");
     const SpvtuneRun run = fixture.tune("scale.json", {"--in-process"});
@@ -116,7 +121,8 @@ TEST_CASE("tune --in-process runs the candidates in the tuner, and the worker sw
     }
 }
 
-TEST_CASE("tune: a problem file's kernel_timeout_s sets the watchdog, --kernel-timeout overrides") {
+TEST_CASE("tune: a problem file's kernel_timeout_s sets the watchdog, --kernel-timeout overrides" *
+          doctest::test_suite("timing")) {
     TuneFixture fixture;
     const FaultSwitch fault_switch("hang:fast");
     auto json = nlohmann::json::parse(read_bytes(problems + "/scale.json"));
@@ -139,7 +145,8 @@ TEST_CASE("tune: a problem file's kernel_timeout_s sets the watchdog, --kernel-t
                   from_option.out);
 }
 
-TEST_CASE("tune: a GLSL kernel that really never ends times out, the others rank and are cached") {
+TEST_CASE("tune: a GLSL kernel that really never ends times out, the others rank and are cached" *
+          doctest::test_suite("timing")) {
     TuneFixture fixture;
     const SpvtuneRun run = fixture.tune("hang.json", {"--kernel-timeout", "0.5"});
     CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);

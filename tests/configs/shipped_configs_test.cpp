@@ -215,7 +215,8 @@ TEST_CASE("configs/transpose.json passes check and every candidate matches the r
 
 // 1,296 points: tuned as it ships, by the local search its size selects. Every point it measured
 // matched the reference (none failed), the others were never run, and the trace lists them.
-TEST_CASE("configs/synthetic_search.json is searched locally and every measured point matches") {
+TEST_CASE("configs/synthetic_search.json is searched locally and every measured point matches" *
+          doctest::test_suite("timing")) {
     const fs::path config = config_dir / "synthetic_search.json";
     const ValidationOn validation;
     TempDirectory scratch;

@@ -19,7 +19,8 @@ TEST_CASE("the batch size spans the window, within 1 and the maximum") {
     CHECK(vulkan::batch_size(0, policy) == 100);  // an unmeasurably short kernel
 }
 
-TEST_CASE("batched samples time the calibrated batch and report one dispatch's share") {
+TEST_CASE("batched samples time the calibrated batch and report one dispatch's share" *
+          doctest::test_suite("timing")) {
     test::VulkanFixture vulkan;
     test::SaxpyJob saxpy(vulkan.device(), 1024, 64);
     // The window is wide because a CI runner under ASan was seen taking over 500 us for one
@@ -38,7 +39,8 @@ TEST_CASE("batched samples time the calibrated batch and report one dispatch's s
     CHECK(second.method == vulkan::TimingMethod::device_timestamps);
 }
 
-TEST_CASE("a batch's per-dispatch time is close to one dispatch's, not the batch's") {
+TEST_CASE("a batch's per-dispatch time is close to one dispatch's, not the batch's" *
+          doctest::test_suite("timing")) {
     test::VulkanFixture vulkan;
     test::SaxpyJob saxpy(vulkan.device(), 1U << 18, 64);
     // A window no kernel fills: the batch is the maximum, 8.

@@ -8,7 +8,8 @@ namespace timing_test {
 
 using namespace spvtune;
 
-TEST_CASE("timestamp timing grows with the work: 8x the elements takes clearly longer") {
+TEST_CASE("timestamp timing grows with the work: 8x the elements takes clearly longer" *
+          doctest::test_suite("timing")) {
     test::VulkanFixture vulkan;
     test::SaxpyJob small(vulkan.device(), 1U << 17, 64);
     test::SaxpyJob large(vulkan.device(), 1U << 20, 64);
@@ -25,7 +26,8 @@ TEST_CASE("timestamp timing grows with the work: 8x the elements takes clearly l
     CHECK(ratio < 32.0);
 }
 
-TEST_CASE("a batch of N dispatches costs about N times one dispatch in total") {
+TEST_CASE("a batch of N dispatches costs about N times one dispatch in total" *
+          doctest::test_suite("timing")) {
     test::VulkanFixture vulkan;
     test::SaxpyJob saxpy(vulkan.device(), 1U << 18, 64);
     saxpy.job().time(2);
