@@ -12,6 +12,8 @@
 #include <spvtune/run/worker_executor.hpp>
 #include <spvtune/vulkan/selected_device.hpp>
 
+#include "fence_timeout.hpp"
+
 namespace spvtune::run {
 
 struct Session::Impl {
@@ -27,8 +29,13 @@ struct Session::Impl {
         if (!selected) {
             // With workers this process never creates a logical device: a hung kernel can only
             // block a worker, which the watchdog kills, never the report and the exit code.
-            selected.emplace(settings.device, settings.in_process ? vulkan::DeviceAccess::logical
-                                                                  : vulkan::DeviceAccess::physical);
+            selected.emplace(
+                settings.device,
+                settings.in_process ? vulkan::DeviceAccess::logical
+                                    : vulkan::DeviceAccess::physical,
+                vulkan::DeviceOptions{
+                    .fence_timeout = fence_timeout_for(settings.overrides.kernel_timeout_s),
+                    .fence_timeout_hint = std::string(fence_timeout_hint)});
             hardware = hardware_identity(selected->info().identity);
         }
         return *selected;
@@ -84,6 +91,7 @@ struct Session::Impl {
         if (timeout) {
             launch.kernel_timeout = std::chrono::duration<double>(*timeout);
         }
+        launch.setup.fence_timeout = fence_timeout_for(timeout);
         return launch;
     }
 };

@@ -278,8 +278,8 @@ ComputeJob::ComputeJob(Device& device, std::vector<Dispatch> dispatches) : devic
 
 ComputeJob::~ComputeJob() = default;
 
-void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions,
-                        bool timestamps) const {
+void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions, bool timestamps,
+                        bool empty) const {
     VkQueryPool queries = query_pool_.get();
     if (timestamps) {
         vkCmdResetQueryPool(commands, queries, 0, 2);
@@ -308,7 +308,7 @@ void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions,
                                static_cast<std::uint32_t>(dispatch.push_constants.size()),
                                dispatch.push_constants.data());
         }
-        const auto& counts = dispatch.group_counts;
+        const auto counts = empty ? std::array<std::uint32_t, 3>{} : dispatch.group_counts;
         vkCmdDispatch(commands, counts[0], counts[1], counts[2]);
     }
     if (timestamps) {
@@ -319,6 +319,12 @@ void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions,
 
 void ComputeJob::run() {
     device_->submit_and_wait([&](VkCommandBuffer commands) { record(commands, 1, false); });
+}
+
+void ComputeJob::warm_up() {
+    device_->submit_and_wait(
+        [&](VkCommandBuffer commands) { record(commands, 1, false, /*empty=*/true); },
+        device_->options().compile_timeout, "the compile timeout");
 }
 
 DispatchTiming ComputeJob::time(std::uint32_t repetitions) {

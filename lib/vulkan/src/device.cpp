@@ -1,3 +1,5 @@
+#include <string>
+
 #include <spvtune/vulkan/device.hpp>
 #include <spvtune/vulkan/error.hpp>
 
@@ -86,6 +88,13 @@ void Device::wait_idle() {
 }
 
 void Device::submit_and_wait(const std::function<void(VkCommandBuffer)>& record) {
+    submit_and_wait(record, options_.fence_timeout, "the fence timeout",
+                    options_.fence_timeout_hint);
+}
+
+void Device::submit_and_wait(const std::function<void(VkCommandBuffer)>& record,
+                             std::chrono::milliseconds timeout, std::string_view timeout_name,
+                             std::string_view raise_hint) {
     std::lock_guard lock(submit_mutex_);
     if (hung_) {
         throw TimeoutError("an earlier submission on " + physical_.identity.device_name +
@@ -120,21 +129,22 @@ void Device::submit_and_wait(const std::function<void(VkCommandBuffer)>& record)
     check(vkResetFences(device, 1, &fence), "vkResetFences");
     check(vkQueueSubmit(queue_, 1, &submit, fence), "vkQueueSubmit");
 
-    const auto timeout_ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(options_.fence_timeout).count();
+    const auto timeout_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count();
     const VkResult waited =
         vkWaitForFences(device, 1, &fence, VK_TRUE, static_cast<std::uint64_t>(timeout_ns));
     if (waited == VK_TIMEOUT) {
-        const std::string what =
-            "a submission on " + physical_.identity.device_name + " did not finish within " +
-            std::to_string(options_.fence_timeout.count()) + " ms (the fence timeout)";
+        const std::string what = "a submission on " + physical_.identity.device_name +
+                                 " did not finish within " + std::to_string(timeout.count()) +
+                                 " ms (" + std::string(timeout_name) + ")";
         // Everything the submission uses must outlive it, so give a slow dispatch a grace period
         // before declaring the device hung; the caller still gets the error either way.
         const VkResult late = vkWaitForFences(device, 1, &fence, VK_TRUE, grace_period_ns);
         if (late == VK_SUCCESS) {
-            throw TimeoutError(what +
-                               "; it finished later, so the dispatch is slow rather than "
-                               "hung: raise the timeout");
+            throw TimeoutError(
+                what +
+                "; it finished later, so the dispatch is slow rather than "
+                "hung: " +
+                (raise_hint.empty() ? std::string("raise the timeout") : std::string(raise_hint)));
         }
         // Still running: waiting could hang forever. Leave the command buffer to the pool and
         // refuse further submissions on this device.

@@ -16,11 +16,12 @@ InstanceOptions instance_options_from_environment() {
     return options;
 }
 
-SelectedDevice::SelectedDevice(std::string_view selector, DeviceAccess access)
+SelectedDevice::SelectedDevice(std::string_view selector, DeviceAccess access,
+                               DeviceOptions options)
     : instance_(std::make_unique<Instance>(instance_options_from_environment())),
       physical_(&select_device(instance_->devices(), selector)) {
     if (access == DeviceAccess::logical) {
-        device_ = std::make_unique<Device>(*instance_, *physical_);
+        device_ = std::make_unique<Device>(*instance_, *physical_, options);
     }
 }
 

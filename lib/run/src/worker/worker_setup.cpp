@@ -28,7 +28,8 @@ Message setup_message(const Setup& setup) {
                       {"max_batch", setup.batch.max_batch},
                       {"level", std::string(tune::to_string(setup.level))},
                       {"build_threads", setup.build_threads},
-                      {"notes", setup.notes}};
+                      {"notes", setup.notes},
+                      {"fence_timeout_ms", setup.fence_timeout.count()}};
     message.blobs.resize(fixed_blobs);
     message.blobs[problem_file] = bytes(setup.problem_file.string());
     message.blobs[device] = bytes(setup.device);
@@ -56,6 +57,8 @@ tune::Result<Setup> setup_from_message(const Message& message) {
         setup.batch.max_batch = header.at("max_batch").get<std::uint32_t>();
         setup.build_threads = header.at("build_threads").get<std::size_t>();
         setup.notes = header.at("notes").get<bool>();
+        setup.fence_timeout =
+            std::chrono::milliseconds(header.at("fence_timeout_ms").get<std::int64_t>());
         auto level = tune::parse_autotune_level(header.at("level").get<std::string>());
         if (!level) {
             return tune::fail("garbled setup: " + level.error());

@@ -59,6 +59,14 @@ class DeviceExecutor final : public CandidateExecutor {
     void prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) override;
     double pipeline_build_seconds() const override;
 
+    /// Readies the candidate's job for the plan's key, dispatching its pipelines once with no
+    /// workgroups if they never were: a driver that compiles a pipeline at its first dispatch
+    /// (lavapipe, some GPU drivers) compiles it here, under the compile timeout, and the time
+    /// counts as pipeline build time. run() and measure() do the same for a job they create; a
+    /// worker calls this before a candidate's first run, so that the run's deadline is a
+    /// kernel's and never includes a compile.
+    tune::Status warm_up(const problem::ResolvedCandidate& candidate, const KeyPlan& plan);
+
     /// Whether a call failed in a way that leaves the device unable to run anything more: it
     /// was lost, or a submission did not finish within the fence timeout. A worker process
     /// reports it and exits, so that the next one starts on a fresh device.

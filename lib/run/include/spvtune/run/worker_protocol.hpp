@@ -18,6 +18,7 @@
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/vulkan/batched_timer.hpp>
 #include <spvtune/vulkan/compute_pipeline.hpp>
+#include <spvtune/vulkan/device.hpp>
 
 /// What the tuner process and its worker process say to each other over one socket.
 ///
@@ -116,6 +117,8 @@ struct Setup {
     std::size_t build_threads = 0;
     /// Whether notes that are no error (a pipeline cache file ignored) go to stderr.
     bool notes = false;
+    /// The worker device's fence timeout (fence_timeout_for the kernel timeout).
+    std::chrono::milliseconds fence_timeout{vulkan::DeviceOptions{}.fence_timeout};
 };
 
 /// The `setup` message: numbers and flags in the header; the problem file, the device selector,

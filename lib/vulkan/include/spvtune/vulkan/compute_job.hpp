@@ -72,6 +72,11 @@ class ComputeJob {
     /// One run (every dispatch once), waited for; its writes are visible to the host afterwards.
     void run();
 
+    /// Every dispatch once with no workgroups, waited for: runs no shader code and touches no
+    /// buffer, but makes a driver that compiles a pipeline at its first dispatch (lavapipe, some
+    /// GPU drivers) do so now, so that the compile is not counted as a run's time.
+    void warm_up();
+
     /// `repetitions` back-to-back runs between one pair of timestamps, every dispatch separated
     /// from the one before by a memory barrier.
     DispatchTiming time(std::uint32_t repetitions);
@@ -81,7 +86,9 @@ class ComputeJob {
     /// Checks `dispatch` against its pipeline and the device, and writes its descriptor sets.
     static void prepare(Device& device, const Dispatch& dispatch, Prepared& out);
 
-    void record(VkCommandBuffer commands, std::uint32_t repetitions, bool timestamps) const;
+    /// `empty`: every dispatch with group counts of zero (warm_up).
+    void record(VkCommandBuffer commands, std::uint32_t repetitions, bool timestamps,
+                bool empty = false) const;
 
     Device* device_;
     std::vector<Prepared> dispatches_;

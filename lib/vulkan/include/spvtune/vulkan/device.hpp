@@ -3,6 +3,8 @@
 #include <chrono>
 #include <functional>
 #include <mutex>
+#include <string>
+#include <string_view>
 
 #include <vulkan/vulkan.h>
 
@@ -15,6 +17,13 @@ namespace spvtune::vulkan {
 struct DeviceOptions {
     /// Longest wait for one submission; a hung dispatch becomes a TimeoutError, not a hang.
     std::chrono::milliseconds fence_timeout{30'000};
+    /// How to raise the fence timeout, for the error of a submission that missed it but
+    /// finished later (slow, not hung); empty: "raise the timeout".
+    std::string fence_timeout_hint{};
+    /// Longest wait for a warm-up submission (ComputeJob::warm_up), which runs no workgroups
+    /// but may wait for a driver that compiles pipelines at their first dispatch: a compile is
+    /// not a kernel, so it gets a build's time rather than a kernel's.
+    std::chrono::milliseconds compile_timeout{120'000};
     /// Time dispatches with the host clock even where the queue has timestamps (to compare
     /// the two, or to work around a driver's broken timestamps).
     bool host_timing = false;
@@ -43,6 +52,11 @@ class Device {
     /// Records commands into a fresh primary command buffer, submits it on the compute queue
     /// and waits for completion within the fence timeout.
     void submit_and_wait(const std::function<void(VkCommandBuffer)>& record);
+    /// The same, waiting at most `timeout` rather than the fence timeout; `timeout_name` names
+    /// it in the TimeoutError ("the compile timeout"), and `raise_hint` says how to raise it.
+    void submit_and_wait(const std::function<void(VkCommandBuffer)>& record,
+                         std::chrono::milliseconds timeout, std::string_view timeout_name,
+                         std::string_view raise_hint = {});
 
     /// Waits until the device is idle (used before destroying objects in flight).
     void wait_idle();

@@ -30,8 +30,10 @@ enum class DeviceAccess {
 class SelectedDevice {
   public:
     /// Throws DeviceSelectionError when the selector names no device that can do compute, and
-    /// the engine's errors when the instance or the device cannot be created.
-    explicit SelectedDevice(std::string_view selector, DeviceAccess access = DeviceAccess::logical);
+    /// the engine's errors when the instance or the device cannot be created. `options` are the
+    /// logical device's.
+    explicit SelectedDevice(std::string_view selector, DeviceAccess access = DeviceAccess::logical,
+                            DeviceOptions options = {});
     ~SelectedDevice();
     SelectedDevice(const SelectedDevice&) = delete;
     SelectedDevice& operator=(const SelectedDevice&) = delete;
