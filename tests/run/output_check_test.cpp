@@ -1,4 +1,7 @@
 #include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -55,6 +58,45 @@ TEST_CASE(
           "y[10]: expected 1, got nan (the poison pattern: never written); 10 of 20 elements of "
           "y differ, at 10, 11, 12, 13, 14, 15, 16, 17, ...; largest absolute error 0.25 at "
           "y[11], largest relative error 0.25 at y[11]");
+}
+
+TEST_CASE("an expected NaN or infinity says it is the reference's value and prints no tolerance") {
+    const Problem problem = parse(saxpy_json());
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const auto report = compare_outputs(problem, floats({nan, 1, inf}), floats({2.75f, 1, 3}));
+    REQUIRE(report);
+    CHECK(*report ==
+          "y[0]: expected nan (the reference's output; NaN matches nothing), got 2.75; 2 of 3 "
+          "elements of y differ, at 0, 2");
+    const auto infinite = compare_outputs(problem, floats({1, inf}), floats({1, 3}));
+    REQUIRE(infinite);
+    CHECK(*infinite ==
+          "y[1]: expected inf (the reference's output; an infinity matches only itself), got 3; "
+          "1 of 2 elements of y differ, at 1");
+    const auto got_nan = compare_outputs(problem, floats({1, 2}), floats({1, nan}));
+    REQUIRE(got_nan);
+    CHECK(*got_nan ==
+          "y[1]: expected 2, got nan (NaN matches nothing); 1 of 2 elements of y differ, at 1");
+}
+
+TEST_CASE("a reference's unwritten elements are given as ranges of the buffer") {
+    const Problem problem = parse(saxpy_json());
+    CHECK_FALSE(unwritten_by_reference(problem, floats(std::vector<float>(16, 1.0f))));
+    CandidateOutputs tail = floats(std::vector<float>(4096, 1.0f));
+    std::memset(tail.buffers[0].data() + 1533 * sizeof(float), 0xff, (4096 - 1533) * sizeof(float));
+    CHECK(unwritten_by_reference(problem, tail) ==
+          std::optional<std::string>("did not write y[1533..4095] (2563 of 4096 elements)"));
+    // A stride: every other element, listed up to four runs.
+    CandidateOutputs stride = floats(std::vector<float>(12, 1.0f));
+    for (std::size_t i = 0; i < 12; i += 2) {
+        std::memset(stride.buffers[0].data() + i * sizeof(float), 0xff, sizeof(float));
+    }
+    CHECK(unwritten_by_reference(problem, stride) ==
+          std::optional<std::string>("did not write y[0, 2, 4, 6, ...] (6 of 12 elements)"));
+    // A NaN the reference wrote is not a poison pattern: only witnesses could judge it.
+    CHECK_FALSE(
+        unwritten_by_reference(problem, floats({std::numeric_limits<float>::quiet_NaN(), 1.0f})));
 }
 
 }  // namespace output_check_test

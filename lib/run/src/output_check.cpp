@@ -67,10 +67,20 @@ struct Mismatches {
 
 std::string describe_first(const problem::Comparison& comparison, const std::string& name,
                            std::size_t index, double want, double got, bool poison) {
-    std::string message =
-        name + "[" + std::to_string(index) + "]: expected " + number(want) + ", got " + number(got);
+    std::string message = name + "[" + std::to_string(index) + "]: expected " + number(want);
+    if (!std::isfinite(want)) {
+        // A tolerance around NaN or an infinity is NaN or infinite itself: say where the value
+        // came from and how it matches instead.
+        message += std::isnan(want) ? " (the reference's output; NaN matches nothing)"
+                                    : " (the reference's output; an infinity matches only itself)";
+    }
+    message += ", got " + number(got);
     if (poison) {
         message += " (the poison pattern: never written)";
+    } else if (!std::isfinite(want)) {
+        // Said above.
+    } else if (std::isnan(got)) {
+        message += " (NaN matches nothing)";
     } else if (!comparison.exact) {
         message += " (|difference| " + number(std::fabs(got - want)) + " > tolerance " +
                    number(comparison.atol + comparison.rtol * std::fabs(want)) + ")";
@@ -124,7 +134,63 @@ std::string report(const Mismatches& found, const std::string& name, std::size_t
     return message;
 }
 
+/// How many ranges of unwritten elements a message lists: a tail or a stride shows in a few.
+constexpr std::size_t listed_ranges = 4;
+
+/// "d[1533..4095] (2563 of 4096 elements)", or "d[0, 2, 4, ...] (...)": the runs of elements
+/// that still hold the poison pattern; empty when there are none.
+std::string unwritten_ranges(const problem::BufferSpec& buffer, std::span<const std::byte> bytes) {
+    const std::size_t size = vulkan::element_size(buffer.type);
+    const std::size_t elements = bytes.size() / size;
+    std::string ranges;
+    std::size_t listed = 0;
+    std::size_t unwritten = 0;
+    for (std::size_t index = 0; index < elements;) {
+        if (!all_poison(bytes.subspan(index * size, size))) {
+            ++index;
+            continue;
+        }
+        std::size_t end = index + 1;
+        while (end < elements && all_poison(bytes.subspan(end * size, size))) {
+            ++end;
+        }
+        unwritten += end - index;
+        if (listed++ < listed_ranges) {
+            ranges += (ranges.empty() ? "" : ", ") + std::to_string(index) +
+                      (end - index > 1 ? ".." + std::to_string(end - 1) : "");
+        } else if (listed == listed_ranges + 1) {
+            ranges += ", ...";
+        }
+        index = end;
+    }
+    if (unwritten == 0) {
+        return {};
+    }
+    return buffer.name + "[" + ranges + "] (" + std::to_string(unwritten) + " of " +
+           std::to_string(elements) + " elements)";
+}
+
 }  // namespace
+
+std::optional<std::string> unwritten_by_reference(const problem::Problem& problem,
+                                                  const CandidateOutputs& reference) {
+    const auto& comparisons = problem.reference.compare;
+    std::string message;
+    for (std::size_t i = 0; i < comparisons.size() && i < reference.buffers.size(); ++i) {
+        const problem::BufferSpec& buffer = problem.buffers[comparisons[i].buffer];
+        if (!vulkan::is_floating(buffer.type)) {
+            continue;
+        }
+        const std::string ranges = unwritten_ranges(buffer, reference.buffers[i]);
+        if (!ranges.empty()) {
+            message += (message.empty() ? "did not write " : " nor ") + ranges;
+        }
+    }
+    if (message.empty()) {
+        return std::nullopt;
+    }
+    return message;
+}
 
 std::optional<std::string> compare_outputs(const problem::Problem& problem,
                                            const CandidateOutputs& want,

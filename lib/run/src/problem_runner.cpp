@@ -114,17 +114,30 @@ ProblemTunableSet ProblemRunner::make_set() {
         }
     }
     const problem::Problem& problem = impl->problem;
-    // Each key's truth is the first reference candidate its plan can run; a plan with none is
-    // an error and never reaches the check, so the fallback is only a formality.
+    // Each key's truth is the first reference candidate its plan can run whose output is not at
+    // fault; the next ones that can run it take over in turn. A plan with none is an error and
+    // never reaches the check, so the fallback is only a formality.
     set.with_check(
         [&problem](const CandidateOutputs& want, const CandidateOutputs& got) {
             return compare_outputs(problem, want, got);
         },
-        [&problem](const KeyInputs& inputs) -> std::size_t {
-            const KeyPlan& plan = *inputs.plan;
-            return plan.reference ? plan.runnable[*plan.reference].candidate
-                                  : problem.reference.candidates.front();
+        [&problem](const KeyInputs& inputs) {
+            std::vector<std::size_t> references;
+            for (const std::size_t candidate : problem.reference.candidates) {
+                if (find_runnable(*inputs.plan, candidate) != nullptr) {
+                    references.push_back(candidate);
+                }
+            }
+            if (references.empty()) {
+                references.push_back(problem.reference.candidates.front());
+            }
+            return references;
         });
+    // A reference that left elements unwritten (it stopped early) would make every candidate
+    // differ from it: blame the reference instead.
+    set.with_reference_fault([&problem](const CandidateOutputs& reference) {
+        return unwritten_by_reference(problem, reference);
+    });
     // A candidate that fails at run time on one exact key of a bucket is avoided on that key
     // only; the bucket's other members keep running the winner.
     set.with_input_identity(

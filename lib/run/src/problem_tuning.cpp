@@ -199,6 +199,10 @@ KeyReport ProblemTuning::tune(const problem::ProblemKey& exact_key) {
         impl.tuner.execute(impl.device.index, impl.client, *impl.set, KeyInputs{&plan}, &info);
     if (info.entry) {
         report.entry = *info.entry;
+        if (info.entry->reference) {
+            // A reference at fault gave way to the next: this one was the truth.
+            report.reference = info.entry->reference;
+        }
     }
     if (!result) {
         report.error = result.error().message;

@@ -26,9 +26,18 @@ inline constexpr std::byte poison_byte{0xff};
 /// elements differ, the first few of their indices and the largest absolute and relative errors,
 /// e.g. "y[17]: expected 1.5, got nan (the poison pattern: never written); 3 of 1000 elements of
 /// y differ, at 17, 18, 40; largest absolute error 0.5 at y[18], largest relative error 0.25 at
-/// y[40]". NaN never matches.
+/// y[40]". NaN never matches; an expected NaN or infinity is said to be the reference's value,
+/// and no tolerance is printed for it.
 std::optional<std::string> compare_outputs(const problem::Problem& problem,
                                            const CandidateOutputs& want,
                                            const CandidateOutputs& got);
+
+/// Why a reference's outputs cannot be the truth: the elements of its floating-point buffers
+/// it never wrote (they still hold the poison pattern, a NaN that arithmetic does not create), as
+/// ranges, e.g. "did not write d[1533..4095] (2563 of 4096 elements)". Nothing when it wrote
+/// every element. Integer buffers are not judged: all ones is -1 or the maximum, which a kernel
+/// may well write.
+std::optional<std::string> unwritten_by_reference(const problem::Problem& problem,
+                                                  const CandidateOutputs& reference);
 
 }  // namespace spvtune::run

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <optional>
 #include <span>
@@ -67,6 +68,12 @@ class TunableSet {
         std::function<std::optional<std::string>(const Out& reference, const Out& candidate)>;
     /// Checks mode: the index of the candidate whose output is the truth for these inputs.
     using ReferenceChoice = std::function<std::size_t(const Inputs&)>;
+    /// Checks mode: the candidates whose output may be the truth for these inputs, most trusted
+    /// first; the tuner checks against the first whose output is not at fault.
+    using ReferenceList = std::function<std::vector<std::size_t>(const Inputs&)>;
+    /// Checks mode: why a reference's output cannot be the truth, completing "the reference
+    /// 'name' ..." (e.g. "did not write y[10..99]"); nullopt when it can.
+    using ReferenceFault = std::function<std::optional<std::string>(const Out& reference)>;
     /// Hears which candidates (indices into the set) the tuner runs next for these inputs.
     using Prefetch = std::function<void(const Inputs&, std::span<const std::size_t> candidates)>;
 
@@ -106,8 +113,29 @@ class TunableSet {
         if (!reference) {
             throw std::invalid_argument("with_check needs a reference choice");
         }
+        return with_check(std::move(compare),
+                          [reference = std::move(reference)](const Inputs& inputs) {
+                              return std::vector<std::size_t>{reference(inputs)};
+                          });
+    }
+
+    /// The same with several references per inputs, most trusted first: a reference whose
+    /// output is at fault (with_reference_fault) gives way to the next. The list must not be
+    /// empty.
+    TunableSet& with_check(Comparison compare, ReferenceList references) {
+        if (!references) {
+            throw std::invalid_argument("with_check needs a reference choice");
+        }
         compare_ = std::move(compare);
-        reference_ = std::move(reference);
+        references_ = std::move(references);
+        return *this;
+    }
+
+    /// Has checks mode judge each reference's output before comparing any candidate with it:
+    /// a reference at fault is reported as such (never the candidates compared with it) and the
+    /// next reference of the list, if any, is the truth instead.
+    TunableSet& with_reference_fault(ReferenceFault fault) {
+        fault_ = std::move(fault);
         return *this;
     }
 
@@ -168,9 +196,27 @@ class TunableSet {
     }
 
     const Comparison& comparison() const { return compare_; }
-    /// The reference candidate for `inputs` (0 when no check was set).
-    std::size_t reference_index(const Inputs& inputs) const {
-        return reference_ ? reference_(inputs) : 0;
+    /// The most trusted reference candidate for `inputs` (0 when no check was set).
+    std::size_t reference_index(const Inputs& inputs) const { return references(inputs).front(); }
+
+    /// The reference candidates for `inputs`, most trusted first ({0} when no check was set).
+    std::vector<std::size_t> references(const Inputs& inputs) const {
+        std::vector<std::size_t> list =
+            references_ ? references_(inputs) : std::vector<std::size_t>{};
+        return list.empty() ? std::vector<std::size_t>{0} : list;
+    }
+
+    /// Why `reference` cannot be the truth (see with_reference_fault); nullopt when no fault
+    /// check was set. An exception the check throws is a fault, with its message.
+    std::optional<std::string> reference_fault(const Out& reference) const {
+        if (!fault_) {
+            return std::nullopt;
+        }
+        try {
+            return fault_(reference);
+        } catch (const std::exception& e) {
+            return std::string("could not be judged: ") + e.what();
+        }
     }
 
     int priority(std::size_t index, const Key& key) const {
@@ -221,7 +267,8 @@ class TunableSet {
     std::vector<std::optional<GridPosition>> positions_;
     base::Fnv1a checksum_;
     Comparison compare_;
-    ReferenceChoice reference_;
+    ReferenceList references_;
+    ReferenceFault fault_;
     Prefetch prefetch_;
 };
 

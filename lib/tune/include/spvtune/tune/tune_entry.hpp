@@ -89,6 +89,9 @@ struct TuneEntry {
     /// Which points the search measured, in order: only in the entry the tuning run made (never
     /// stored; `settings` keeps the search's summary).
     std::optional<SearchTrace> search;
+    /// Checks mode: the set index of the candidate outputs were checked against, once every
+    /// reference at fault gave way: only in the entry the tuning run made (never stored).
+    std::optional<std::size_t> reference;
 };
 
 /// A candidate as the cache file describes a candidate list: its name and the caller's digest

@@ -124,24 +124,45 @@ Result<typename Set::OutputType, TuneError> run_preferred(
 /// output is kept: every other is compared as soon as it exists and dropped, so checking N
 /// candidates holds two outputs at a time, not N (a 65,536-point grid with 64 KiB of output
 /// would otherwise hold 4 GiB). A search checks each point it proposes this way.
+///
+/// A reference whose output is at fault (TunableSet::with_reference_fault) is the one reported,
+/// never the candidates: the next reference of the list runs at once and is the truth instead,
+/// and with none left no candidate runs at all (reference_error says why).
 template <class Set>
 class OutputCheck {
   public:
     OutputCheck(const Set& set, const typename Set::InputsType& inputs, const EventContext& events)
-        : set_(set), inputs_(inputs), events_(events), reference_(set.reference_index(inputs)) {}
+        : set_(set),
+          inputs_(inputs),
+          events_(events),
+          references_(set.references(inputs)),
+          reference_(references_.front()) {}
 
+    /// The reference in use: the most trusted until one at fault gives way to the next.
     std::size_t reference() const { return reference_; }
 
     std::optional<CandidateFailure> operator()(std::size_t index) {
+        if (index == reference_ && !judged_) {
+            return judge_references();
+        }
+        for (const CandidateFailure& failure : failed_references_) {
+            if (failure.index == index) {
+                return failure;  // a reference already run and reported
+            }
+        }
+        if (index == reference_) {
+            return std::nullopt;  // the reference that took over, run when it did
+        }
         const std::string& name = set_.candidate(index).name;
+        if (std::optional<std::string> error = reference_error()) {
+            // Comparing with an output at fault would blame this candidate for it; running it
+            // unchecked would let a wrong one win.
+            return CandidateFailure{name, index, FailureKind::skipped, "not checked: " + *error};
+        }
         events_.emit(TuneEventKind::candidate_started, name);
         auto out = set_.run(index, inputs_);
         if (!out) {
             return CandidateFailure{name, index, FailureKind::error, "checks run: " + out.error()};
-        }
-        if (index == reference_) {
-            want_ = std::move(out).value();
-            return std::nullopt;
         }
         if (!want_) {
             note_unchecked();
@@ -158,31 +179,85 @@ class OutputCheck {
 
     /// Says once, when the reference produced no output, that outputs were not compared.
     void note_unchecked() {
-        if (!want_ && !noted_) {
+        if (!want_ && !faulted_ && !noted_) {
             noted_ = true;
             events_.emit(TuneEventKind::checks_note, {},
                          "the reference candidate produced no output; outputs were not compared");
         }
     }
 
+    /// Why no output can be checked when a reference was at fault and none took over: each
+    /// reference's reason, most trusted first; nullopt otherwise.
+    std::optional<std::string> reference_error() const {
+        if (want_ || !faulted_) {
+            return std::nullopt;
+        }
+        std::string message;
+        for (const CandidateFailure& failure : failed_references_) {
+            message += (message.empty() ? "" : "; ") + failure.reason;
+        }
+        return message;
+    }
+
+    /// The references that were at fault or failed to run, most trusted first.
+    const std::vector<CandidateFailure>& failed_references() const { return failed_references_; }
+
   private:
+    /// Runs the references, most trusted first, until one gives an output not at fault: that
+    /// one is the truth. Returns the first reference's verdict.
+    std::optional<CandidateFailure> judge_references() {
+        judged_ = true;
+        for (std::size_t r = 0; r < references_.size(); ++r) {
+            reference_ = references_[r];
+            const std::string& name = set_.candidate(reference_).name;
+            events_.emit(TuneEventKind::candidate_started, name);
+            auto out = set_.run(reference_, inputs_);
+            if (!out) {
+                // No output to check against: the others run unchecked (note_unchecked says
+                // so), unless a reference before this one was at fault.
+                failed_references_.push_back(
+                    {name, reference_, FailureKind::error, "checks run: " + out.error()});
+                break;
+            }
+            std::optional<std::string> fault = set_.reference_fault(out.value());
+            if (!fault) {
+                want_ = std::move(out).value();
+                break;
+            }
+            faulted_ = true;
+            std::string reason = "the reference '" + name + "' " + *fault;
+            if (r + 1 < references_.size()) {
+                reason +=
+                    "; checked against '" + set_.candidate(references_[r + 1]).name + "' instead";
+            }
+            events_.emit(TuneEventKind::checks_note, name, reason);
+            failed_references_.push_back(
+                {name, reference_, FailureKind::wrong_output, std::move(reason)});
+        }
+        const bool first_failed =
+            !failed_references_.empty() && failed_references_.front().index == references_.front();
+        return first_failed ? std::optional(failed_references_.front()) : std::nullopt;
+    }
+
     const Set& set_;
     const typename Set::InputsType& inputs_;
     const EventContext& events_;
+    std::vector<std::size_t> references_;
     std::size_t reference_;
+    bool judged_ = false;
+    /// Whether a reference's output was at fault (not merely missing).
+    bool faulted_ = false;
+    std::vector<CandidateFailure> failed_references_;
     std::optional<typename Set::OutputType> want_;
     bool noted_ = false;
 };
 
-/// Checks mode: runs every candidate on the inputs, the reference first, and keeps those whose
-/// output matches the reference's; the others go to `failures`.
+/// Checks mode: runs every candidate on the inputs through `check`, the reference first, and
+/// keeps those whose output matches the reference's; the others go to `failures`.
 template <class Set>
-std::vector<BenchmarkCandidate> check_outputs(const Set& set,
-                                              const typename Set::InputsType& inputs,
+std::vector<BenchmarkCandidate> check_outputs(OutputCheck<Set>& check,
                                               std::vector<BenchmarkCandidate> live,
-                                              std::vector<CandidateFailure>& failures,
-                                              const EventContext& events) {
-    OutputCheck<Set> check(set, inputs, events);
+                                              std::vector<CandidateFailure>& failures) {
     const auto fails = [&](const BenchmarkCandidate& c) {
         std::optional<CandidateFailure> failure = check(c.index);
         if (failure) {
@@ -196,6 +271,7 @@ std::vector<BenchmarkCandidate> check_outputs(const Set& set,
     if (reference != live.end() && fails(*reference)) {
         live.erase(reference);
     }
+    // check.reference() is now the reference that took over, if one at fault gave way.
     std::erase_if(live, [&](const BenchmarkCandidate& c) {
         return c.index != check.reference() && fails(c);
     });
@@ -208,7 +284,8 @@ std::vector<BenchmarkCandidate> check_outputs(const Set& set,
 template <class Set>
 SearchOutcome search_key(const Set& set, const typename Set::InputsType& inputs,
                          const std::vector<BenchmarkCandidate>& live, SearchStrategy strategy,
-                         const TunerOptions& options, const EventContext& events) {
+                         const TunerOptions& options, const EventContext& events,
+                         OutputCheck<Set>& check) {
     std::vector<SearchPoint> points;
     points.reserve(live.size());
     for (const BenchmarkCandidate& c : live) {
@@ -220,7 +297,6 @@ SearchOutcome search_key(const Set& set, const typename Set::InputsType& inputs,
         return set.measure(index, inputs);
     };
     std::optional<std::size_t> first;
-    OutputCheck<Set> check(set, inputs, events);
     if (options.checks && set.comparison()) {
         hooks.admit = std::ref(check);
         for (std::size_t p = 0; p < live.size(); ++p) {
@@ -282,15 +358,16 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
         live.size() > 1 && (strategy != SearchStrategy::exhaustive || options.search.budget ||
                             options.search.max_candidates);
     TuneEntry entry;
+    OutputCheck<Set> check(set, inputs, events);
     if (searching) {
-        SearchOutcome outcome = search_key(set, inputs, live, strategy, options, events);
+        SearchOutcome outcome = search_key(set, inputs, live, strategy, options, events, check);
         entry.ranking = std::move(outcome.benchmark.ranking);
         failures.insert(failures.end(), outcome.benchmark.failures.begin(),
                         outcome.benchmark.failures.end());
         entry.search = std::move(outcome.trace);
     } else {
         if (checked) {
-            live = check_outputs(set, inputs, std::move(live), failures, events);
+            live = check_outputs(check, std::move(live), failures);
         }
         const bool measure_lone =
             options.measure_lone_candidate || options.sampling.mode == SamplingMode::fixed;
@@ -310,8 +387,17 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
             failures.insert(failures.end(), outcome.failures.begin(), outcome.failures.end());
         }
     }
+    if (checked && check.reference_error()) {
+        // The key fails for its references alone: no candidate was compared with them.
+        return make_unexpected(
+            no_viable_candidate("no reference output can be trusted, so no candidate was checked",
+                                check.failed_references()));
+    }
     if (entry.ranking.empty()) {
         return make_unexpected(no_viable_candidate(headline, std::move(failures)));
+    }
+    if (checked) {
+        entry.reference = check.reference();
     }
     sort_by_index(failures);
     entry.winner_name = entry.ranking.front().name;

@@ -1,0 +1,102 @@
+// Checks mode with a reference whose output is at fault (TunableSet::with_reference_fault): the
+// reference is blamed, never the candidates compared with it, and the next reference of a list
+// takes over.
+
+#include <optional>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "tune/fakes.hpp"
+
+namespace reference_fault_test {
+
+using namespace fakes;
+
+/// The fake reference at fault: an output below zero stands for one it stopped writing early.
+Set::ReferenceFault negative_is_unwritten() {
+    return [](const long& out) -> std::optional<std::string> {
+        if (out < 0) {
+            return "stopped early (" + std::to_string(out) + ")";
+        }
+        return std::nullopt;
+    };
+}
+
+TEST_CASE(
+    "a reference at fault fails the key for itself, and no candidate runs or is called wrong") {
+    Harness h(true);
+    Bench bench({{.name = "broken-ref", .ns = 300, .jitter = 3, .offset = -100},
+                 {.name = "good", .ns = 100, .jitter = 1},
+                 {.name = "also-good", .ns = 200, .jitter = 2}});
+    Set set = bench.make_set();
+    set.with_check(exact(), 0).with_reference_fault(negative_is_unwritten());
+    const auto out = h.tuner.execute(0, h.client, set, Inputs{});
+    REQUIRE_FALSE(out);
+    CHECK(out.error().message ==
+          "no reference output can be trusted, so no candidate was checked\n"
+          "  - broken-ref (#0): wrong output: the reference 'broken-ref' stopped early (-58)");
+    REQUIRE(out.error().failures.size() == 1);
+    CHECK(out.error().failures[0].name == "broken-ref");
+    CHECK(bench["good"].runs.load() == 0);
+    CHECK(bench["also-good"].runs.load() == 0);
+    CHECK(bench.total_measures() == 0);
+}
+
+TEST_CASE("with a reference list the next reference takes over from one at fault, and says so") {
+    Harness h(true);
+    Bench bench({{.name = "broken-ref", .ns = 300, .jitter = 3, .offset = -100},
+                 {.name = "second-ref", .ns = 200, .jitter = 2},
+                 {.name = "wrong", .ns = 50, .jitter = 1, .offset = 1},
+                 {.name = "good", .ns = 100, .jitter = 1}});
+    Set set = bench.make_set();
+    set.with_check(exact(),
+                   [](const Inputs&) {
+                       return std::vector<std::size_t>{0, 1};
+                   })
+        .with_reference_fault(negative_is_unwritten());
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(info.candidate == 3);
+    REQUIRE(info.entry);
+    CHECK(info.entry->reference == std::optional<std::size_t>(1));
+    REQUIRE(info.entry->failures.size() == 2);
+    CHECK(info.entry->failures[0].name == "broken-ref");
+    CHECK(info.entry->failures[0].kind == FailureKind::wrong_output);
+    CHECK(info.entry->failures[0].reason ==
+          "the reference 'broken-ref' stopped early (-58); checked against 'second-ref' instead");
+    CHECK(info.entry->failures[1].reason == "differs from 'second-ref': expected 42, got 43");
+    // The reference that took over ran once for the check, not again as a candidate.
+    CHECK(bench["second-ref"].runs.load() == 1);
+    const auto note = h.events.last(TuneEventKind::checks_note);
+    REQUIRE(note);
+    CHECK(note->candidate == "broken-ref");
+}
+
+TEST_CASE("a search checks against the reference that took over") {
+    Harness h(true);
+    TunerOptions options = h.tuner.options();
+    options.search.strategy = SearchStrategy::random;
+    options.search.seed = 1;
+    h.tuner.set_options(options);
+    Bench bench({{.name = "broken-ref", .ns = 300, .jitter = 3, .offset = -100},
+                 {.name = "second-ref", .ns = 200, .jitter = 2},
+                 {.name = "wrong", .ns = 50, .jitter = 1, .offset = 1},
+                 {.name = "good", .ns = 100, .jitter = 1}});
+    Set set = bench.make_set();
+    set.with_check(exact(),
+                   [](const Inputs&) {
+                       return std::vector<std::size_t>{0, 1};
+                   })
+        .with_reference_fault(negative_is_unwritten());
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    REQUIRE(info.entry);
+    CHECK(info.entry->reference == std::optional<std::size_t>(1));
+    for (const CandidateFailure& failure : info.entry->failures) {
+        CHECK(failure.name != "good");
+        CHECK(failure.name != "second-ref");
+    }
+}
+
+}  // namespace reference_fault_test
