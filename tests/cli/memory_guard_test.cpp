@@ -1,0 +1,38 @@
+// What a candidate does to memory it must not touch: a write into a buffer declared input is
+// reported and undone before the next candidate reads it (issue 29, case 2).
+
+#include <string>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "tune_fixture.hpp"
+
+namespace memory_guard_test {
+
+using namespace spvtune::test;
+
+/// The statuses of a candidate that passed its check.
+bool checked_ok(const nlohmann::json& entry) {
+    const std::string status = entry.at("status");
+    return status == "winner" || status == "tied" || status == "ok";
+}
+
+TEST_CASE("a candidate that writes into an input buffer is rejected and the next sees the input") {
+    TuneFixture fixture;
+    const SpvtuneRun run = fixture.tune("input_write.json");
+    INFO(run.out << run.err);
+    const nlohmann::json key = fixture.keys().at(0);
+    const nlohmann::json& in_place = candidate(key, "in_place");
+    CHECK(in_place.at("status") == "wrong output");
+    CHECK_MESSAGE(contains(in_place.value("reason", ""),
+                           "writes to input buffer 'x': 4096 of 4096 elements changed, the first "
+                           "at x[0]"),
+                  in_place.dump());
+    // It computed y in place in x; the candidate after it reads the original x again.
+    const nlohmann::json& after = candidate(key, "after");
+    CHECK_MESSAGE(checked_ok(after), after.dump());
+    CHECK(checked_ok(candidate(key, "reference")));
+}
+
+}  // namespace memory_guard_test
