@@ -1,5 +1,7 @@
 // What a candidate does to memory it must not touch: a write into a buffer declared input is
-// reported and undone before the next candidate reads it (issue 29, case 2).
+// reported and undone before the next candidate reads it; a write past the end of a buffer lands
+// in its guard zone, even on a device that bounds-checks storage accesses (lavapipe), and is
+// reported with how far it went (issue 29).
 
 #include <string>
 
@@ -33,6 +35,21 @@ TEST_CASE("a candidate that writes into an input buffer is rejected and the next
     const nlohmann::json& after = candidate(key, "after");
     CHECK_MESSAGE(checked_ok(after), after.dump());
     CHECK(checked_ok(candidate(key, "reference")));
+}
+
+TEST_CASE("a candidate that writes past the end of a buffer is rejected with how far it went") {
+    TuneFixture fixture;
+    const SpvtuneRun run = fixture.tune("overrun.json");
+    INFO(run.out << run.err);
+    const nlohmann::json key = fixture.keys().at(0);
+    const nlohmann::json& unguarded = candidate(key, "unguarded");
+    CHECK(unguarded.at("status") == "wrong output");
+    // 16 workgroups of 64 invocations write y[0] to y[1023]: 22 elements past the 1002 of y.
+    CHECK_MESSAGE(contains(unguarded.value("reason", ""),
+                           "wrote past the end of 'y': 22 elements (88 bytes) beyond its 1002"),
+                  unguarded.dump());
+    CHECK(candidate(key, "guarded").at("status") == "winner");
+    CHECK(key.at("winner") == "guarded");
 }
 
 }  // namespace memory_guard_test

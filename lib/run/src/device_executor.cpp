@@ -50,6 +50,15 @@ std::size_t lookahead(std::size_t threads, std::size_t max_prepared) {
 /// The least time between two saves of the pipeline cache when keys change.
 constexpr std::chrono::seconds save_interval{5};
 
+/// How `entry` uses (set, binding), or null when it does not.
+const vulkan::DescriptorBinding* used_binding(const vulkan::ComputeEntryPoint& entry,
+                                              std::uint32_t set, std::uint32_t binding) {
+    const auto it = std::find_if(
+        entry.bindings.begin(), entry.bindings.end(),
+        [&](const vulkan::DescriptorBinding& b) { return b.set == set && b.binding == binding; });
+    return it == entry.bindings.end() ? nullptr : &*it;
+}
+
 /// The buffers and jobs of the key being worked on; replaced when another key comes.
 struct KeyState {
     problem::ProblemKey key;
@@ -189,14 +198,16 @@ struct DeviceExecutor::Impl {
         if (!job) {
             std::vector<vulkan::Dispatch> dispatches;
             for (const problem::ResolvedDispatch& dispatch : resolved.dispatches) {
+                const vulkan::ComputePipeline* pipeline =
+                    pipelines_of(resolved).at(detail::pipeline_slot(dispatch)).get();
                 std::vector<vulkan::BufferBinding> bindings;
                 for (const problem::ResolvedBinding& binding : dispatch.bindings) {
-                    bindings.push_back(
-                        key_state.buffers[binding.buffer]->binding(binding.set, binding.binding));
+                    bindings.push_back(key_state.buffers[binding.buffer]->binding(
+                        binding.set, binding.binding,
+                        used_binding(pipeline->entry_point(), binding.set, binding.binding)));
                 }
-                dispatches.push_back(
-                    {pipelines_of(resolved).at(detail::pipeline_slot(dispatch)).get(),
-                     std::move(bindings), dispatch.push_constants, dispatch.workgroup_counts});
+                dispatches.push_back({pipeline, std::move(bindings), dispatch.push_constants,
+                                      dispatch.workgroup_counts});
             }
             job = std::make_unique<vulkan::ComputeJob>(device, std::move(dispatches));
         }

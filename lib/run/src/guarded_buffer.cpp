@@ -37,13 +37,21 @@ std::string elements_and_bytes(std::uint64_t bytes, std::uint64_t element) {
 GuardedBuffer::GuardedBuffer(vulkan::Device& device, const problem::ResolvedBuffer& spec)
     : buffer_(device, before_bytes(device) + spec.bytes + guard_after_bytes),
       before_(before_bytes(device)),
-      size_(spec.bytes) {
+      size_(spec.bytes),
+      max_storage_range_(device.info().limits.maxStorageBufferRange) {
     buffer_.upload(canaries(before_));
     buffer_.upload(canaries(guard_after_bytes), before_ + size_);
 }
 
-vulkan::BufferBinding GuardedBuffer::binding(std::uint32_t set, std::uint32_t binding) const {
-    return {set, binding, &buffer_, before_, size_};
+vulkan::BufferBinding GuardedBuffer::binding(std::uint32_t set, std::uint32_t binding,
+                                             const vulkan::DescriptorBinding* use) const {
+    std::uint64_t range = size_;
+    if (use != nullptr && use->type == vulkan::DescriptorType::storage_buffer &&
+        !use->uses_array_length) {
+        // A buffer larger than the limit alone keeps its size, for ComputeJob to refuse.
+        range = std::max(size_, std::min(size_ + guard_after_bytes, max_storage_range_));
+    }
+    return {set, binding, &buffer_, before_, range};
 }
 
 void GuardedBuffer::upload(std::span<const std::byte> bytes) {

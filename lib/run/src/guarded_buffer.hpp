@@ -10,6 +10,7 @@
 #include <spvtune/vulkan/buffer.hpp>
 #include <spvtune/vulkan/compute_job.hpp>
 #include <spvtune/vulkan/device.hpp>
+#include <spvtune/vulkan/spirv_reflection.hpp>
 
 namespace spvtune::run::detail {
 
@@ -22,15 +23,22 @@ inline constexpr std::uint64_t guard_after_bytes = 64 * 1024;
 inline constexpr std::uint64_t guard_before_bytes = 4096;
 
 /// A problem's buffer in an allocation with guard zones before and after it, filled with a
-/// canary pattern. Shaders are bound to the buffer's own range only, so what they see (its
-/// length, arrayLength) is the buffer; a write past either end (not bounds-checked: the device is
-/// created without robustBufferAccess) changes the canaries, which check_guards finds.
+/// canary pattern. A write past either end changes the canaries, which check_guards finds.
+///
+/// The device is created without robustBufferAccess, yet some (lavapipe) check every storage
+/// access against the bound range all the same and drop a write past it, so the canaries after
+/// a storage buffer are bound with it: an overrun lands in them. A shader that takes the
+/// buffer's length (arrayLength) would then see a longer buffer, so it gets the buffer's own
+/// range, as do uniform buffers (whose reads, never writes, would only grow their range).
 class GuardedBuffer {
   public:
     GuardedBuffer(vulkan::Device& device, const problem::ResolvedBuffer& spec);
 
-    /// The buffer's own range, at (set, binding).
-    vulkan::BufferBinding binding(std::uint32_t set, std::uint32_t binding) const;
+    /// The buffer bound at (set, binding) for a shader that uses it as `use` (nothing: a binding
+    /// the shader does not use): its own range, followed by the guard zone after it (as much as
+    /// maxStorageBufferRange allows) for a storage buffer whose length the shader does not take.
+    vulkan::BufferBinding binding(std::uint32_t set, std::uint32_t binding,
+                                  const vulkan::DescriptorBinding* use) const;
     /// Copies `bytes` to the start of the buffer's range.
     void upload(std::span<const std::byte> bytes);
     /// The buffer's range.
@@ -45,6 +53,7 @@ class GuardedBuffer {
     vulkan::Buffer buffer_;
     std::uint64_t before_;
     std::uint64_t size_;
+    std::uint64_t max_storage_range_;
 };
 
 }  // namespace spvtune::run::detail
