@@ -1,7 +1,7 @@
 // What a candidate does to memory it must not touch: a write into a buffer declared input is
-// reported and undone before the next candidate reads it; a write past the end of a buffer lands
-// in its guard zone, even on a device that bounds-checks storage accesses (lavapipe), and is
-// reported with how far it went (issue 29).
+// reported and undone before the next candidate reads it, and check warns of the binding that
+// allows it; a write past the end of a buffer lands in its guard zone, even on a device that
+// bounds-checks storage accesses (lavapipe), and is reported with how far it went (issue 29).
 
 #include <string>
 
@@ -35,6 +35,23 @@ TEST_CASE("a candidate that writes into an input buffer is rejected and the next
     const nlohmann::json& after = candidate(key, "after");
     CHECK_MESSAGE(checked_ok(after), after.dump());
     CHECK(checked_ok(candidate(key, "reference")));
+}
+
+TEST_CASE("check warns once of an input buffer bound where its shader may write it") {
+    TuneFixture fixture;
+    const SpvtuneRun run = run_spvtune(
+        fixture.scratch,
+        {"check", problems + "/input_write.json", "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK_MESSAGE(contains(run.out,
+                           "  warning: input buffer 'x' is bound to binding 0.0 of "
+                           "add_one_in_place.spv:main, which does not declare it "
+                           "readonly (NonWritable)\n"),
+                  run.out);
+    // Only the in-place candidate: the two others read x through a readonly binding, and y is
+    // an output.
+    CHECK_MESSAGE(run.out.find("warning:") == run.out.rfind("warning:"), run.out);
+    CHECK(run.err.empty());
 }
 
 TEST_CASE("a candidate that writes past the end of a buffer is rejected with how far it went") {
