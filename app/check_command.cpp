@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -26,6 +27,43 @@ struct CheckOptions {
     std::vector<std::string> kernel_dirs;
     std::string cache_dir;
 };
+
+/// A warning for each binding of a buffer declared input that its shader does not declare
+/// readonly: the shader may write it, which the check of a tuning run rejects, so the author
+/// hears of it before tuning. Steps compiled per key have no module yet and are not looked at.
+std::vector<std::string> writable_input_warnings(const problem::Problem& problem) {
+    std::vector<std::string> warnings;
+    for (const problem::CandidateFamily& family : problem.families) {
+        for (const problem::DispatchStep& step : family.steps) {
+            if (!step.module) {
+                continue;
+            }
+            const vulkan::ComputeEntryPoint& entry = step.entry_point();
+            for (const problem::Binding& bound : step.bindings) {
+                const problem::BufferSpec& buffer = problem.buffers[bound.buffer];
+                const auto used =
+                    std::find_if(entry.bindings.begin(), entry.bindings.end(),
+                                 [&](const vulkan::DescriptorBinding& b) {
+                                     return b.set == bound.set && b.binding == bound.binding;
+                                 });
+                if (buffer.role != problem::BufferRole::input || used == entry.bindings.end() ||
+                    used->access == vulkan::Access::read_only) {
+                    continue;
+                }
+                std::string warning = "input buffer '" + buffer.name + "' is bound to binding " +
+                                      std::to_string(bound.set) + "." +
+                                      std::to_string(bound.binding) + " of " +
+                                      step.spirv.filename().string() + ":" + step.entry +
+                                      ", which does not declare it readonly (NonWritable)";
+                // The points of a grid, and families sharing a kernel, would repeat it.
+                if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) {
+                    warnings.push_back(std::move(warning));
+                }
+            }
+        }
+    }
+    return warnings;
+}
 
 /// Prints a summary of the keys of `problem` on the device; false when a key cannot be tuned.
 bool check_keys(const problem::Problem& problem, const run::DeviceLimits& limits,
@@ -103,6 +141,9 @@ int run_check(const CheckOptions& options) {
         std::cout << '\n';
         for (const problem::UnavailableCandidate& left_out : problem.unavailable) {
             std::cout << "  left out " << left_out.name << ": " << left_out.reason << '\n';
+        }
+        for (const std::string& warning : writable_input_warnings(problem)) {
+            std::cout << "  warning: " << warning << '\n';
         }
         const bool valid = check_keys(problem, *limits, level.value());
         std::cout << file << ": " << (valid ? "valid" : "invalid (some keys cannot be tuned)")

@@ -35,7 +35,7 @@ class ScriptedExecutor final : public CandidateExecutor {
                                        const KeyPlan& plan) override {
         ++runs[candidate.name];
         const std::byte value = candidate.name == wrong ? std::byte{0x40} : std::byte{0x3f};
-        return CandidateOutputs{{std::vector<std::byte>(plan.buffers.at(1).bytes, value)}};
+        return CandidateOutputs{{std::vector<std::byte>(plan.buffers.at(1).bytes, value)}, {}};
     }
 
     tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate, const KeyPlan& /*plan*/,

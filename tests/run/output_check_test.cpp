@@ -21,7 +21,7 @@ namespace {
 CandidateOutputs floats(const std::vector<float>& values) {
     std::vector<std::byte> bytes(values.size() * sizeof(float));
     std::memcpy(bytes.data(), values.data(), bytes.size());
-    return {{bytes}};
+    return {{bytes}, {}};
 }
 
 }  // namespace

@@ -152,6 +152,27 @@ TEST_CASE("spirv reflection: literal workgroup size, every descriptor kind, name
     CHECK(constants[2].default_value == SpecializationValue{2.5F});
 }
 
+TEST_CASE("spirv reflection: the storage buffers whose runtime array's length is taken") {
+    const SpirvModule module =
+        SpirvModule::load(test::test_kernel_dir / "reflect_array_length.spv");
+    const ComputeEntryPoint& entry = module.entry_point("main");
+    REQUIRE(entry.bindings.size() == 4);
+    const DescriptorBinding* sized = find_binding(entry, 0, 0);
+    REQUIRE(sized != nullptr);
+    CHECK(sized->uses_array_length);
+    const DescriptorBinding* plain = find_binding(entry, 0, 1);
+    REQUIRE(plain != nullptr);
+    CHECK_FALSE(plain->uses_array_length);
+    const DescriptorBinding* params = find_binding(entry, 0, 2);
+    REQUIRE(params != nullptr);
+    CHECK_FALSE(params->uses_array_length);
+    // Only parts[1] is measured, through an access chain; the binding holds both.
+    const DescriptorBinding* parts = find_binding(entry, 0, 3);
+    REQUIRE(parts != nullptr);
+    CHECK(parts->count == 2);
+    CHECK(parts->uses_array_length);
+}
+
 TEST_CASE("spirv reflection: LocalSizeId, 64-bit constants and per-entry-point bindings") {
     const SpirvModule module = SpirvModule::from_words(
         assemble("local_size_id.spvasm", SPV_ENV_VULKAN_1_3), "local_size_id.spvasm");

@@ -19,6 +19,8 @@
 #include <spvtune/vulkan/compute_pipeline.hpp>
 #include <spvtune/vulkan/error.hpp>
 
+#include "guarded_buffer.hpp"
+#include "input_write.hpp"
 #include "pipeline_build.hpp"
 
 namespace spvtune::run {
@@ -49,11 +51,20 @@ std::size_t lookahead(std::size_t threads, std::size_t max_prepared) {
 /// The least time between two saves of the pipeline cache when keys change.
 constexpr std::chrono::seconds save_interval{5};
 
+/// How `entry` uses (set, binding), or null when it does not.
+const vulkan::DescriptorBinding* used_binding(const vulkan::ComputeEntryPoint& entry,
+                                              std::uint32_t set, std::uint32_t binding) {
+    const auto it = std::find_if(
+        entry.bindings.begin(), entry.bindings.end(),
+        [&](const vulkan::DescriptorBinding& b) { return b.set == set && b.binding == binding; });
+    return it == entry.bindings.end() ? nullptr : &*it;
+}
+
 /// The buffers and jobs of the key being worked on; replaced when another key comes.
 struct KeyState {
     problem::ProblemKey key;
-    std::vector<std::unique_ptr<vulkan::Buffer>> buffers;  ///< Problem::buffers order
-    std::vector<std::vector<std::byte>> initial;           ///< initial contents, same order
+    std::vector<std::unique_ptr<detail::GuardedBuffer>> buffers;  ///< Problem::buffers order
+    std::vector<std::vector<std::byte>> initial;                  ///< initial contents, same order
     std::map<std::size_t, std::unique_ptr<vulkan::ComputeJob>> jobs;
     std::map<std::size_t, vulkan::BatchedTimer> timers;
 };
@@ -183,7 +194,7 @@ struct DeviceExecutor::Impl {
         for (const problem::ResolvedBuffer& buffer : plan.buffers) {
             next->initial.push_back(vulkan::make_fill(
                 buffer.type, static_cast<std::size_t>(buffer.count), buffer.fill));
-            next->buffers.push_back(std::make_unique<vulkan::Buffer>(device, buffer.bytes));
+            next->buffers.push_back(std::make_unique<detail::GuardedBuffer>(device, buffer));
             next->buffers.back()->upload(next->initial.back());
         }
         state = std::move(next);
@@ -195,14 +206,16 @@ struct DeviceExecutor::Impl {
         if (!job) {
             std::vector<vulkan::Dispatch> dispatches;
             for (const problem::ResolvedDispatch& dispatch : resolved.dispatches) {
+                const vulkan::ComputePipeline* pipeline =
+                    pipelines_of(resolved).at(detail::pipeline_slot(dispatch)).get();
                 std::vector<vulkan::BufferBinding> bindings;
                 for (const problem::ResolvedBinding& binding : dispatch.bindings) {
-                    bindings.push_back(
-                        {binding.set, binding.binding, key_state.buffers[binding.buffer].get()});
+                    bindings.push_back(key_state.buffers[binding.buffer]->binding(
+                        binding.set, binding.binding,
+                        used_binding(pipeline->entry_point(), binding.set, binding.binding)));
                 }
-                dispatches.push_back(
-                    {pipelines_of(resolved).at(detail::pipeline_slot(dispatch)).get(),
-                     std::move(bindings), dispatch.push_constants, dispatch.workgroup_counts});
+                dispatches.push_back({pipeline, std::move(bindings), dispatch.push_constants,
+                                      dispatch.workgroup_counts});
             }
             job = std::make_unique<vulkan::ComputeJob>(device, std::move(dispatches));
             warm_up(*job, resolved);
@@ -253,6 +266,26 @@ struct DeviceExecutor::Impl {
             }
         }
     }
+
+    /// What the run just done wrote where it must not: into an input (restored, so the next
+    /// candidate reads the inputs every candidate was given) or into a guard zone (restored too).
+    std::vector<std::string> find_violations(KeyState& key_state, const KeyPlan& plan) {
+        std::vector<std::string> found;
+        for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+            const problem::ResolvedBuffer& buffer = plan.buffers[i];
+            if (buffer.role == problem::BufferRole::input) {
+                if (auto changed = detail::describe_input_write(buffer, key_state.initial[i],
+                                                                key_state.buffers[i]->download())) {
+                    found.push_back(std::move(*changed));
+                    key_state.buffers[i]->upload(key_state.initial[i]);
+                }
+            }
+            if (auto overrun = key_state.buffers[i]->check_guards(buffer)) {
+                found.push_back(std::move(*overrun));
+            }
+        }
+        return found;
+    }
 };
 
 DeviceExecutor::DeviceExecutor(const problem::Problem& problem, vulkan::Device& device,
@@ -275,6 +308,7 @@ tune::Result<CandidateOutputs> DeviceExecutor::run(const problem::ResolvedCandid
         for (const problem::Comparison& comparison : impl_->problem.reference.compare) {
             outputs.buffers.push_back(state.buffers[comparison.buffer]->download());
         }
+        outputs.violations = impl_->find_violations(state, plan);
         return outputs;
     });
 }

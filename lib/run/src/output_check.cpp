@@ -202,6 +202,13 @@ std::optional<std::string> compare_outputs(const problem::Problem& problem,
                " and the candidate " + std::to_string(got.buffers.size());
     }
     std::string message;
+    // Its outputs may be right and still the run broke what later candidates read.
+    for (const std::string& violation : got.violations) {
+        message += (message.empty() ? "" : "; ") + violation;
+    }
+    if (!message.empty()) {
+        return message;
+    }
     for (std::size_t i = 0; i < comparisons.size(); ++i) {
         const problem::Comparison& comparison = comparisons[i];
         const problem::BufferSpec& buffer = problem.buffers[comparison.buffer];

@@ -136,9 +136,10 @@ class Mapping {
     void* data_ = nullptr;
 };
 
-void copy_buffer(Device& device, VkBuffer from, VkBuffer to, VkDeviceSize size) {
+void copy_buffer(Device& device, VkBuffer from, VkDeviceSize from_offset, VkBuffer to,
+                 VkDeviceSize to_offset, VkDeviceSize size) {
     device.submit_and_wait([&](VkCommandBuffer commands) {
-        VkBufferCopy region{0, 0, size};
+        VkBufferCopy region{from_offset, to_offset, size};
         vkCmdCopyBuffer(commands, from, to, 1, &region);
     });
 }
@@ -153,17 +154,17 @@ Buffer::Buffer(Device& device, VkDeviceSize size, VkBufferUsageFlags usage)
     host_visible_ = allocation.host_visible;
 }
 
-void Buffer::upload(std::span<const std::byte> bytes) {
-    if (bytes.size() > size_) {
-        throw Error("cannot upload " + bytes_text(bytes.size()) + " into a buffer of " +
-                    bytes_text(size_));
+void Buffer::upload(std::span<const std::byte> bytes, VkDeviceSize offset) {
+    if (offset > size_ || bytes.size() > size_ - offset) {
+        throw Error("cannot upload " + bytes_text(bytes.size()) + " at offset " +
+                    std::to_string(offset) + " into a buffer of " + bytes_text(size_));
     }
     if (bytes.empty()) {
         return;
     }
     if (host_visible_) {
         Mapping mapping(device_->handle(), memory_.get());
-        std::memcpy(mapping.data(), bytes.data(), bytes.size());
+        std::memcpy(mapping.data() + offset, bytes.data(), bytes.size());
         return;
     }
     Allocation staging = allocate(*device_, bytes.size(), 0, /*staging=*/true);
@@ -171,18 +172,29 @@ void Buffer::upload(std::span<const std::byte> bytes) {
         Mapping mapping(device_->handle(), staging.memory.get());
         std::memcpy(mapping.data(), bytes.data(), bytes.size());
     }
-    copy_buffer(*device_, staging.buffer.get(), buffer_.get(), bytes.size());
+    copy_buffer(*device_, staging.buffer.get(), 0, buffer_.get(), offset, bytes.size());
 }
 
 std::vector<std::byte> Buffer::download() const {
-    std::vector<std::byte> bytes(size_);
-    if (host_visible_) {
-        Mapping mapping(device_->handle(), memory_.get());
-        std::memcpy(bytes.data(), mapping.data(), bytes.size());
+    return download(0, size_);
+}
+
+std::vector<std::byte> Buffer::download(VkDeviceSize offset, VkDeviceSize size) const {
+    if (offset > size_ || size > size_ - offset) {
+        throw Error("cannot download " + bytes_text(size) + " at offset " + std::to_string(offset) +
+                    " from a buffer of " + bytes_text(size_));
+    }
+    std::vector<std::byte> bytes(size);
+    if (size == 0) {
         return bytes;
     }
-    Allocation staging = allocate(*device_, size_, 0, /*staging=*/true);
-    copy_buffer(*device_, buffer_.get(), staging.buffer.get(), size_);
+    if (host_visible_) {
+        Mapping mapping(device_->handle(), memory_.get());
+        std::memcpy(bytes.data(), mapping.data() + offset, bytes.size());
+        return bytes;
+    }
+    Allocation staging = allocate(*device_, size, 0, /*staging=*/true);
+    copy_buffer(*device_, buffer_.get(), offset, staging.buffer.get(), 0, size);
     Mapping mapping(device_->handle(), staging.memory.get());
     std::memcpy(bytes.data(), mapping.data(), bytes.size());
     return bytes;

@@ -98,13 +98,18 @@ void check_given_bindings(const std::string& name, const ComputeEntryPoint& entr
     }
 }
 
-/// The buffer bound to the shader's `binding`, or null.
-const Buffer* bound_buffer(std::span<const BufferBinding> bindings,
-                           const DescriptorBinding& binding) {
+/// What is bound to the shader's `binding`, or null.
+const BufferBinding* bound_buffer(std::span<const BufferBinding> bindings,
+                                  const DescriptorBinding& binding) {
     const auto it = std::find_if(bindings.begin(), bindings.end(), [&](const BufferBinding& b) {
         return b.set == binding.set && b.binding == binding.binding;
     });
-    return it == bindings.end() ? nullptr : it->buffer;
+    return it == bindings.end() ? nullptr : &*it;
+}
+
+/// The bytes the shader sees through `bound`.
+VkDeviceSize bound_size(const BufferBinding& bound) {
+    return bound.range == VK_WHOLE_SIZE ? bound.buffer->size() - bound.offset : bound.range;
 }
 
 /// How many descriptors of each type a job's pool must hold.
@@ -120,8 +125,8 @@ DescriptorCounts check_used_bindings(const std::string& name, const ComputeEntry
                                      const VkPhysicalDeviceLimits& limits) {
     DescriptorCounts counts;
     for (const DescriptorBinding& binding : entry.bindings) {
-        const Buffer* buffer = bound_buffer(bindings, binding);
-        if (buffer == nullptr) {
+        const BufferBinding* bound = bound_buffer(bindings, binding);
+        if (bound == nullptr) {
             throw Error(name + " uses " + std::string(to_string(binding.type)) + " " +
                         where(binding.set, binding.binding) + " but no buffer is bound to it");
         }
@@ -135,7 +140,17 @@ DescriptorCounts check_used_bindings(const std::string& name, const ComputeEntry
             throw Error(name + ": " + where(binding.set, binding.binding) +
                         " is an array of descriptors, which is not supported");
         }
-        const VkDeviceSize size = buffer->size();
+        const VkDeviceSize alignment = storage ? limits.minStorageBufferOffsetAlignment
+                                               : limits.minUniformBufferOffsetAlignment;
+        if (bound->offset > bound->buffer->size() || bound->offset % alignment != 0 ||
+            (bound->range != VK_WHOLE_SIZE &&
+             bound->range > bound->buffer->size() - bound->offset)) {
+            throw Error(name + ": the range bound at " + where(binding.set, binding.binding) +
+                        " (offset " + std::to_string(bound->offset) + ") is not within its " +
+                        std::to_string(bound->buffer->size()) +
+                        "-byte buffer at an offset aligned to " + std::to_string(alignment));
+        }
+        const VkDeviceSize size = bound_size(*bound);
         if (size < binding.block_size) {
             throw Error(name + ": the buffer at " + where(binding.set, binding.binding) + " has " +
                         std::to_string(size) + " bytes but the shader's block needs at least " +
@@ -191,7 +206,7 @@ std::vector<VkDescriptorSet> allocate_descriptor_sets(VkDevice handle, VkDescrip
     return sets;
 }
 
-/// Points every descriptor the shader uses at its whole buffer.
+/// Points every descriptor the shader uses at its bound range.
 void write_descriptor_sets(VkDevice handle, const ComputeEntryPoint& entry,
                            std::span<const BufferBinding> bindings,
                            const std::vector<VkDescriptorSet>& sets) {
@@ -200,7 +215,8 @@ void write_descriptor_sets(VkDevice handle, const ComputeEntryPoint& entry,
     infos.reserve(entry.bindings.size());
     std::vector<VkWriteDescriptorSet> writes;
     for (const DescriptorBinding& binding : entry.bindings) {
-        infos.push_back({bound_buffer(bindings, binding)->handle(), 0, VK_WHOLE_SIZE});
+        const BufferBinding& bound = *bound_buffer(bindings, binding);
+        infos.push_back({bound.buffer->handle(), bound.offset, bound.range});
         VkWriteDescriptorSet write{};
         write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
         write.dstSet = sets[binding.set];

@@ -247,7 +247,8 @@ tune::Result<CandidateOutputs> WorkerExecutor::run(const problem::ResolvedCandid
         return tune::fail(reply.error());
     }
     impl.watchdog.ran(plan.key, std::chrono::steady_clock::now() - start);
-    return CandidateOutputs{std::move(reply.value().blobs)};
+    return CandidateOutputs{std::move(reply.value().blobs),
+                            reply.value().header.value("violations", std::vector<std::string>{})};
 }
 
 tune::Result<tune::Sample> WorkerExecutor::measure(const problem::ResolvedCandidate& candidate,

@@ -77,6 +77,7 @@ class Server {
                 return failure(outputs.error());
             }
             reply.blobs = std::move(outputs.value().buffers);
+            reply.header["violations"] = outputs.value().violations;
         } else if (op == "measure") {
             const auto runs = header.value("runs", own_batch);
             auto sample = executor_.measure(*resolved, *plan_, runs);

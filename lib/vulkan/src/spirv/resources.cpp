@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <memory>
 #include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <spirv_cross/spirv_cross_c.h>
 
 #include <spvtune/vulkan/error.hpp>
+
+#include "binary.hpp"
 
 namespace spvtune::vulkan::detail {
 namespace {
@@ -32,10 +36,62 @@ Access access_from(bool non_writable, bool non_readable) {
     return non_readable ? Access::write_only : Access::read_write;
 }
 
+/// The variables whose runtime array's length the module takes (OpArrayLength), anywhere in it.
+struct ArrayLengths {
+    std::unordered_set<std::uint32_t> variables;
+    /// A length is taken through a pointer that is not a variable or a chain of access chains
+    /// and copies of one, so any storage buffer may be the one measured.
+    bool untraced = false;
+};
+
+/// Reads the words directly: SPIRV-Cross's C API does not say which buffers OpArrayLength reads.
+/// The module has been validated, so every instruction fits in it.
+ArrayLengths find_array_lengths(std::span<const std::uint32_t> words) {
+    std::unordered_map<std::uint32_t, std::uint32_t> base_of;  // pointer id -> what it points into
+    std::unordered_set<std::uint32_t> variables;
+    std::vector<std::uint32_t> measured;
+    for (std::size_t position = spirv_header_words; position < words.size();) {
+        const std::uint32_t word_count = words[position] >> 16;
+        const std::uint32_t opcode = words[position] & 0xffffU;
+        const std::span<const std::uint32_t> operands = words.subspan(position + 1, word_count - 1);
+        switch (opcode) {
+            case SpvOpVariable:
+                variables.insert(operands[1]);
+                break;
+            case SpvOpAccessChain:
+            case SpvOpInBoundsAccessChain:
+            case SpvOpPtrAccessChain:
+            case SpvOpInBoundsPtrAccessChain:
+            case SpvOpCopyObject:
+                base_of[operands[1]] = operands[2];
+                break;
+            case SpvOpArrayLength:
+                measured.push_back(operands[2]);
+                break;
+            default:
+                break;
+        }
+        position += word_count;
+    }
+    ArrayLengths found;
+    for (std::uint32_t pointer : measured) {
+        // Access chains into arrays of descriptors, and copies, lead back to the variable.
+        for (auto it = base_of.find(pointer); it != base_of.end(); it = base_of.find(pointer)) {
+            pointer = it->second;
+        }
+        if (variables.contains(pointer)) {
+            found.variables.insert(pointer);
+        } else {
+            found.untraced = true;
+        }
+    }
+    return found;
+}
+
 class Reflector {
   public:
     Reflector(std::span<const std::uint32_t> words, const std::string& display_name)
-        : display_name_(display_name) {
+        : display_name_(display_name), array_lengths_(find_array_lengths(words)) {
         spvc_context context = nullptr;
         if (spvc_context_create(&context) != SPVC_SUCCESS) {
             throw SpirvError("cannot reflect '" + display_name_ +
@@ -137,6 +193,8 @@ class Reflector {
                       "reading buffer decorations");
                 binding.access = access_from(has(decorations, count, SpvDecorationNonWritable),
                                              has(decorations, count, SpvDecorationNonReadable));
+                binding.uses_array_length =
+                    array_lengths_.untraced || array_lengths_.variables.contains(resource.id);
                 describe_block(base, binding);
                 break;
             }
@@ -230,6 +288,7 @@ class Reflector {
     }
 
     std::string display_name_;
+    ArrayLengths array_lengths_;
     ContextHandle context_;
     spvc_compiler compiler_ = nullptr;
 };

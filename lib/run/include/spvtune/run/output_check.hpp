@@ -14,6 +14,10 @@ namespace spvtune::run {
 /// Problem::reference.compare order.
 struct CandidateOutputs {
     std::vector<std::vector<std::byte>> buffers;
+    /// What the run did to memory it must leave alone, one message each: a write into a buffer
+    /// declared input ("writes to input buffer 'x': ..."), a write past either end of a buffer
+    /// ("wrote past the end of 'y': ..."). compare_outputs rejects a candidate with any.
+    std::vector<std::string> violations;
 };
 
 /// The bit pattern written over a candidate's output buffers before each run, so an element it
@@ -27,7 +31,8 @@ inline constexpr std::byte poison_byte{0xff};
 /// e.g. "y[17]: expected 1.5, got nan (the poison pattern: never written); 3 of 1000 elements of
 /// y differ, at 17, 18, 40; largest absolute error 0.5 at y[18], largest relative error 0.25 at
 /// y[40]". NaN never matches; an expected NaN or infinity is said to be the reference's value,
-/// and no tolerance is printed for it.
+/// and no tolerance is printed for it. A candidate whose run has violations is rejected with
+/// them, before its values are compared.
 std::optional<std::string> compare_outputs(const problem::Problem& problem,
                                            const CandidateOutputs& want,
                                            const CandidateOutputs& got);

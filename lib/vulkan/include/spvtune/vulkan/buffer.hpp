@@ -30,10 +30,12 @@ class Buffer {
     /// True when the host reads and writes the buffer's memory directly (no staging copy).
     bool host_visible() const noexcept { return host_visible_; }
 
-    /// Copies `bytes` to the start of the buffer; throws when they do not fit.
-    void upload(std::span<const std::byte> bytes);
+    /// Copies `bytes` to the buffer from `offset` on; throws when they do not fit.
+    void upload(std::span<const std::byte> bytes, VkDeviceSize offset = 0);
     /// The whole buffer's contents.
     std::vector<std::byte> download() const;
+    /// `size` bytes from `offset`; throws when they are not all in the buffer.
+    std::vector<std::byte> download(VkDeviceSize offset, VkDeviceSize size) const;
 
   private:
     Device* device_;

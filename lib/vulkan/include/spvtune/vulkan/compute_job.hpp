@@ -15,11 +15,17 @@
 
 namespace spvtune::vulkan {
 
-/// A buffer bound to one (set, binding) of a pipeline.
+/// A buffer bound to one (set, binding) of a pipeline: `range` bytes of it from `offset`, so a
+/// buffer can hold memory the shader does not see (guard zones around the data).
 struct BufferBinding {
     std::uint32_t set = 0;
     std::uint32_t binding = 0;
     const Buffer* buffer = nullptr;
+    /// A multiple of the device's minStorageBufferOffsetAlignment (minUniformBufferOffsetAlignment
+    /// for a uniform buffer).
+    VkDeviceSize offset = 0;
+    /// VK_WHOLE_SIZE: from `offset` to the end of the buffer.
+    VkDeviceSize range = VK_WHOLE_SIZE;
 };
 
 /// Which clock measured a duration: results keep it so numbers are never mistaken.

@@ -50,6 +50,13 @@ struct DescriptorBinding {
     /// Buffers ending in a runtime array: bytes per array element (ArrayStride); 0 otherwise.
     /// A buffer holding n elements needs block_size + n * runtime_array_stride bytes.
     std::uint64_t runtime_array_stride = 0;
+    /// Storage buffers: the module takes the length of its runtime array (OpArrayLength, GLSL's
+    /// `.length()`), so the bytes bound decide what the shader computes. True as well for every
+    /// storage buffer of a module that takes a length through a pointer reflection cannot trace
+    /// back to its variable (a function parameter, OpSelect, a buffer reference). The whole
+    /// module counts, not only the entry point's call graph: a needless true only keeps a range
+    /// exact.
+    bool uses_array_length = false;
 };
 
 /// A member of the push-constant block.
