@@ -28,9 +28,9 @@ TEST_CASE("tune: a pipeline's compile at its first dispatch is build time, not a
     CHECK_MESSAGE(slow.at("status") == "ok", slow.dump());
     CHECK(fixture.report_json().at("faulted_candidates") == 0);
     const nlohmann::json& time = cold_key.at("time");
-    CHECK_MESSAGE(time.at("pipeline_builds_s").get<double>() >
-                      10 * time.at("output_runs_s").get<double>(),
-                  time.dump());
+    CHECK_MESSAGE(
+        time.at("pipeline_builds_s").get<double>() > 10 * time.at("output_runs_s").get<double>(),
+        time.dump());
 
     // The warm run (compiled code from Mesa's cache) crowns the same candidate.
     fixture.cache = fixture.scratch.path() / "warm-cache";
