@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -21,6 +22,25 @@ Set::ReferenceFault negative_is_unwritten() {
         }
         return std::nullopt;
     };
+}
+
+/// A reference at fault, the reference after it, a wrong candidate and a good one.
+std::vector<Spec> broken_then_good_reference() {
+    return {{.name = "broken-ref", .ns = 300, .jitter = 3, .offset = -100},
+            {.name = "second-ref", .ns = 200, .jitter = 2},
+            {.name = "wrong", .ns = 50, .jitter = 1, .offset = 1},
+            {.name = "good", .ns = 100, .jitter = 1}};
+}
+
+/// The bench's set, checked against its first two candidates in that order.
+Set checked_against_both_references(Bench& bench) {
+    Set set = bench.make_set();
+    set.with_check(exact(),
+                   [](const Inputs&) {
+                       return std::vector<std::size_t>{0, 1};
+                   })
+        .with_reference_fault(negative_is_unwritten());
+    return set;
 }
 
 TEST_CASE(
@@ -45,16 +65,8 @@ TEST_CASE(
 
 TEST_CASE("with a reference list the next reference takes over from one at fault, and says so") {
     Harness h(true);
-    Bench bench({{.name = "broken-ref", .ns = 300, .jitter = 3, .offset = -100},
-                 {.name = "second-ref", .ns = 200, .jitter = 2},
-                 {.name = "wrong", .ns = 50, .jitter = 1, .offset = 1},
-                 {.name = "good", .ns = 100, .jitter = 1}});
-    Set set = bench.make_set();
-    set.with_check(exact(),
-                   [](const Inputs&) {
-                       return std::vector<std::size_t>{0, 1};
-                   })
-        .with_reference_fault(negative_is_unwritten());
+    Bench bench(broken_then_good_reference());
+    Set set = checked_against_both_references(bench);
     ExecutionInfo info;
     CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
     CHECK(info.candidate == 3);
@@ -79,16 +91,8 @@ TEST_CASE("a search checks against the reference that took over") {
     options.search.strategy = SearchStrategy::random;
     options.search.seed = 1;
     h.tuner.set_options(options);
-    Bench bench({{.name = "broken-ref", .ns = 300, .jitter = 3, .offset = -100},
-                 {.name = "second-ref", .ns = 200, .jitter = 2},
-                 {.name = "wrong", .ns = 50, .jitter = 1, .offset = 1},
-                 {.name = "good", .ns = 100, .jitter = 1}});
-    Set set = bench.make_set();
-    set.with_check(exact(),
-                   [](const Inputs&) {
-                       return std::vector<std::size_t>{0, 1};
-                   })
-        .with_reference_fault(negative_is_unwritten());
+    Bench bench(broken_then_good_reference());
+    Set set = checked_against_both_references(bench);
     ExecutionInfo info;
     CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
     REQUIRE(info.entry);
