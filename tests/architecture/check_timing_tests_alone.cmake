@@ -2,6 +2,7 @@
 # (tests/CMakeLists.txt). Checks CTest's view of the built tree: a test case of doctest's
 # "timing" suite is RUN_SERIAL, a device test outside it is not.
 #   -D BUILD_DIR=<the build tree>  -D CTEST=<ctest>
+
 # Whether the one test `pattern` selects is RUN_SERIAL; listing only it keeps this quick.
 function(runs_alone pattern out)
     execute_process(COMMAND "${CTEST}" --show-only=json-v1 -R "${pattern}"
