@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <utility>
 
-#include <spvtune/base/output_file.hpp>
+#include <spvtune/base/foreign_link.hpp>
 #include <spvtune/base/posix_file.hpp>
 
 namespace spvtune::cache::cache_io {
@@ -38,12 +38,16 @@ std::string utc_timestamp() {
 
 }  // namespace
 
-std::optional<FileContents> read_file(const fs::path& file) {
+std::optional<FileContents> read_file(const fs::path& file, Links links) {
     // O_NONBLOCK: opening a FIFO would otherwise wait for a writer before fstat could refuse it.
-    Descriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    const int no_follow = links == Links::refuse ? O_NOFOLLOW : 0;
+    Descriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | no_follow));
     if (fd.get() < 0) {
         if (errno == ENOENT) {
             return std::nullopt;
+        }
+        if (errno == ELOOP && no_follow != 0 && base::is_symbolic_link(file)) {
+            base::throw_foreign_link(file);
         }
         throw_errno(errno, "cannot open", file);
     }
@@ -94,10 +98,10 @@ std::optional<FileStamp> stamp_of(const fs::path& file) {
     return stamp_from(info);
 }
 
-void write_file_atomically(const fs::path& requested, std::string_view content) {
-    // Through a symbolic link (a shared cache directory linked in), the file it points to is
-    // replaced and the link stays.
-    base::replace_file_atomically(base::output_target(requested), content, std::nullopt, true);
+void write_file_atomically(const fs::path& target, std::string_view content) {
+    // The rename replaces a symbolic link at `target` itself, never the file it points to: a
+    // link inside the cache directory is foreign (docs/cache-format.md).
+    base::replace_file_atomically(target, content, std::nullopt, true);
 }
 
 void remove_stale_temporaries(const fs::path& target) {
@@ -127,8 +131,12 @@ fs::path move_aside(const fs::path& file, std::string_view reason) {
 
 FileLock::FileLock(const fs::path& file) {
     const fs::path lock_path = fs::path(file) += ".lock";
-    Descriptor fd(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666));
+    // O_NOFOLLOW: a dangling link here would otherwise create the file it names.
+    Descriptor fd(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666));
     if (fd.get() < 0) {
+        if (errno == ELOOP && base::is_symbolic_link(lock_path)) {
+            base::throw_foreign_link(lock_path);
+        }
         throw_errno(errno, "cannot open lock file", lock_path);
     }
     while (::flock(fd.get(), LOCK_EX) != 0) {

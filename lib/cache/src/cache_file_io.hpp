@@ -30,15 +30,23 @@ struct FileContents {
     FileStamp stamp;  ///< of the very file descriptor the text was read from
 };
 
-/// The file's bytes, or nothing when it does not exist.
-std::optional<FileContents> read_file(const std::filesystem::path& file);
+/// Whether a read follows a symbolic link. The cache file's may be (reading harms nothing, and
+/// every write replaces the link itself); a journal's may not, since a link there would hand
+/// its target's bytes to the journal writer (docs/cache-format.md).
+enum class Links { follow, refuse };
+
+/// The file's bytes, or nothing when it does not exist. With Links::refuse a symbolic link is
+/// an error (std::system_error, ELOOP) naming it.
+std::optional<FileContents> read_file(const std::filesystem::path& file,
+                                      Links links = Links::follow);
 
 /// The file's stamp, or nothing when it does not exist.
 std::optional<FileStamp> stamp_of(const std::filesystem::path& file);
 
 /// Replaces `target` with `content` so that a crash at any moment leaves either the old or the
 /// new file: write a temporary in the same directory, fsync it, rename it over the target,
-/// fsync the directory. Callers hold the target's FileLock.
+/// fsync the directory. A symbolic link at `target` is replaced, never its target. Callers hold
+/// the target's FileLock.
 void write_file_atomically(const std::filesystem::path& target, std::string_view content);
 
 /// Removes temporaries of `target` left by writers that were killed mid-write. Only safe while
@@ -50,6 +58,7 @@ void remove_stale_temporaries(const std::filesystem::path& target);
 std::filesystem::path move_aside(const std::filesystem::path& file, std::string_view reason);
 
 /// Exclusive advisory lock (flock) on the sidecar "<file>.lock", held for the object's lifetime.
+/// A symbolic link there is an error (std::system_error) naming it, never followed.
 /// flock is per open file description, so it also excludes other stores in the same process.
 class FileLock {
   public:

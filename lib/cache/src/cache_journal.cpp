@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <spvtune/base/digest.hpp>
+#include <spvtune/base/foreign_link.hpp>
 #include <spvtune/base/posix_file.hpp>
 #include <spvtune/cache/cache_format.hpp>
 
@@ -135,7 +136,7 @@ std::uint64_t content_hash(std::string_view bytes) noexcept {
 
 ReadResult read(const fs::path& file, std::uint64_t base, std::uint64_t offset) {
     const fs::path journal = journal_path(file);
-    const auto contents = cache_io::read_file(journal);
+    const auto contents = cache_io::read_file(journal, cache_io::Links::refuse);
     ReadResult result;
     if (!contents) {
         result.restart = offset > 0;
@@ -175,9 +176,14 @@ std::uint64_t append(const fs::path& file, std::uint64_t base, std::uint64_t val
     const fs::path journal = journal_path(file);
     const bool fresh = valid_end == 0;
     const std::string line = fresh ? header_line(base) + record_line(record) : record_line(record);
-    Descriptor fd(
-        ::open(journal.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (fresh ? O_TRUNC : 0), 0666));
+    // O_NOFOLLOW: truncating or appending through a link would write the file it names.
+    Descriptor fd(::open(journal.c_str(),
+                         O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (fresh ? O_TRUNC : 0),
+                         0666));
     if (fd.get() < 0) {
+        if (errno == ELOOP && base::is_symbolic_link(journal)) {
+            base::throw_foreign_link(journal);
+        }
         throw_errno(errno, "cannot open", journal);
     }
     const auto start = static_cast<off_t>(valid_end);

@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include <spvtune/base/digest.hpp>
+#include <spvtune/base/foreign_link.hpp>
 #include <spvtune/cache/atomic_write.hpp>
 #include <spvtune/cache/cache_location.hpp>
 #include <spvtune/cache/pipeline_cache_file.hpp>
@@ -49,7 +50,12 @@ std::string pipeline_cache_file_name(const tune::HardwareIdentity& hardware) {
 
 tune::Result<std::vector<std::byte>> read_pipeline_cache_file(const std::filesystem::path& file) {
     std::error_code error;
-    const auto status = std::filesystem::status(file, error);
+    // symlink_status: a link is foreign (its target may be any file), so it is not read; the
+    // next save replaces the link itself.
+    const auto status = std::filesystem::symlink_status(file, error);
+    if (std::filesystem::is_symlink(status)) {
+        return tune::fail(base::foreign_link_message(file));
+    }
     if (!std::filesystem::exists(status)) {
         return std::vector<std::byte>{};
     }

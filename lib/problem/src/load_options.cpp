@@ -1,7 +1,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include <spvtune/base/foreign_link.hpp>
 #include <spvtune/cache/cache_location.hpp>
+#include <spvtune/cache/cache_warning.hpp>
 #include <spvtune/problem/load_options.hpp>
 
 namespace spvtune::problem {
@@ -11,7 +13,13 @@ LoadOptions load_options_in(std::vector<std::filesystem::path> kernel_dirs,
     LoadOptions options;
     options.kernel_dirs = std::move(kernel_dirs);
     if (cache_directory) {
-        options.glsl_cache_dir = *cache_directory / "glsl";
+        const std::filesystem::path glsl = *cache_directory / "glsl";
+        // GlslCache would ignore it silently; the user should hear why nothing is kept.
+        if (base::is_symbolic_link(glsl)) {
+            cache::warn_to_stderr(base::foreign_link_message(glsl) + "; compiled GLSL is not kept");
+        } else {
+            options.glsl_cache_dir = glsl;
+        }
     }
     return options;
 }

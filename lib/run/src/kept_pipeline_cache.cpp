@@ -1,15 +1,23 @@
+#include <chrono>
 #include <utility>
 
 #include <spvtune/base/digest.hpp>
+#include <spvtune/base/stale_files.hpp>
 #include <spvtune/cache/pipeline_cache_file.hpp>
 #include <spvtune/run/kept_pipeline_cache.hpp>
 
 namespace spvtune::run {
 namespace {
 
+/// A saver renames its temporary within moments; one older than this was left by a process
+/// killed while saving (no lock guards the file, so age is the only sign).
+constexpr std::chrono::minutes stale_after{10};
+
 /// The file's data, or none (said to `note`) when it cannot be used.
 std::vector<std::byte> load(const std::filesystem::path& file, const vulkan::Device& device,
                             const KeptPipelineCache::Note& note) {
+    base::remove_stale_files(file.has_parent_path() ? file.parent_path() : ".",
+                             file.filename().string() + ".tmp-", stale_after);
     auto data = cache::read_pipeline_cache_file(file);
     if (!data) {
         if (note) {

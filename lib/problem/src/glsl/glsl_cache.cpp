@@ -1,11 +1,17 @@
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
 #include <spvtune/base/digest.hpp>
+#include <spvtune/base/foreign_link.hpp>
+#include <spvtune/base/posix_file.hpp>
+#include <spvtune/base/stale_files.hpp>
 #include <spvtune/cache/atomic_write.hpp>
 #include <spvtune/problem/glsl_cache.hpp>
 
@@ -45,10 +51,35 @@ fs::path absolute_of(const fs::path& path) {
     return canonical.empty() ? path : canonical;
 }
 
+/// An entry's text, when it is a regular file: never through a symbolic link, whose target may
+/// be any file (a FIFO would block the read).
+std::optional<std::string> read_entry_text(const fs::path& entry) {
+    base::Descriptor fd(::open(entry.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
+    struct stat info {};
+    if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
+        return std::nullopt;  // a miss: compiled again, and the entry (the link itself) replaced
+    }
+    std::string text;
+    char buffer[65536];
+    for (;;) {
+        const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            return std::nullopt;
+        }
+        if (got == 0) {
+            return text;
+        }
+        text.append(buffer, static_cast<std::size_t>(got));
+    }
+}
+
 /// The entry's SPIR-V when it is whole, was made by this glslang and every include it records
 /// still has the text it was compiled with; nothing otherwise.
 std::optional<std::vector<std::uint32_t>> read_entry(const fs::path& entry) {
-    const auto text = read_text(entry);
+    const auto text = read_entry_text(entry);
     if (!text) {
         return std::nullopt;
     }
@@ -97,29 +128,17 @@ void write_entry(const fs::path& entry, const GlslOutput& output) {
 /// renames its temporary within moments of creating it.
 constexpr auto stale_after = std::chrono::minutes(10);
 
-/// Removes the temporaries of entries (named "<entry>.json.tmp-<pid>-<n>" by
-/// base::replace_file_atomically) that no live writer can still be renaming.
-void remove_stale_temporaries(const fs::path& directory) {
-    const auto now = fs::file_time_type::clock::now();
-    std::error_code error;
-    for (fs::directory_iterator it(directory, error), end; !error && it != end;
-         it.increment(error)) {
-        if (it->path().filename().string().find(".json.tmp-") == std::string::npos) {
-            continue;
-        }
-        std::error_code ignored;
-        const auto written = fs::last_write_time(it->path(), ignored);
-        if (!ignored && now - written > stale_after) {
-            fs::remove(it->path(), ignored);
-        }
-    }
-}
-
 }  // namespace
 
 GlslCache::GlslCache(std::optional<fs::path> directory) : directory_(std::move(directory)) {
+    // A linked folder is foreign: entries written or temporaries removed there would change
+    // whatever folder the link names.
+    if (directory_ && base::is_symbolic_link(*directory_)) {
+        directory_.reset();
+    }
     if (directory_) {
-        remove_stale_temporaries(*directory_);
+        // Temporaries are named "<entry>.json.tmp-<pid>-<n>" by base::replace_file_atomically.
+        base::remove_stale_files(*directory_, ".json.tmp-", stale_after);
     }
 }
 

@@ -18,8 +18,10 @@ namespace spvtune::problem {
 /// hold together is ignored and written anew; compile errors are not stored.
 class GlslCache {
   public:
-    /// No directory: nothing is stored and every request compiles. Opening a directory removes
-    /// the temporaries in it that a process killed mid-write left (older than 10 minutes).
+    /// No directory, or one that is a symbolic link (never followed: it may name any folder):
+    /// nothing is stored and every request compiles. Opening a directory removes the
+    /// temporaries in it that a process killed mid-write left (older than 10 minutes). An entry
+    /// that is a symbolic link is never read; storing the request replaces the link itself.
     explicit GlslCache(std::optional<std::filesystem::path> directory);
 
     /// The request's SPIR-V from its entry, else compiled (and stored when it compiles).
