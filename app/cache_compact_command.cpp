@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <system_error>
 
 #include <spvtune/cache/cache_file.hpp>
 #include <spvtune/cache/cache_format.hpp>
@@ -17,20 +18,36 @@ namespace fs = std::filesystem;
 
 int run_compact(const std::string& directory) {
     std::size_t compacted = 0;
+    std::size_t failed = 0;
+    int status = exit_success;
     for (const fs::path& file : list_directory(directory).caches) {
         try {
             if (cache::compact_cache_file(file)) {
                 std::cout << file.string() << ": journal folded in\n";
                 ++compacted;
+            } else {
+                // Without a journal the file is not rewritten, hence never read: read it now,
+                // or the summary below would vouch for a file that holds no valid entries.
+                cache::read_cache_file(file);
             }
         } catch (const cache::CacheFormatError& error) {
-            std::cerr << "spvtune: error: " << error.what() << " (left as it is)\n";
-            return exit_usage;
+            std::cerr << "spvtune: error: " << error.what() << " (not compacted, left as it is)\n";
+            ++failed;
+            status = exit_usage;
+        } catch (const std::system_error& error) {
+            std::cerr << "spvtune: error: " << error.what() << " (not compacted)\n";
+            ++failed;
+            status = status == exit_success ? exit_failure : status;
         }
     }
-    std::cout << compacted << (compacted == 1 ? " file" : " files")
-              << " compacted; every cache file in " << directory << " now holds all its entries\n";
-    return exit_success;
+    std::cout << compacted << (compacted == 1 ? " file" : " files") << " compacted";
+    if (failed > 0) {
+        std::cout << "; " << failed << (failed == 1 ? " file" : " files")
+                  << " could not be compacted (see above)\n";
+    } else {
+        std::cout << "; every cache file in " << directory << " now holds all its entries\n";
+    }
+    return status;
 }
 
 }  // namespace

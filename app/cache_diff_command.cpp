@@ -17,6 +17,7 @@
 #include "cache_subcommands.hpp"
 #include "path_options.hpp"
 #include "report/key_table.hpp"
+#include "report/markdown_text.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -92,11 +93,14 @@ std::string diff_markdown(const std::vector<HardwareDiff>& diffs,
                           const std::vector<std::string>& notes) {
     std::ostringstream out;
     out << "## Tuning cache changes\n";
+    // Device names, tuner names, keys and winners come from cache files, which anyone who can
+    // edit a shared or restored cache directory writes.
     for (const std::string& note : notes) {
-        out << "\n- " << note << '\n';
+        out << "\n- " << markdown_text(note) << '\n';
     }
     for (const HardwareDiff& diff : diffs) {
-        out << "\n### " << diff.device << " (`" << diff.hardware << "`)\n\n";
+        out << "\n### " << markdown_text(diff.device) << " (" << markdown_code(diff.hardware)
+            << ")\n\n";
         if (diff.differences.empty()) {
             out << "No changes.\n";
             continue;
@@ -104,10 +108,10 @@ std::string diff_markdown(const std::vector<HardwareDiff>& diffs,
         out << "| change | tuner | key | old winner | new winner | old time | new time | new vs "
                "old |\n|---|---|---|---|---|---:|---:|---|\n";
         for (const cache::EntryDifference& d : diff.differences) {
-            out << "| " << cache::entry_change_name(d.change) << " | " << d.tuner << " | "
-                << d.printed_key << " | " << d.old_winner << " | " << d.new_winner << " | "
-                << time_text(d.old_ns) << " | " << time_text(d.new_ns) << " | " << winner_speedup(d)
-                << " |\n";
+            out << "| " << cache::entry_change_name(d.change) << " | " << markdown_text(d.tuner)
+                << " | " << markdown_text(d.printed_key) << " | " << markdown_text(d.old_winner)
+                << " | " << markdown_text(d.new_winner) << " | " << time_text(d.old_ns) << " | "
+                << time_text(d.new_ns) << " | " << winner_speedup(d) << " |\n";
         }
     }
     return out.str();

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <system_error>
 
+#include <spvtune/base/posix_file.hpp>
 #include <spvtune/cache/cache_file.hpp>
 #include <spvtune/cache/cache_format.hpp>
 
@@ -17,10 +18,16 @@ DirectoryListing list_directory(const fs::path& directory) {
     for (fs::directory_iterator it(directory, error), end; !error && it != end;
          it.increment(error)) {
         const fs::path& path = it->path();
-        if (path.extension() != ".json" || !it->is_regular_file(error)) {
+        std::error_code entry_error;
+        if (path.extension() != ".json" || !it->is_regular_file(entry_error)) {
             continue;
         }
         (cache::is_cache_backup_name(path) ? listing.backups : listing.caches).push_back(path);
+    }
+    // A directory that does not exist yet holds no cache files; one that cannot be read may
+    // hold any number, so calling it empty would merge, diff or clean up the wrong thing.
+    if (error && error != std::errc::no_such_file_or_directory) {
+        base::throw_errno(error.value(), "cannot read directory", directory);
     }
     std::sort(listing.caches.begin(), listing.caches.end());
     std::sort(listing.backups.begin(), listing.backups.end());

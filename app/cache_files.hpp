@@ -14,6 +14,8 @@ struct DirectoryListing {
     std::vector<std::filesystem::path> backups;
 };
 
+/// The directory's cache files; none when it does not exist. Throws std::system_error naming
+/// the directory when it cannot be read (`cannot read directory D: Permission denied`).
 DirectoryListing list_directory(const std::filesystem::path& directory);
 
 /// The cache file's document; a reading error a user can fix (a missing file, invalid content)

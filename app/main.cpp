@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "help_formatter.hpp"
 #include "help_text.hpp"
+#include "standard_output.hpp"
 #include "terminal_color.hpp"
 #include "usage_errors.hpp"
 #include "version_text.hpp"
@@ -16,6 +17,7 @@
 int main(int argc, char** argv) {
     using namespace spvtune::app;
 
+    capture_standard_output();
     CLI::App app{"spvtune: benchmark and tune Vulkan compute kernels"};
     app.set_version_flag("--version", version_text);
     app.require_subcommand(1);
@@ -46,16 +48,17 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        return report_parse_error(app, error);
+        // --help and --version are printed here too.
+        return finish_standard_output(report_parse_error(app, error));
     }
 
     for (const auto& [subcommand, action] : actions) {
         if (subcommand->parsed()) {
             try {
-                return action();
+                return finish_standard_output(action());
             } catch (const std::exception& error) {
                 std::cerr << "spvtune: error: " << error.what() << '\n';
-                return exit_failure;
+                return finish_standard_output(exit_failure);
             }
         }
     }

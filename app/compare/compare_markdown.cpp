@@ -4,24 +4,15 @@
 #include <spvtune/tune/statistics.hpp>
 
 #include "../report/key_table.hpp"
+#include "../report/markdown_text.hpp"
 #include "compare_reports.hpp"
 
 namespace spvtune::app {
 namespace {
 
-/// A table cell: pipes and line breaks would end the cell or the row.
+/// Every name, key value and message comes from files a pull request can edit.
 std::string cell(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        if (c == '|') {
-            out += "\\|";
-        } else if (c == '\n') {
-            out += "<br>";
-        } else {
-            out += c;
-        }
-    }
-    return out;
+    return markdown_text(text);
 }
 
 std::string median_text(const run::ArmReport& arm) {
@@ -53,10 +44,10 @@ std::string compare_markdown(const CompareRun& run) {
     if (!run.added.empty() || !run.removed.empty()) {
         out << "\n";
         for (const std::string& name : run.added) {
-            out << "- added: `" << name << "`\n";
+            out << "- added: " << markdown_code(name) << "\n";
         }
         for (const std::string& name : run.removed) {
-            out << "- removed: `" << name << "`\n";
+            out << "- removed: " << markdown_code(name) << "\n";
         }
     }
     for (const ComparisonGroup& group : run.groups) {
@@ -74,18 +65,18 @@ std::string compare_markdown(const CompareRun& run) {
             }
             for (std::size_t arm = 1; arm < key.arms.size(); ++arm) {
                 const tune::ContenderComparison* verdict = find_verdict(key, arm);
-                std::string word = outcome_word(key, arm);
+                // Escaped before the emphasis is added, which must stay markup.
+                std::string word = cell(outcome_word(key, arm));
                 if (regression(run, key, arm)) {
                     word = "**" + word + "** ❌";
                 }
                 if (!key.arms[arm].message.empty() && verdict == nullptr) {
-                    word += ": " + key.arms[arm].message;
+                    word += ": " + cell(key.arms[arm].message);
                 }
                 out << "| " << key_text << " | " << cell(key.arms.front().name) << " | "
                     << cell(key.arms[arm].name) << " | " << median_text(key.arms.front()) << " | "
                     << median_text(key.arms[arm]) << " | "
-                    << (verdict ? ratio_text(verdict->interval) : "") << " | " << cell(word)
-                    << " |\n";
+                    << (verdict ? ratio_text(verdict->interval) : "") << " | " << word << " |\n";
             }
         }
     }

@@ -1,5 +1,8 @@
 #include "spvtune_run.hpp"
 
+#include <filesystem>
+#include <unistd.h>
+
 #include "cache/subprocess.hpp"
 
 namespace spvtune::test {
@@ -20,6 +23,33 @@ SpvtuneRun run_program(const std::string& binary, const tune::testing::TempDirec
 SpvtuneRun run_spvtune(const tune::testing::TempDirectory& scratch,
                        const std::vector<std::string>& args) {
     return run_program(SPVTUNE_BINARY, scratch, args);
+}
+
+SpvtuneRun run_spvtune_writing_to(const tune::testing::TempDirectory& scratch,
+                                  const std::string& stdout_path,
+                                  const std::vector<std::string>& args) {
+    // The shell opens the file, so a path that refuses writes still starts spvtune.
+    std::vector<std::string> shell_args{"-c", "out=$1; shift; exec \"$@\" > \"$out\"", "sh",
+                                        stdout_path, SPVTUNE_BINARY};
+    shell_args.insert(shell_args.end(), args.begin(), args.end());
+    return run_program("/bin/sh", scratch, shell_args);
+}
+
+std::optional<SpvtuneRun> run_spvtune_unprivileged(const tune::testing::TempDirectory& scratch,
+                                                   const std::vector<std::string>& args) {
+    if (::geteuid() != 0) {
+        return run_spvtune(scratch, args);
+    }
+    const std::string setpriv = "/usr/bin/setpriv";
+    if (!std::filesystem::exists(setpriv)) {
+        return std::nullopt;
+    }
+    // Root keeps only what the bounding set allows after exec: without these two, permission
+    // bits apply to it as to its owner.
+    std::vector<std::string> setpriv_args{"--bounding-set=-dac_override,-dac_read_search",
+                                          SPVTUNE_BINARY};
+    setpriv_args.insert(setpriv_args.end(), args.begin(), args.end());
+    return run_program(setpriv, scratch, setpriv_args);
 }
 
 }  // namespace spvtune::test

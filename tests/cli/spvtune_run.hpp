@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,18 @@ SpvtuneRun run_program(const std::string& binary, const tune::testing::TempDirec
 /// run_program on the built spvtune binary.
 SpvtuneRun run_spvtune(const tune::testing::TempDirectory& scratch,
                        const std::vector<std::string>& args);
+
+/// run_spvtune with the child's standard output sent to `stdout_path` (such as /dev/full, to
+/// see how it handles a failing write) instead of the pipe; `out` stays empty.
+SpvtuneRun run_spvtune_writing_to(const tune::testing::TempDirectory& scratch,
+                                  const std::string& stdout_path,
+                                  const std::vector<std::string>& args);
+
+/// run_spvtune where file permissions apply: tests often run as root, whose capabilities read
+/// a mode-000 file or directory anyway, so as root the child runs without them (setpriv).
+/// Nothing when this process is root and setpriv is missing: the caller skips its check.
+std::optional<SpvtuneRun> run_spvtune_unprivileged(const tune::testing::TempDirectory& scratch,
+                                                   const std::vector<std::string>& args);
 
 inline bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
