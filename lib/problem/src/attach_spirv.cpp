@@ -154,10 +154,17 @@ void check_push_constants(Reader& reader, const DispatchStep& step, const StepDr
     if (given == block) {
         return;
     }
-    reader.error(draft.at("push_constants"),
-                 std::string("push constants too ") + (given < block ? "small" : "large") + ": " +
-                     std::to_string(given) + " bytes given, the block of " + shader + " is " +
-                     std::to_string(block) + " bytes");
+    // Appended in place: g++ 12 warns falsely (-Warray-bounds) on an inlined operator+ chain.
+    std::string message = "push constants too ";
+    message.append(given < block ? "small" : "large")
+        .append(": ")
+        .append(std::to_string(given))
+        .append(" bytes given, the block of ")
+        .append(shader)
+        .append(" is ")
+        .append(std::to_string(block))
+        .append(" bytes");
+    reader.error(draft.at("push_constants"), message);
 }
 
 std::string describe_constant(const vulkan::SpecializationConstant& constant) {

@@ -76,7 +76,10 @@ Result<AutotuneLevel> autotune_level_from_env() {
     }
     Result<AutotuneLevel> level = parse_autotune_level(value);
     if (!level) {
-        return fail(std::string(autotune_level_variable) + ": " + level.error());
+        // Appended in place: g++ 12 warns falsely (-Warray-bounds) on an inlined operator+ chain.
+        std::string message(autotune_level_variable);
+        message.append(": ").append(level.error());
+        return fail(message);
     }
     return level;
 }
