@@ -77,11 +77,9 @@ std::string describe_first(const problem::Comparison& comparison, const std::str
     message += ", got " + number(got);
     if (poison) {
         message += " (the poison pattern: never written)";
-    } else if (!std::isfinite(want)) {
-        // Said above.
-    } else if (std::isnan(got)) {
+    } else if (std::isfinite(want) && std::isnan(got)) {
         message += " (NaN matches nothing)";
-    } else if (!comparison.exact) {
+    } else if (std::isfinite(want) && !comparison.exact) {
         message += " (|difference| " + number(std::fabs(got - want)) + " > tolerance " +
                    number(comparison.atol + comparison.rtol * std::fabs(want)) + ")";
     }
