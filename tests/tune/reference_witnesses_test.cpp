@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include "tune/fakes.hpp"
+#include "tune/reference_takeover.hpp"
 
 namespace reference_witnesses_test {
 
@@ -35,20 +36,30 @@ Spec broken_reference() {
     return {.name = "broken-ref", .ns = 300, .jitter = 3, .offset = not_a_number - 42};
 }
 
+/// Tunes the bench's candidates, checked against the first ('broken-ref') alone.
+Result<long, TuneError> tune_against_broken_reference(Harness& h, Bench& bench,
+                                                      ExecutionInfo* info = nullptr) {
+    Set set = bench.make_set();
+    set.with_check(exact(), 0);
+    return h.tuner.execute(0, h.client, with_witnesses(set), Inputs{}, info);
+}
+
+/// The key's error when the reference's "NaN" is put at fault by `first` and `second`.
+std::string nan_fault(const std::string& first, const std::string& second) {
+    return "no reference output can be trusted, so no candidate was checked\n"
+           "  - broken-ref (#0): wrong output: the reference 'broken-ref' gave NaN at out[0] "
+           "where '" +
+           first + "' and '" + second + "' agree on finite values";
+}
+
 TEST_CASE("two candidates agreeing where the reference gave NaN fail the key for the reference") {
     Harness h(true);
     Bench bench({broken_reference(),
                  {.name = "good", .ns = 100, .jitter = 1},
                  {.name = "also-good", .ns = 200, .jitter = 2}});
-    Set set = bench.make_set();
-    set.with_check(exact(), 0);
-    with_witnesses(set);
-    const auto out = h.tuner.execute(0, h.client, set, Inputs{});
+    const auto out = tune_against_broken_reference(h, bench);
     REQUIRE_FALSE(out);
-    CHECK(out.error().message ==
-          "no reference output can be trusted, so no candidate was checked\n"
-          "  - broken-ref (#0): wrong output: the reference 'broken-ref' gave NaN at out[0] where "
-          "'good' and 'also-good' agree on finite values");
+    CHECK(out.error().message == nan_fault("good", "also-good"));
     REQUIRE(out.error().failures.size() == 1);
     CHECK(out.error().failures[0].name == "broken-ref");
     CHECK(bench.total_measures() == 0);
@@ -60,15 +71,9 @@ TEST_CASE("candidates agreeing against a NaN reference find each other past a wr
                  {.name = "off-by-one", .ns = 50, .jitter = 1, .offset = 1},
                  {.name = "good", .ns = 100, .jitter = 1},
                  {.name = "also-good", .ns = 200, .jitter = 2}});
-    Set set = bench.make_set();
-    set.with_check(exact(), 0);
-    with_witnesses(set);
-    const auto out = h.tuner.execute(0, h.client, set, Inputs{});
+    const auto out = tune_against_broken_reference(h, bench);
     REQUIRE_FALSE(out);
-    CHECK(out.error().message ==
-          "no reference output can be trusted, so no candidate was checked\n"
-          "  - broken-ref (#0): wrong output: the reference 'broken-ref' gave NaN at out[0] where "
-          "'good' and 'also-good' agree on finite values");
+    CHECK(out.error().message == nan_fault("good", "also-good"));
     // 'good' ran once to be checked and once more to be compared with 'also-good'.
     CHECK(bench["good"].runs.load() == 2);
 }
@@ -76,11 +81,8 @@ TEST_CASE("candidates agreeing against a NaN reference find each other past a wr
 TEST_CASE("one candidate alone against a NaN reference is wrong, as without witnesses") {
     Harness h(true);
     Bench bench({broken_reference(), {.name = "good", .ns = 100, .jitter = 1}});
-    Set set = bench.make_set();
-    set.with_check(exact(), 0);
-    with_witnesses(set);
     ExecutionInfo info;
-    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == not_a_number);
+    CHECK(tune_against_broken_reference(h, bench, &info).value() == not_a_number);
     REQUIRE(info.entry);
     REQUIRE(info.entry->failures.size() == 1);
     CHECK(info.entry->failures[0].name == "good");
@@ -93,63 +95,49 @@ TEST_CASE("two candidates that disagree where the reference gave NaN are both wr
     Bench bench({broken_reference(),
                  {.name = "good", .ns = 100, .jitter = 1},
                  {.name = "off-by-one", .ns = 200, .jitter = 2, .offset = 1}});
-    Set set = bench.make_set();
-    set.with_check(exact(), 0);
-    with_witnesses(set);
     ExecutionInfo info;
-    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == not_a_number);
+    CHECK(tune_against_broken_reference(h, bench, &info).value() == not_a_number);
     REQUIRE(info.entry);
     REQUIRE(info.entry->failures.size() == 2);
     CHECK(info.entry->failures[0].reason == "differs from 'broken-ref': expected -1, got 42");
     CHECK(info.entry->failures[1].reason == "differs from 'broken-ref': expected -1, got 43");
 }
 
-/// A reference giving "NaN", the reference after it, a wrong candidate and a good one.
-std::vector<Spec> nan_then_good_reference() {
-    return {broken_reference(),
+/// Tunes the bench's candidates, checked against the first two in that order.
+Result<long, TuneError> tune_with_reference_list(Harness& h, Bench& bench, ExecutionInfo& info) {
+    Set set = bench.make_set();
+    set.with_check(exact(), [](const Inputs&) { return std::vector<std::size_t>{0, 1}; });
+    return h.tuner.execute(0, h.client, with_witnesses(set), Inputs{}, &info);
+}
+
+/// A first reference, the reference after it, a wrong candidate and a good one.
+std::vector<Spec> list_after(Spec first) {
+    return {std::move(first),
             {.name = "second-ref", .ns = 200, .jitter = 2},
             {.name = "wrong", .ns = 50, .jitter = 1, .offset = 1},
             {.name = "good", .ns = 100, .jitter = 1}};
 }
 
-Set checked_against_both_references(Bench& bench) {
-    Set set = bench.make_set();
-    set.with_check(exact(), [](const Inputs&) { return std::vector<std::size_t>{0, 1}; });
-    return with_witnesses(set);
-}
-
 TEST_CASE("with a reference list, witnesses hand over to the next reference, which judges them") {
     Harness h(true);
-    Bench bench(nan_then_good_reference());
-    Set set = checked_against_both_references(bench);
+    Bench bench(list_after(broken_reference()));
     ExecutionInfo info;
-    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(tune_with_reference_list(h, bench, info).value() == 42);
     CHECK(info.candidate == 3);
-    REQUIRE(info.entry);
-    CHECK(info.entry->reference == std::optional<std::size_t>(1));
-    REQUIRE(info.entry->failures.size() == 2);
-    CHECK(info.entry->failures[0].name == "broken-ref");
-    CHECK(info.entry->failures[0].reason ==
-          "the reference 'broken-ref' gave NaN at out[0] where 'second-ref' and 'good' agree on "
-          "finite values; checked against 'second-ref' instead");
-    // Held while 'broken-ref' was the truth, then judged against the reference that took over.
-    CHECK(info.entry->failures[1].name == "wrong");
-    CHECK(info.entry->failures[1].reason == "differs from 'second-ref': expected 42, got 43");
-    const auto note = h.events.last(TuneEventKind::checks_note);
-    REQUIRE(note);
-    CHECK(note->candidate == "broken-ref");
+    // 'wrong' was held while 'broken-ref' was the truth, then judged against 'second-ref'.
+    check_second_reference_took_over(info, h.events, "broken-ref",
+                                     "the reference 'broken-ref' gave NaN at out[0] where "
+                                     "'second-ref' and 'good' agree on finite values; checked "
+                                     "against 'second-ref' instead",
+                                     "wrong", "differs from 'second-ref': expected 42, got 43");
 }
 
 TEST_CASE("a search drops a held candidate that the reference taking over finds wrong") {
     Harness h(true);
-    TunerOptions options = h.tuner.options();
-    options.search.strategy = SearchStrategy::random;
-    options.search.seed = 1;
-    h.tuner.set_options(options);
-    Bench bench(nan_then_good_reference());
-    Set set = checked_against_both_references(bench);
+    h.search(SearchStrategy::random, 1);
+    Bench bench(list_after(broken_reference()));
     ExecutionInfo info;
-    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(tune_with_reference_list(h, bench, info).value() == 42);
     REQUIRE(info.entry);
     CHECK(info.entry->reference == std::optional<std::size_t>(1));
     CHECK(info.entry->winner_name == "good");
@@ -169,25 +157,15 @@ TEST_CASE("a search drops a held candidate that the reference taking over finds 
 
 TEST_CASE("a reference that fails to run gives way to the next reference, and says why") {
     Harness h(true);
-    Bench bench({{.name = "crashing-ref", .ns = 300, .run_error = "device lost"},
-                 {.name = "second-ref", .ns = 200, .jitter = 2},
-                 {.name = "wrong", .ns = 50, .jitter = 1, .offset = 1},
-                 {.name = "good", .ns = 100, .jitter = 1}});
-    Set set = bench.make_set();
-    set.with_check(exact(), [](const Inputs&) { return std::vector<std::size_t>{0, 1}; });
+    Bench bench(list_after({.name = "crashing-ref", .ns = 300, .run_error = "device lost"}));
     ExecutionInfo info;
-    CHECK(h.tuner.execute(0, h.client, set, Inputs{}, &info).value() == 42);
+    CHECK(tune_with_reference_list(h, bench, info).value() == 42);
     CHECK(info.candidate == 3);
-    REQUIRE(info.entry);
-    CHECK(info.entry->reference == std::optional<std::size_t>(1));
-    REQUIRE(info.entry->failures.size() == 2);
+    check_second_reference_took_over(
+        info, h.events, "crashing-ref",
+        "checks run: device lost; checked against 'second-ref' instead", "wrong",
+        "differs from 'second-ref': expected 42, got 43");
     CHECK(info.entry->failures[0].kind == FailureKind::error);
-    CHECK(info.entry->failures[0].reason ==
-          "checks run: device lost; checked against 'second-ref' instead");
-    CHECK(info.entry->failures[1].reason == "differs from 'second-ref': expected 42, got 43");
-    const auto note = h.events.last(TuneEventKind::checks_note);
-    REQUIRE(note);
-    CHECK(note->candidate == "crashing-ref");
 }
 
 }  // namespace reference_witnesses_test
