@@ -154,7 +154,9 @@ class TunableSet {
     /// `agree` says the two agree there, the reference is at fault (reported with both names,
     /// never the candidates), the next reference of the list, if any, is the truth instead, and
     /// the held candidates are judged against it. Without a second witness the held candidates
-    /// are wrong, as without this hook. At most one held candidate's output is kept.
+    /// are wrong, as without this hook. Only the first held candidate's output is kept: a
+    /// newcomer that disagrees with it is compared with the first few other held ones by
+    /// running them again.
     TunableSet& with_reference_witnesses(ReferenceDoubt doubt, WitnessAgreement agree) {
         doubt_ = std::move(doubt);
         agree_ = std::move(agree);

@@ -122,7 +122,7 @@ Result<typename Set::OutputType, TuneError> run_preferred(
 /// The output check of checks mode, one candidate at a time: runs a candidate and compares its
 /// output with the reference candidate's, which must be checked first. Only the reference's
 /// output is kept, and at most one witness's (below): every other is compared as soon as it
-/// exists and dropped, so checking N candidates holds three outputs at a time, not N (a
+/// exists and dropped, so checking N candidates holds at most four outputs at a time, not N (a
 /// 65,536-point grid with 64 KiB of output would otherwise hold 4 GiB). A search checks each
 /// point it proposes this way.
 ///
@@ -133,8 +133,10 @@ Result<typename Set::OutputType, TuneError> run_preferred(
 ///
 /// A candidate that differs from the reference only where the reference may be wrong
 /// (TunableSet::with_reference_witnesses) is held, not called wrong: its output is kept as the
-/// witness. When a second one agrees with it there, the reference is at fault as above and the
-/// held candidates are judged against the next reference; settle() gives their verdicts.
+/// witness. When a second one agrees with it there (or with one of the first few other held
+/// ones, run again), the reference is at fault as above and the held candidates are judged
+/// against the next reference; settle() gives their verdicts. A search measures the held
+/// candidates meanwhile, and drops those found wrong before the winner is chosen.
 template <class Set>
 class OutputCheck {
   public:
