@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -23,6 +24,15 @@ CandidateOutputs floats(const std::vector<float>& values) {
     std::memcpy(bytes.data(), values.data(), bytes.size());
     return {{bytes}, {}};
 }
+
+CandidateOutputs ints(const std::vector<std::int32_t>& values) {
+    std::vector<std::byte> bytes(values.size() * sizeof(std::int32_t));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return {{bytes}, {}};
+}
+
+const float nan = std::numeric_limits<float>::quiet_NaN();
+const float inf = std::numeric_limits<float>::infinity();
 
 }  // namespace
 
@@ -62,8 +72,6 @@ TEST_CASE(
 
 TEST_CASE("an expected NaN or infinity says it is the reference's value and prints no tolerance") {
     const Problem problem = parse(saxpy_json());
-    const float nan = std::numeric_limits<float>::quiet_NaN();
-    const float inf = std::numeric_limits<float>::infinity();
     const auto report = compare_outputs(problem, floats({nan, 1, inf}), floats({2.75f, 1, 3}));
     REQUIRE(report);
     CHECK(*report ==
@@ -97,6 +105,54 @@ TEST_CASE("a reference's unwritten elements are given as ranges of the buffer") 
     // A NaN the reference wrote is not a poison pattern: only witnesses could judge it.
     CHECK_FALSE(
         unwritten_by_reference(problem, floats({std::numeric_limits<float>::quiet_NaN(), 1.0f})));
+}
+
+TEST_CASE("a candidate finite only where the reference is not casts doubt on the reference") {
+    const Problem problem = parse(saxpy_json());
+    const CandidateOutputs reference = floats({1, nan, nan, 3, inf});
+    CHECK(non_finite_in_reference(problem, reference, floats({1, 5, 6, 3, 7})) ==
+          std::optional<std::string>("gave NaN and infinities at y[1..2, 4] (3 of 5 elements)"));
+    CHECK(non_finite_in_reference(problem, floats({1, nan}), floats({1, 5})) ==
+          std::optional<std::string>("gave NaN at y[1] (1 of 2 elements)"));
+    // Any other difference, or a candidate not finite there either, is the candidate's own.
+    CHECK_FALSE(non_finite_in_reference(problem, reference, floats({2, 5, 6, 3, 7})));
+    CHECK_FALSE(non_finite_in_reference(problem, reference, floats({1, nan, 6, 3, 7})));
+    CHECK_FALSE(non_finite_in_reference(problem, floats({1, 2}), floats({1, 2})));
+    CandidateOutputs violating = floats({1, 5, 6, 3, 7});
+    violating.violations.push_back("wrote past the end of 'y'");
+    CHECK_FALSE(non_finite_in_reference(problem, reference, violating));
+}
+
+TEST_CASE("two candidates agree where the reference is not finite under the comparison") {
+    const Problem problem = parse(saxpy_json());  // y: rtol 1e-5
+    const CandidateOutputs reference = floats({1, nan, inf});
+    CHECK(agree_where_reference_not_finite(problem, reference, floats({1, 5, 7}),
+                                           floats({9, 5.00001f, 7})));
+    CHECK_FALSE(
+        agree_where_reference_not_finite(problem, reference, floats({1, 5, 7}), floats({1, 6, 7})));
+    CHECK_FALSE(
+        agree_where_reference_not_finite(problem, reference, floats({1, 5, 7}), floats({1, 5})));
+}
+
+TEST_CASE("an expected poison pattern says the reference may not have written it") {
+    Json json = saxpy_json();
+    json["buffers"]["y"]["type"] = "i32";
+    json["buffers"]["y"]["init"] = Json::parse(R"({"iota": {"start": 0, "step": 1}})");
+    json["reference"]["compare"]["y"] = Json::parse(R"({"exact": true})");
+    const Problem problem = parse(json);
+    const auto report = compare_outputs(problem, ints({1, -1}), ints({1, 7}));
+    REQUIRE(report);
+    CHECK(*report ==
+          "y[1]: expected -1 (the poison pattern: the reference may not have written it), got 7; "
+          "1 of 2 elements of y differ, at 1; largest absolute error 8 at y[1], largest relative "
+          "error 8 at y[1]");
+    CandidateOutputs unwritten = floats({1, 2});
+    std::memset(unwritten.buffers[0].data() + sizeof(float), 0xff, sizeof(float));
+    const auto never = compare_outputs(parse(saxpy_json()), unwritten, floats({1, 3}));
+    REQUIRE(never);
+    CHECK(*never ==
+          "y[1]: expected nan (the poison pattern: the reference never wrote it), got 3; 1 of 2 "
+          "elements of y differ, at 1");
 }
 
 }  // namespace output_check_test

@@ -319,6 +319,14 @@ struct Harness {
         tuner.set_options(std::move(options));
     }
 
+    /// Has the tuner search every key with `strategy` from `seed`.
+    void search(SearchStrategy strategy, std::uint64_t seed) {
+        TunerOptions options = tuner.options();
+        options.search.strategy = strategy;
+        options.search.seed = seed;
+        tuner.set_options(std::move(options));
+    }
+
     /// What the store holds for `set` at a size key, read past the counters.
     std::optional<TuneEntry> stored(const Set& set, std::uint64_t size = 64) {
         return store->inner.load(client.hardware_identity(),

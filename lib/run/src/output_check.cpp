@@ -65,17 +65,29 @@ struct Mismatches {
     Largest relative;
 };
 
+/// Which of a mismatch's two elements still hold the poison pattern.
+struct Poisoned {
+    bool want = false;
+    bool got = false;
+};
+
 std::string describe_first(const problem::Comparison& comparison, const std::string& name,
-                           std::size_t index, double want, double got, bool poison) {
+                           std::size_t index, double want, double got, Poisoned poison) {
     std::string message = name + "[" + std::to_string(index) + "]: expected " + number(want);
-    if (!std::isfinite(want)) {
+    if (poison.want) {
+        // An integer reference element may hold the pattern as a value it wrote (-1, the
+        // maximum); a float one is a NaN that arithmetic does not create.
+        message += std::isnan(want)
+                       ? " (the poison pattern: the reference never wrote it)"
+                       : " (the poison pattern: the reference may not have written it)";
+    } else if (!std::isfinite(want)) {
         // A tolerance around NaN or an infinity is NaN or infinite itself: say where the value
         // came from and how it matches instead.
         message += std::isnan(want) ? " (the reference's output; NaN matches nothing)"
                                     : " (the reference's output; an infinity matches only itself)";
     }
     message += ", got " + number(got);
-    if (poison) {
+    if (poison.got) {
         message += " (the poison pattern: never written)";
     } else if (std::isfinite(want) && std::isnan(got)) {
         message += " (NaN matches nothing)";
@@ -98,7 +110,8 @@ Mismatches find_mismatches(const problem::Comparison& comparison, const problem:
         }
         if (found.count++ == 0) {
             found.first = describe_first(comparison, buffer.name, index, want, got,
-                                         all_poison(actual.subspan(index * size, size)));
+                                         {all_poison(expected.subspan(index * size, size)),
+                                          all_poison(actual.subspan(index * size, size))});
         }
         if (found.indices.size() < listed_indices) {
             found.indices.push_back(index);
@@ -136,23 +149,23 @@ std::string report(const Mismatches& found, const std::string& name, std::size_t
 constexpr std::size_t listed_ranges = 4;
 
 /// "d[1533..4095] (2563 of 4096 elements)", or "d[0, 2, 4, ...] (...)": the runs of elements
-/// that still hold the poison pattern; empty when there are none.
-std::string unwritten_ranges(const problem::BufferSpec& buffer, std::span<const std::byte> bytes) {
-    const std::size_t size = vulkan::element_size(buffer.type);
-    const std::size_t elements = bytes.size() / size;
+/// of `buffer` (`elements` long) for which `selected(index)` holds; empty when there are none.
+template <class Selected>
+std::string element_ranges(const problem::BufferSpec& buffer, std::size_t elements,
+                           Selected selected) {
     std::string ranges;
     std::size_t listed = 0;
-    std::size_t unwritten = 0;
+    std::size_t count = 0;
     for (std::size_t index = 0; index < elements;) {
-        if (!all_poison(bytes.subspan(index * size, size))) {
+        if (!selected(index)) {
             ++index;
             continue;
         }
         std::size_t end = index + 1;
-        while (end < elements && all_poison(bytes.subspan(end * size, size))) {
+        while (end < elements && selected(end)) {
             ++end;
         }
-        unwritten += end - index;
+        count += end - index;
         if (listed++ < listed_ranges) {
             ranges += (ranges.empty() ? "" : ", ") + std::to_string(index) +
                       (end - index > 1 ? ".." + std::to_string(end - 1) : "");
@@ -161,14 +174,114 @@ std::string unwritten_ranges(const problem::BufferSpec& buffer, std::span<const 
         }
         index = end;
     }
-    if (unwritten == 0) {
+    if (count == 0) {
         return {};
     }
-    return buffer.name + "[" + ranges + "] (" + std::to_string(unwritten) + " of " +
+    return buffer.name + "[" + ranges + "] (" + std::to_string(count) + " of " +
            std::to_string(elements) + " elements)";
 }
 
+std::string unwritten_ranges(const problem::BufferSpec& buffer, std::span<const std::byte> bytes) {
+    const std::size_t size = vulkan::element_size(buffer.type);
+    return element_ranges(buffer, bytes.size() / size, [&](std::size_t index) {
+        return all_poison(bytes.subspan(index * size, size));
+    });
+}
+
+/// What the reference's non-finite values at the doubted elements are: "NaN", "an infinity",
+/// or "NaN and infinities".
+std::string non_finite_kinds(bool nan, bool infinite) {
+    if (nan && infinite) {
+        return "NaN and infinities";
+    }
+    return nan ? "NaN" : "an infinity";
+}
+
+/// Whether the comparisons' buffers have the same sizes in all three outputs, and `candidate`
+/// broke nothing: only then can its values speak against the reference's.
+bool comparable(const problem::Problem& problem, const CandidateOutputs& reference,
+                const CandidateOutputs& candidate) {
+    const std::size_t buffers = problem.reference.compare.size();
+    if (!candidate.violations.empty() || reference.buffers.size() != buffers ||
+        candidate.buffers.size() != buffers) {
+        return false;
+    }
+    for (std::size_t i = 0; i < buffers; ++i) {
+        if (reference.buffers[i].size() != candidate.buffers[i].size()) {
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
+
+std::optional<std::string> non_finite_in_reference(const problem::Problem& problem,
+                                                   const CandidateOutputs& reference,
+                                                   const CandidateOutputs& candidate) {
+    if (!comparable(problem, reference, candidate)) {
+        return std::nullopt;
+    }
+    const auto& comparisons = problem.reference.compare;
+    std::string ranges;
+    bool nan = false;
+    bool infinite = false;
+    for (std::size_t i = 0; i < comparisons.size(); ++i) {
+        const problem::Comparison& comparison = comparisons[i];
+        const problem::BufferSpec& buffer = problem.buffers[comparison.buffer];
+        const auto& want = reference.buffers[i];
+        const auto& got = candidate.buffers[i];
+        const std::size_t elements = want.size() / vulkan::element_size(buffer.type);
+        const auto doubted = [&](std::size_t index) {
+            const double expected = vulkan::read_element(buffer.type, want, index);
+            return !std::isfinite(expected) &&
+                   std::isfinite(vulkan::read_element(buffer.type, got, index));
+        };
+        for (std::size_t index = 0; index < elements; ++index) {
+            const double expected = vulkan::read_element(buffer.type, want, index);
+            if (doubted(index)) {
+                (std::isnan(expected) ? nan : infinite) = true;
+            } else if (!matches(comparison, expected,
+                                vulkan::read_element(buffer.type, got, index))) {
+                return std::nullopt;  // a mismatch the reference's values do not explain
+            }
+        }
+        const std::string where = element_ranges(buffer, elements, doubted);
+        if (!where.empty()) {
+            ranges += (ranges.empty() ? "" : ", ") + where;
+        }
+    }
+    if (ranges.empty()) {
+        return std::nullopt;
+    }
+    return "gave " + non_finite_kinds(nan, infinite) + " at " + ranges;
+}
+
+bool agree_where_reference_not_finite(const problem::Problem& problem,
+                                      const CandidateOutputs& reference,
+                                      const CandidateOutputs& first,
+                                      const CandidateOutputs& second) {
+    if (!comparable(problem, reference, first) || !comparable(problem, reference, second)) {
+        return false;
+    }
+    const auto& comparisons = problem.reference.compare;
+    for (std::size_t i = 0; i < comparisons.size(); ++i) {
+        const problem::Comparison& comparison = comparisons[i];
+        const problem::BufferSpec& buffer = problem.buffers[comparison.buffer];
+        const std::size_t elements =
+            reference.buffers[i].size() / vulkan::element_size(buffer.type);
+        for (std::size_t index = 0; index < elements; ++index) {
+            if (std::isfinite(vulkan::read_element(buffer.type, reference.buffers[i], index))) {
+                continue;
+            }
+            if (!matches(comparison, vulkan::read_element(buffer.type, first.buffers[i], index),
+                         vulkan::read_element(buffer.type, second.buffers[i], index))) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
 
 std::optional<std::string> unwritten_by_reference(const problem::Problem& problem,
                                                   const CandidateOutputs& reference) {

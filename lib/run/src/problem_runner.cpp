@@ -138,6 +138,16 @@ ProblemTunableSet ProblemRunner::make_set() {
     set.with_reference_fault([&problem](const CandidateOutputs& reference) {
         return unwritten_by_reference(problem, reference);
     });
+    // A reference that gives NaN or an infinity where two candidates agree on finite values is
+    // the one at fault (a division by zero, an overflow), not every candidate.
+    set.with_reference_witnesses(
+        [&problem](const CandidateOutputs& reference, const CandidateOutputs& candidate) {
+            return non_finite_in_reference(problem, reference, candidate);
+        },
+        [&problem](const CandidateOutputs& reference, const CandidateOutputs& first,
+                   const CandidateOutputs& second) {
+            return agree_where_reference_not_finite(problem, reference, first, second);
+        });
     // A candidate that fails at run time on one exact key of a bucket is avoided on that key
     // only; the bucket's other members keep running the winner.
     set.with_input_identity(

@@ -45,4 +45,22 @@ std::optional<std::string> compare_outputs(const problem::Problem& problem,
 std::optional<std::string> unwritten_by_reference(const problem::Problem& problem,
                                                   const CandidateOutputs& reference);
 
+/// Where the reference alone may be wrong: when every element where `candidate` differs from
+/// `reference` (under the problem's comparisons) is one where the reference's value is NaN or
+/// infinite and the candidate's is finite, those elements as ranges, e.g. "gave NaN at d[3..7]
+/// (5 of 4096 elements)"; nothing when they match, when anything else differs, or when the
+/// candidate's run has violations. One candidate alone cannot tell a broken reference from a
+/// wrong candidate: see agree_where_reference_not_finite.
+std::optional<std::string> non_finite_in_reference(const problem::Problem& problem,
+                                                   const CandidateOutputs& reference,
+                                                   const CandidateOutputs& candidate);
+
+/// Whether `first` and `second` match each other, under the problem's comparisons, at every
+/// element where `reference` is NaN or infinite: two candidates that agree there, against the
+/// reference, put the reference at fault.
+bool agree_where_reference_not_finite(const problem::Problem& problem,
+                                      const CandidateOutputs& reference,
+                                      const CandidateOutputs& first,
+                                      const CandidateOutputs& second);
+
 }  // namespace spvtune::run

@@ -74,6 +74,16 @@ class TunableSet {
     /// Checks mode: why a reference's output cannot be the truth, completing "the reference
     /// 'name' ..." (e.g. "did not write y[10..99]"); nullopt when it can.
     using ReferenceFault = std::function<std::optional<std::string>(const Out& reference)>;
+    /// Checks mode: when `candidate` differs from `reference` only where the reference's value
+    /// is not a number the candidate could match (NaN, an infinity) and the candidate's is, where
+    /// those elements are, completing "the reference 'name' ..." (e.g. "gave NaN at d[3..7]");
+    /// nullopt when they match or anything else differs.
+    using ReferenceDoubt =
+        std::function<std::optional<std::string>(const Out& reference, const Out& candidate)>;
+    /// Checks mode: whether two candidates that both doubt `reference` (ReferenceDoubt) agree
+    /// with each other where they differ from it.
+    using WitnessAgreement =
+        std::function<bool(const Out& reference, const Out& first, const Out& second)>;
     /// Hears which candidates (indices into the set) the tuner runs next for these inputs.
     using Prefetch = std::function<void(const Inputs&, std::span<const std::size_t> candidates)>;
 
@@ -136,6 +146,20 @@ class TunableSet {
     /// next reference of the list, if any, is the truth instead.
     TunableSet& with_reference_fault(ReferenceFault fault) {
         fault_ = std::move(fault);
+        return *this;
+    }
+
+    /// Has checks mode hold its verdict on a candidate that differs from the reference only
+    /// where `doubt` says the reference may be wrong: when a second candidate does too and
+    /// `agree` says the two agree there, the reference is at fault (reported with both names,
+    /// never the candidates), the next reference of the list, if any, is the truth instead, and
+    /// the held candidates are judged against it. Without a second witness the held candidates
+    /// are wrong, as without this hook. Only the first held candidate's output is kept: a
+    /// newcomer that disagrees with it is compared with the first few other held ones by
+    /// running them again.
+    TunableSet& with_reference_witnesses(ReferenceDoubt doubt, WitnessAgreement agree) {
+        doubt_ = std::move(doubt);
+        agree_ = std::move(agree);
         return *this;
     }
 
@@ -219,6 +243,30 @@ class TunableSet {
         }
     }
 
+    /// Where `candidate` says `reference` may be wrong (see with_reference_witnesses); nullopt
+    /// when no witness hooks were set, when nothing casts doubt on it, or when the hook throws
+    /// (the candidate is then judged as usual).
+    std::optional<std::string> reference_doubt(const Out& reference, const Out& candidate) const {
+        if (!doubt_ || !agree_) {
+            return std::nullopt;
+        }
+        try {
+            return doubt_(reference, candidate);
+        } catch (const std::exception&) {
+            return std::nullopt;
+        }
+    }
+
+    /// Whether two candidates doubting `reference` agree (see with_reference_witnesses); false
+    /// when the hook throws.
+    bool witnesses_agree(const Out& reference, const Out& first, const Out& second) const {
+        try {
+            return agree_ && agree_(reference, first, second);
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+
     int priority(std::size_t index, const Key& key) const {
         const CandidateType& c = candidates_[index];
         return c.priority ? c.priority(key) : 0;
@@ -269,6 +317,8 @@ class TunableSet {
     Comparison compare_;
     ReferenceList references_;
     ReferenceFault fault_;
+    ReferenceDoubt doubt_;
+    WitnessAgreement agree_;
     Prefetch prefetch_;
 };
 

@@ -121,13 +121,22 @@ Result<typename Set::OutputType, TuneError> run_preferred(
 
 /// The output check of checks mode, one candidate at a time: runs a candidate and compares its
 /// output with the reference candidate's, which must be checked first. Only the reference's
-/// output is kept: every other is compared as soon as it exists and dropped, so checking N
-/// candidates holds two outputs at a time, not N (a 65,536-point grid with 64 KiB of output
-/// would otherwise hold 4 GiB). A search checks each point it proposes this way.
+/// output is kept, and at most one witness's (below): every other is compared as soon as it
+/// exists and dropped, so checking N candidates holds at most four outputs at a time, not N (a
+/// 65,536-point grid with 64 KiB of output would otherwise hold 4 GiB). A search checks each
+/// point it proposes this way.
 ///
-/// A reference whose output is at fault (TunableSet::with_reference_fault) is the one reported,
-/// never the candidates: the next reference of the list runs at once and is the truth instead,
-/// and with none left no candidate runs at all (reference_error says why).
+/// A reference whose output is at fault (TunableSet::with_reference_fault), or that fails to
+/// run, is the one reported, never the candidates: the next reference of the list runs at once
+/// and is the truth instead, and with none left no candidate runs at all (reference_error says
+/// why; with references that only failed to run, the candidates run unchecked).
+///
+/// A candidate that differs from the reference only where the reference may be wrong
+/// (TunableSet::with_reference_witnesses) is held, not called wrong: its output is kept as the
+/// witness. When a second one agrees with it there (or with one of the first few other held
+/// ones, run again), the reference is at fault as above and the held candidates are judged
+/// against the next reference; settle() gives their verdicts. A search measures the held
+/// candidates meanwhile, and drops those found wrong before the winner is chosen.
 template <class Set>
 class OutputCheck {
   public:
@@ -141,6 +150,8 @@ class OutputCheck {
     /// The reference in use: the most trusted until one at fault gives way to the next.
     std::size_t reference() const { return reference_; }
 
+    /// The verdict on the candidate at `index`: nullopt when it may go on (its output matches,
+    /// is not compared, or is held until settle()).
     std::optional<CandidateFailure> operator()(std::size_t index) {
         if (index == reference_ && !judged_) {
             return judge_references();
@@ -150,31 +161,30 @@ class OutputCheck {
                 return failure;  // a reference already run and reported
             }
         }
-        if (index == reference_) {
-            return std::nullopt;  // the reference that took over, run when it did
+        return run_and_judge(index);
+    }
+
+    /// The verdicts given late: on the held candidates (judged against the reference that took
+    /// over, or wrong when no second witness came) and on a reference that was taken and then
+    /// found at fault by witnesses. Call once every candidate has been checked.
+    std::vector<CandidateFailure> settle() {
+        std::vector<CandidateFailure> verdicts = std::move(fallen_);
+        fallen_.clear();
+        while (!rejudged_.empty()) {
+            Rejudged next = std::move(rejudged_.back());
+            rejudged_.pop_back();
+            std::optional<CandidateFailure> verdict =
+                next.output ? judge(next.index, std::move(*next.output))
+                            : run_and_judge(next.index);
+            if (verdict) {
+                verdicts.push_back(std::move(*verdict));
+            }
         }
-        const std::string& name = set_.candidate(index).name;
-        if (std::optional<std::string> error = reference_error()) {
-            // Comparing with an output at fault would blame this candidate for it; running it
-            // unchecked would let a wrong one win.
-            return CandidateFailure{name, index, FailureKind::skipped, "not checked: " + *error};
-        }
-        events_.emit(TuneEventKind::candidate_started, name);
-        auto out = set_.run(index, inputs_);
-        if (!out) {
-            return CandidateFailure{name, index, FailureKind::error, "checks run: " + out.error()};
-        }
-        if (!want_) {
-            note_unchecked();
-            return std::nullopt;
-        }
-        std::optional<std::string> mismatch = set_.comparison()(*want_, out.value());
-        if (mismatch) {
-            return CandidateFailure{
-                name, index, FailureKind::wrong_output,
-                "differs from '" + set_.candidate(reference_).name + "': " + *mismatch};
-        }
-        return std::nullopt;
+        // No second candidate agreed: the reference stands, and they differ from it.
+        verdicts.insert(verdicts.end(), held_.begin(), held_.end());
+        held_.clear();
+        witness_.reset();
+        return verdicts;
     }
 
     /// Says once, when the reference produced no output, that outputs were not compared.
@@ -203,53 +213,184 @@ class OutputCheck {
     const std::vector<CandidateFailure>& failed_references() const { return failed_references_; }
 
   private:
+    using Out = typename Set::OutputType;
+
+    /// A held candidate to judge again against the reference that took over; only the witness
+    /// comes with its output, the others run again.
+    struct Rejudged {
+        std::size_t index;
+        std::optional<Out> output;
+    };
+
+    const std::string& name(std::size_t index) const { return set_.candidate(index).name; }
+
     /// Runs the references, most trusted first, until one gives an output not at fault: that
     /// one is the truth. Returns the first reference's verdict.
     std::optional<CandidateFailure> judge_references() {
         judged_ = true;
-        for (std::size_t r = 0; r < references_.size(); ++r) {
-            reference_ = references_[r];
-            const std::string& name = set_.candidate(reference_).name;
-            events_.emit(TuneEventKind::candidate_started, name);
-            auto out = set_.run(reference_, inputs_);
-            if (!out) {
-                // No output to check against: the others run unchecked (note_unchecked says
-                // so), unless a reference before this one was at fault.
-                failed_references_.push_back(
-                    {name, reference_, FailureKind::error, "checks run: " + out.error()});
-                break;
-            }
-            std::optional<std::string> fault = set_.reference_fault(out.value());
-            if (!fault) {
-                want_ = std::move(out).value();
-                break;
-            }
-            faulted_ = true;
-            std::string reason = "the reference '" + name + "' " + *fault;
-            if (r + 1 < references_.size()) {
-                reason +=
-                    "; checked against '" + set_.candidate(references_[r + 1]).name + "' instead";
-            }
-            events_.emit(TuneEventKind::checks_note, name, reason);
-            failed_references_.push_back(
-                {name, reference_, FailureKind::wrong_output, std::move(reason)});
-        }
+        take_reference(0);
         const bool first_failed =
             !failed_references_.empty() && failed_references_.front().index == references_.front();
         return first_failed ? std::optional(failed_references_.front()) : std::nullopt;
     }
+
+    /// Makes the first reference from `position` of the list whose run gives an output not at
+    /// fault the truth; the ones before it give way.
+    void take_reference(std::size_t position) {
+        for (position_ = position; position_ < references_.size(); ++position_) {
+            reference_ = references_[position_];
+            events_.emit(TuneEventKind::candidate_started, name(reference_));
+            auto out = set_.run(reference_, inputs_);
+            if (!out) {
+                give_way(FailureKind::error, "checks run: " + out.error());
+                continue;
+            }
+            if (std::optional<std::string> fault = set_.reference_fault(out.value())) {
+                faulted_ = true;
+                give_way(FailureKind::wrong_output,
+                         "the reference '" + name(reference_) + "' " + std::move(*fault));
+                continue;
+            }
+            want_ = std::move(out).value();
+            return;
+        }
+        // None is left: with only errors, the others run unchecked (note_unchecked says so).
+    }
+
+    /// Records why the reference in use cannot be the truth, and which one is tried next.
+    void give_way(FailureKind kind, std::string reason) {
+        if (position_ + 1 < references_.size()) {
+            reason += "; checked against '" + name(references_[position_ + 1]) + "' instead";
+            events_.emit(TuneEventKind::checks_note, name(reference_), reason);
+        } else if (kind == FailureKind::wrong_output) {
+            events_.emit(TuneEventKind::checks_note, name(reference_), reason);
+        }
+        failed_references_.push_back({name(reference_), reference_, kind, std::move(reason)});
+    }
+
+    std::optional<CandidateFailure> run_and_judge(std::size_t index) {
+        if (index == reference_) {
+            return std::nullopt;  // the reference that took over, run when it did
+        }
+        if (std::optional<std::string> error = reference_error()) {
+            // Comparing with an output at fault would blame this candidate for it; running it
+            // unchecked would let a wrong one win.
+            return CandidateFailure{name(index), index, FailureKind::skipped,
+                                    "not checked: " + *error};
+        }
+        events_.emit(TuneEventKind::candidate_started, name(index));
+        auto out = set_.run(index, inputs_);
+        if (!out) {
+            return CandidateFailure{name(index), index, FailureKind::error,
+                                    "checks run: " + out.error()};
+        }
+        return judge(index, std::move(out).value());
+    }
+
+    std::optional<CandidateFailure> judge(std::size_t index, Out out) {
+        if (index == reference_) {
+            return std::nullopt;
+        }
+        if (std::optional<std::string> error = reference_error()) {
+            return CandidateFailure{name(index), index, FailureKind::skipped,
+                                    "not checked: " + *error};
+        }
+        if (!want_) {
+            note_unchecked();
+            return std::nullopt;
+        }
+        std::optional<std::string> mismatch = set_.comparison()(*want_, out);
+        if (!mismatch) {
+            return std::nullopt;
+        }
+        CandidateFailure wrong{name(index), index, FailureKind::wrong_output,
+                               "differs from '" + name(reference_) + "': " + *mismatch};
+        if (std::optional<std::string> doubt = set_.reference_doubt(*want_, out)) {
+            return hold(std::move(wrong), std::move(out), std::move(*doubt));
+        }
+        return wrong;
+    }
+
+    /// Holds the verdict on a candidate that casts doubt on the reference; the second one that
+    /// agrees with an earlier one puts the reference at fault, and is judged against the next.
+    std::optional<CandidateFailure> hold(CandidateFailure wrong, Out out, std::string doubt) {
+        if (!witness_) {
+            witness_ = std::move(out);
+            witness_index_ = wrong.index;
+            held_.push_back(std::move(wrong));
+            return std::nullopt;
+        }
+        const std::optional<std::size_t> partner = set_.witnesses_agree(*want_, *witness_, out)
+                                                       ? std::optional(witness_index_)
+                                                       : agreeing_held(out);
+        if (!partner) {
+            held_.push_back(std::move(wrong));
+            return std::nullopt;
+        }
+        for (CandidateFailure& held : held_) {
+            rejudged_.push_back({held.index, held.index == witness_index_
+                                                 ? std::optional<Out>(std::move(witness_))
+                                                 : std::nullopt});
+        }
+        held_.clear();
+        witness_.reset();
+        faulted_ = true;
+        want_.reset();
+        give_way(FailureKind::wrong_output, "the reference '" + name(reference_) + "' " + doubt +
+                                                " where '" + name(*partner) + "' and '" +
+                                                wrong.name + "' agree on finite values");
+        fallen_.push_back(failed_references_.back());
+        take_reference(position_ + 1);
+        return judge(wrong.index, std::move(out));
+    }
+
+    /// A held candidate other than the witness that agrees with `out`, found by running the
+    /// first few of them again (their outputs were dropped): when the witness is itself wrong,
+    /// the candidates that are right must still find each other.
+    std::optional<std::size_t> agreeing_held(const Out& out) {
+        std::size_t rerun = 0;
+        for (const CandidateFailure& held : held_) {
+            if (held.index == witness_index_) {
+                continue;
+            }
+            if (rerun++ == rerun_witnesses) {
+                break;
+            }
+            events_.emit(TuneEventKind::candidate_started, held.name);
+            auto again = set_.run(held.index, inputs_);
+            if (again && set_.witnesses_agree(*want_, again.value(), out)) {
+                return held.index;
+            }
+        }
+        return std::nullopt;
+    }
+
+    /// How many held candidates besides the witness a newcomer that disagrees with the witness
+    /// is compared with: each costs a run, and many candidates that all disagree with each
+    /// other where the reference is not finite would otherwise cost a run per pair.
+    static constexpr std::size_t rerun_witnesses = 3;
 
     const Set& set_;
     const typename Set::InputsType& inputs_;
     const EventContext& events_;
     std::vector<std::size_t> references_;
     std::size_t reference_;
+    /// Where reference_ is in references_.
+    std::size_t position_ = 0;
     bool judged_ = false;
     /// Whether a reference's output was at fault (not merely missing).
     bool faulted_ = false;
     std::vector<CandidateFailure> failed_references_;
-    std::optional<typename Set::OutputType> want_;
+    std::optional<Out> want_;
     bool noted_ = false;
+    /// The first candidate that cast doubt on the reference in use, and its output.
+    std::optional<Out> witness_;
+    std::size_t witness_index_ = 0;
+    /// The verdicts held until a second witness agrees or settle() (the witness's among them).
+    std::vector<CandidateFailure> held_;
+    std::vector<Rejudged> rejudged_;
+    /// References taken as the truth, then put at fault by witnesses.
+    std::vector<CandidateFailure> fallen_;
 };
 
 /// Checks mode: runs every candidate on the inputs through `check`, the reference first, and
@@ -275,8 +416,35 @@ std::vector<BenchmarkCandidate> check_outputs(OutputCheck<Set>& check,
     std::erase_if(live, [&](const BenchmarkCandidate& c) {
         return c.index != check.reference() && fails(c);
     });
+    for (CandidateFailure& verdict : check.settle()) {
+        const auto erased = std::erase_if(
+            live, [&](const BenchmarkCandidate& c) { return c.index == verdict.index; });
+        if (erased != 0) {
+            failures.push_back(std::move(verdict));
+        }
+    }
     check.note_unchecked();
     return live;
+}
+
+/// Drops from a search's outcome the candidates whose check verdicts came late (settle()): they
+/// were measured while held.
+inline void drop_settled(SearchOutcome& outcome, std::vector<CandidateFailure> verdicts) {
+    for (CandidateFailure& verdict : verdicts) {
+        const auto erased = std::erase_if(
+            outcome.benchmark.ranking,
+            [&](const RankedCandidate& ranked) { return ranked.index == verdict.index; });
+        if (erased == 0) {
+            continue;  // already failed in the search
+        }
+        for (SearchStep& step : outcome.trace.steps) {
+            if (step.index == verdict.index) {
+                step.error = verdict.reason;
+                step.finalist = false;
+            }
+        }
+        outcome.benchmark.failures.push_back(std::move(verdict));
+    }
 }
 
 /// Measures the key's candidates with a search (random, halving, local, or exhaustive under a
@@ -305,7 +473,10 @@ SearchOutcome search_key(const Set& set, const typename Set::InputsType& inputs,
             }
         }
     }
-    return run_search(points, strategy, options.search, options.sampling, hooks, first);
+    SearchOutcome outcome =
+        run_search(points, strategy, options.search, options.sampling, hooks, first);
+    drop_settled(outcome, check.settle());
+    return outcome;
 }
 
 /// The trace of an exhaustive tuning: every runnable candidate in the order it was first run
