@@ -41,6 +41,16 @@ TEST_CASE("matching outputs compare equal") {
     CHECK_FALSE(compare_outputs(problem, floats({1, 2, 3}), floats({1, 2, 3.00001f})));
 }
 
+TEST_CASE("identical outputs match, unless they hold NaN, which matches nothing") {
+    const Problem problem = parse(saxpy_json());
+    CHECK_FALSE(compare_outputs(problem, floats({1, inf, -0.0f}), floats({1, inf, -0.0f})));
+    const auto report = compare_outputs(problem, floats({1, nan, 3}), floats({1, nan, 3}));
+    REQUIRE(report);
+    CHECK(
+        report->starts_with("y[1]: expected nan (the reference's output; NaN matches nothing), "
+                            "got nan; 1 of 3 elements of y differ, at 1"));
+}
+
 TEST_CASE("a mismatch report counts the mismatches, lists where and gives the largest errors") {
     const Problem problem = parse(saxpy_json());
     const auto report =

@@ -1,19 +1,10 @@
 #include "input_write.hpp"
 
 #include <algorithm>
-#include <cstring>
+
+#include "same_bytes.hpp"
 
 namespace spvtune::run::detail {
-namespace {
-
-/// Byte equality through memcmp, not a generic algorithm: the sanitizer build is unoptimised,
-/// and there an element-by-element comparison of every input after every checked run was the
-/// largest cost of a tune.
-bool same_bytes(std::span<const std::byte> a, std::span<const std::byte> b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
-}
-
-}  // namespace
 
 std::optional<std::string> describe_input_write(const problem::ResolvedBuffer& buffer,
                                                 std::span<const std::byte> initial,

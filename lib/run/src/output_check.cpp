@@ -4,6 +4,8 @@
 
 #include <spvtune/run/output_check.hpp>
 
+#include "same_bytes.hpp"
+
 namespace spvtune::run {
 namespace {
 
@@ -98,10 +100,26 @@ std::string describe_first(const problem::Comparison& comparison, const std::str
     return message;
 }
 
+bool holds_nan(const problem::BufferSpec& buffer, std::span<const std::byte> bytes) {
+    if (!vulkan::is_floating(buffer.type)) {
+        return false;
+    }
+    const std::size_t size = vulkan::element_size(buffer.type);
+    for (std::size_t index = 0; index < bytes.size() / size; ++index) {
+        if (std::isnan(vulkan::read_element(buffer.type, bytes, index))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 Mismatches find_mismatches(const problem::Comparison& comparison, const problem::BufferSpec& buffer,
                            std::span<const std::byte> expected, std::span<const std::byte> actual) {
     const std::size_t size = vulkan::element_size(buffer.type);
     Mismatches found;
+    if (detail::same_bytes(expected, actual) && !holds_nan(buffer, expected)) {
+        return found;  // equal values match under any tolerance; only NaN matches nothing
+    }
     for (std::size_t index = 0; index < expected.size() / size; ++index) {
         const double want = vulkan::read_element(buffer.type, expected, index);
         const double got = vulkan::read_element(buffer.type, actual, index);
