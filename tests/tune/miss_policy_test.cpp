@@ -154,7 +154,11 @@ TEST_CASE("run_preferred follows priority, then registration order, past failing
     CHECK(bench["naive"].runs.load() == 1);
     CHECK(bench["tiled"].runs.load() == 1);
     CHECK(bench["vector"].runs.load() == 0);
-    CHECK(h.events.last(TuneEventKind::untuned_miss)->candidate == "tiled");
+    const auto miss = h.events.last(TuneEventKind::untuned_miss);
+    REQUIRE(miss);
+    CHECK(miss->candidate == "tiled");
+    // The application hears why the preferred candidate did not answer.
+    CHECK(miss->message.find("passed over naive: needs subgroups") != std::string::npos);
 }
 
 TEST_CASE("run_preferred never runs a candidate with a negative priority") {

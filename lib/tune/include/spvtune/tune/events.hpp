@@ -43,7 +43,9 @@ enum class TuneEventKind {
     store_note,       ///< about a save, or a stored entry that was not used (`message` says what)
     fallback_used,    ///< a settled winner failed; `candidate` ran instead, `message` says why
     checks_note,      ///< checks mode could not compare (`message` says why)
-    untuned_miss,     ///< MissPolicy::run_preferred: nothing settled, `candidate` ran untuned
+    /// MissPolicy::run_preferred: nothing settled, `candidate` ran untuned; `message` names each
+    /// candidate passed over (`passed over NAME: reason`), a more preferred one that failed too.
+    untuned_miss,
     /// A candidate is about to be prepared, run or measured for the key (once per sample while
     /// benchmarking), for progress displays; never on the hit path.
     candidate_started,

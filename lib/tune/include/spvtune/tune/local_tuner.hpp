@@ -358,15 +358,21 @@ class LocalTuner {
                                               const detail::EventContext& events,
                                               ExecutionInfo* info, std::string_view headline) {
         ExecutionInfo ran;
+        std::vector<CandidateFailure> passed_over;
         Result<Out, TuneError> out = detail::run_preferred(
-            set, key, inputs, false, LookupSource::untuned, &ran, headline, events);
+            set, key, inputs, false, LookupSource::untuned, &ran, headline, events, &passed_over);
         if (out) {
             if (info != nullptr) {
                 *info = ran;
             }
-            events.emit(TuneEventKind::untuned_miss, set.candidate(ran.candidate).name,
-                        "not settled in memory or the store: ran the most preferred candidate "
-                        "that works, without tuning");
+            std::string message =
+                "not settled in memory or the store: ran the most preferred candidate that "
+                "works, without tuning";
+            // The application hears why a more preferred candidate did not answer the key.
+            for (const CandidateFailure& failure : passed_over) {
+                message += "; passed over " + failure.name + ": " + failure.reason;
+            }
+            events.emit(TuneEventKind::untuned_miss, set.candidate(ran.candidate).name, message);
         }
         return out;
     }
