@@ -1,8 +1,9 @@
-// An application using an installed spvtune: it runs one key of a problem with the winner the
-// shipped cache holds for this device, never tuning. It exits 0 only when the key was a cache
-// hit and ran the winner the cache file names.
+// An application using an installed spvtune (built by tests/package/consumer/CMakeLists.txt,
+// the README's example): it runs one key of a problem from a shipped cache, never tuning. A key
+// the cache holds runs its winner; one it lacks runs the most preferred candidate that can run
+// it. It prints which, and exits 0 when a candidate ran (a hit only with the cache's winner).
 //
-// usage: spvtune_package_consumer PROBLEM.json CACHE_DIR N
+// usage: my_app PROBLEM.json CACHE_DIR N
 #include <cstdint>
 #include <exception>
 #include <iostream>
@@ -25,7 +26,7 @@ using namespace spvtune;
 
 int run_cached_winner(const std::string& problem_file, const std::string& caches, std::int64_t n) {
     problem::LoadOptions load;
-    load.kernel_dirs = {CONSUMER_KERNEL_DIR};  // the kernels installed with the package
+    load.kernel_dirs = {APP_KERNEL_DIR};  // the kernels installed with the package
     const problem::Problem problem = problem::load_problem(problem_file, load);
     const problem::ProblemKey key({{"n", n}});
 
@@ -42,16 +43,25 @@ int run_cached_winner(const std::string& problem_file, const std::string& caches
               << " entries\n";
 
     run::TuningOptions tuning;
+    // Read-only: shipped files are never written, locked or moved, even when damaged.
     tuning.tuner.store = std::make_shared<cache::CacheFileStore>(
         caches, cache::CacheFileStoreOptions{.read_only = true});
+    // Never measure: a key the cache lacks runs the most preferred candidate that can run it.
     tuning.tuner.miss_policy = tune::MissPolicy::run_preferred;
     run::ProblemTuning runner(problem, device, tuning);
     const run::KeyReport report = runner.tune(key);
-    if (report.status != run::KeyStatus::cached || !report.ran) {
-        std::cout << "not a cache hit\n";
+    if (!report.ran) {
+        std::cout << "error: " << report.error << '\n';
         return 1;
     }
     const std::string& ran = problem.candidates[*report.ran].name;
+    if (report.status == run::KeyStatus::untuned) {
+        std::cout << "not tuned: ran " << ran << ", the most preferred candidate that can run it\n";
+        for (const run::SkippedCandidate& skipped : report.skipped) {
+            std::cout << "  passed over " << skipped.name << ": " << skipped.reason << '\n';
+        }
+        return 0;
+    }
     const std::string winner = report.entry ? report.entry->winner_name : "";
     std::cout << "cache hit: ran " << ran << " (the cache's winner: " << winner << ")\n";
     return ran == winner ? 0 : 1;
@@ -61,7 +71,7 @@ int run_cached_winner(const std::string& problem_file, const std::string& caches
 
 int main(int argc, char** argv) {
     if (argc != 4) {
-        std::cerr << "usage: spvtune_package_consumer PROBLEM.json CACHE_DIR N\n";
+        std::cerr << "usage: my_app PROBLEM.json CACHE_DIR N\n";
         return 2;
     }
     try {
