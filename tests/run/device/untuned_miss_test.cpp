@@ -31,14 +31,6 @@ Problem saxpy_limited_workgroups() {
     return testing::parse(json);
 }
 
-std::size_t index_of(const Problem& problem, const std::string& name) {
-    const auto found =
-        std::find_if(problem.candidates.begin(), problem.candidates.end(),
-                     [&](const Candidate& candidate) { return candidate.name == name; });
-    REQUIRE(found != problem.candidates.end());
-    return static_cast<std::size_t>(found - problem.candidates.begin());
-}
-
 struct Events {
     std::vector<tune::TuneEventKind> kinds;
     std::string untuned_candidate;
@@ -59,14 +51,19 @@ TuningOptions never_measure(Events& events) {
     return options;
 }
 
+/// Runs key `n` of `problem` on the device as a shipped cache's application does.
+KeyReport run_never_measuring(const Problem& problem, std::int64_t n, Events& events) {
+    test::VulkanFixture vulkan;
+    ProblemTuning tuning(problem, vulkan.device(), never_measure(events));
+    return tuning.tune(ProblemKey({{"n", n}}));
+}
+
 }  // namespace
 
 TEST_CASE("a key the reference cannot run runs the most preferred candidate that can") {
-    test::VulkanFixture vulkan;
     const Problem problem = saxpy_limited_workgroups();
     Events events;
-    ProblemTuning tuning(problem, vulkan.device(), never_measure(events));
-    const KeyReport report = tuning.tune(ProblemKey({{"n", std::int64_t{4096}}}));
+    const KeyReport report = run_never_measuring(problem, 4096, events);
 
     CHECK(report.error == "");
     CHECK(report.status == KeyStatus::untuned);
@@ -85,11 +82,8 @@ TEST_CASE("a key the reference cannot run runs the most preferred candidate that
 }
 
 TEST_CASE("a key no candidate can run fails under run_preferred too, naming each reason") {
-    test::VulkanFixture vulkan;
-    const Problem problem = saxpy_limited_workgroups();
     Events events;
-    ProblemTuning tuning(problem, vulkan.device(), never_measure(events));
-    const KeyReport report = tuning.tune(ProblemKey({{"n", std::int64_t{65536}}}));
+    const KeyReport report = run_never_measuring(saxpy_limited_workgroups(), 65536, events);
     CHECK(report.status == KeyStatus::failed);
     CHECK_FALSE(report.ran);
     CHECK(report.error.find("no candidate can run this key") == 0);
@@ -106,7 +100,6 @@ TEST_CASE("tuning a key the reference cannot run still fails: its outputs cannot
     CHECK(report.status == KeyStatus::failed);
     CHECK_FALSE(report.ran);
     CHECK(report.error.find("the reference candidate saxpy[WG=64] cannot run this key") == 0);
-    CHECK(index_of(problem, "saxpy[WG=64]") == problem.reference.candidates.front());
 }
 
 }  // namespace untuned_miss_test
