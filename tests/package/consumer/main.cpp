@@ -17,8 +17,7 @@
 #include <spvtune/run/device_bridge.hpp>
 #include <spvtune/run/problem_tuning.hpp>
 #include <spvtune/vulkan/device.hpp>
-#include <spvtune/vulkan/device_selector.hpp>
-#include <spvtune/vulkan/instance.hpp>
+#include <spvtune/vulkan/selected_device.hpp>
 
 namespace {
 
@@ -30,8 +29,10 @@ int run_cached_winner(const std::string& problem_file, const std::string& caches
     const problem::Problem problem = problem::load_problem(problem_file, load);
     const problem::ProblemKey key({{"n", n}});
 
-    const vulkan::Instance instance(vulkan::InstanceOptions{});
-    vulkan::Device device(instance, vulkan::select_device(instance.devices(), ""));
+    // The default device (a discrete GPU, else integrated, else lavapipe); SPVTUNE_VALIDATION=1
+    // adds the validation layer.
+    vulkan::SelectedDevice selected("");
+    vulkan::Device& device = selected.device();
     const tune::HardwareIdentity hardware = run::hardware_identity(device.info().identity);
     const auto found = cache::find_cache_file(caches, hardware, cache::DriverMismatch::refuse);
     if (!found) {
