@@ -3,9 +3,10 @@
 # prefix, moves the prefix, builds the README's application (tests/package/consumer, whose
 # CMakeLists.txt must be the README's) against the moved install with find_package(spvtune CONFIG
 # REQUIRED) and nothing else set, tunes one key with the moved install's spvtune and runs the
-# application against that cache: an exact key runs the cached winner, a key nothing tuned runs
-# a candidate that can run it. Moved once more, the application still finds the kernels through
-# SPVTUNE_KERNEL_PATH. Nothing installed may name the build tree's kernels.
+# application against that cache: an exact key runs the cached winner, a size next to it runs
+# that winner as the nearest tuned key's, a key far from it runs a candidate that can run it.
+# Moved once more, the application still finds the kernels through SPVTUNE_KERNEL_PATH. Nothing
+# installed may name the build tree's kernels.
 # usage: package_test.sh BUILD_DIR SOURCE_DIR [CXX_FLAGS [LINKER_FLAGS]]  (the build's, so that
 # a sanitizer build's instrumented libraries link)
 set -euo pipefail
@@ -80,10 +81,19 @@ fi
 
 # Tuned: the cache's winner runs.
 "$work/app/my_app" "$work/saxpy.json" "$work/cache" 65536 | tee "$work/hit.out"
+grep -q '^answer: exact$' "$work/hit.out" || fail "the tuned key was no exact answer"
 grep -q '^cache hit: ran saxpy\[WG=[0-9]*\]' "$work/hit.out" || fail "the tuned key was no hit"
+# Not tuned, but next to a tuned size (n=100000 shares the bucket n=131072): the tuned
+# neighbour's winner runs, and the application knows it.
+"$work/app/my_app" "$work/saxpy.json" "$work/cache" 100000 | tee "$work/near.out"
+grep -q '^answer: nearest (from n=65536)$' "$work/near.out" ||
+    fail "the untuned size next to a tuned one did not run the nearest tuned winner"
 # Never tuned, and too large for some candidates on small devices (lavapipe: the reference
-# saxpy[WG=64] needs more than 65535 workgroups): a candidate that can run it runs.
+# saxpy[WG=64] needs more than 65535 workgroups): the neighbour's winner if it can run it, else
+# the most preferred candidate that can.
 "$work/app/my_app" "$work/saxpy.json" "$work/cache" 12345678 | tee "$work/miss.out"
+grep -qE '^answer: (default|nearest \(from n=65536\))$' "$work/miss.out" ||
+    fail "the untuned key did not run a candidate"
 grep -q '^not tuned: ran saxpy\[WG=[0-9]*\]' "$work/miss.out" ||
     fail "the untuned key did not run a candidate"
 

@@ -1,7 +1,9 @@
 // An application using an installed spvtune (built by tests/package/consumer/CMakeLists.txt,
 // the README's example): it runs one key of a problem from a shipped cache, never tuning. A key
-// the cache holds runs its winner; one it lacks runs the most preferred candidate that can run
-// it. It prints which, and exits 0 when a candidate ran (a hit only with the cache's winner).
+// the cache holds runs its winner; one it lacks runs the winner of the nearest tuned key when
+// that can run it, else the most preferred candidate that can. It prints which (the answer's
+// source: exact, nearest (from n=...) or default), and exits 0 when a candidate ran (a hit only
+// with the cache's winner).
 //
 // usage: my_app PROBLEM.json CACHE_DIR N
 #include <cstdint>
@@ -47,8 +49,9 @@ int run_cached_winner(const std::string& problem_file, const std::string& caches
     // Read-only: shipped files are never written, locked or moved, even when damaged.
     tuning.tuner.store = std::make_shared<cache::CacheFileStore>(
         caches, cache::CacheFileStoreOptions{.read_only = true});
-    // Never measure: a key the cache lacks runs the most preferred candidate that can run it.
-    tuning.tuner.miss_policy = tune::MissPolicy::run_preferred;
+    // Never measure: a key the cache lacks runs the nearest tuned key's winner, or the most
+    // preferred candidate that can run it.
+    tuning.tuner.miss_policy = tune::MissPolicy::run_nearest;
     run::ProblemTuning runner(problem, device, tuning);
     const run::KeyReport report = runner.tune(key);
     if (!report.ran) {
@@ -56,6 +59,12 @@ int run_cached_winner(const std::string& problem_file, const std::string& caches
         return 1;
     }
     const std::string& ran = problem.candidates[*report.ran].name;
+    std::cout << "answer: " << run::answer_source(report) << '\n';
+    if (report.nearest_key) {
+        std::cout << "not tuned: ran " << ran << ", the winner of the nearest tuned key "
+                  << *report.nearest_key << '\n';
+        return 0;
+    }
     if (report.status == run::KeyStatus::untuned) {
         std::cout << "not tuned: ran " << ran << ", the most preferred candidate that can run it\n";
         for (const run::SkippedCandidate& skipped : report.skipped) {

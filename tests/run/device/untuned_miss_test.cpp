@@ -1,6 +1,7 @@
-// A shipped cache's application (MissPolicy::run_preferred) never measures and so checks no
-// output: a key its reference cannot run still runs the most preferred candidate that can, and
-// fails only when none can. A tuning run still needs the reference.
+// A shipped cache's application (MissPolicy::run_preferred, run_nearest) never measures and so
+// checks no output: a key its reference cannot run still runs the most preferred candidate that
+// can, and fails only when none can. A tuning run still needs the reference. Under run_nearest
+// an untuned key runs the nearest tuned key's winner, and the report says so.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -100,6 +101,42 @@ TEST_CASE("tuning a key the reference cannot run still fails: its outputs cannot
     CHECK(report.status == KeyStatus::failed);
     CHECK_FALSE(report.ran);
     CHECK(report.error.find("the reference candidate saxpy[WG=64] cannot run this key") == 0);
+}
+
+TEST_CASE("under run_nearest an untuned key runs the nearest tuned key's winner and says so") {
+    test::VulkanFixture vulkan;
+    const Problem problem = testing::parse(testing::saxpy_json());
+    auto store = std::make_shared<tune::InMemoryStore>();
+    TuningOptions tune_options;
+    tune_options.tuner.store = store;
+    tune_options.tuner.sampling = tune::SamplingSettings::fixed(0, 2);
+    const KeyReport tuned = ProblemTuning(problem, vulkan.device(), tune_options)
+                                .tune(ProblemKey({{"n", std::int64_t{1024}}}));
+    REQUIRE(tuned.entry);
+    CHECK(answer_source(tuned) == "exact");
+
+    Events events;
+    TuningOptions nearest = never_measure(events);
+    nearest.tuner.store = store;
+    nearest.tuner.miss_policy = tune::MissPolicy::run_nearest;
+    ProblemTuning application(problem, vulkan.device(), nearest);
+    const KeyReport report = application.tune(ProblemKey({{"n", std::int64_t{4096}}}));
+    CHECK(report.status == KeyStatus::untuned);
+    REQUIRE(report.ran);
+    CHECK(problem.candidates[*report.ran].name == tuned.entry->winner_name);
+    CHECK(report.nearest_key == "n=1024");
+    CHECK(answer_source(report) == "nearest (from n=1024)");
+    CHECK(application.tune(ProblemKey({{"n", std::int64_t{1024}}})).status == KeyStatus::cached);
+
+    // With nothing tuned, the default: the most preferred candidate.
+    Events none;
+    TuningOptions empty = never_measure(none);
+    empty.tuner.miss_policy = tune::MissPolicy::run_nearest;
+    const KeyReport fallback = ProblemTuning(problem, vulkan.device(), empty)
+                                   .tune(ProblemKey({{"n", std::int64_t{4096}}}));
+    CHECK(answer_source(fallback) == "default");
+    REQUIRE(fallback.ran);
+    CHECK(problem.candidates[*fallback.ran].name == "saxpy[WG=32]");
 }
 
 }  // namespace untuned_miss_test
