@@ -137,7 +137,8 @@ class ProblemTuning {
     std::vector<CandidateFault> faults() const;
 
     /// Plans, then executes `exact_key`: a settled key runs its winner, others are measured
-    /// (or, under MissPolicy::run_preferred, run untuned).
+    /// (or, under MissPolicy::run_preferred and run_nearest, run untuned: see KeyReport's
+    /// nearest_key and answer_source).
     KeyReport tune(const problem::ProblemKey& exact_key);
 
   private:

@@ -30,6 +30,8 @@ enum class MissPolicy {
     /// n=4096 is a good guess at n=5000, a poor one across a change of regime (a size that
     /// stops fitting a cache or a workgroup), and the tuned keys' spacing bounds the guess.
     /// Every candidate must compute the same result, as for any tuning; outputs are not checked.
+    /// As nothing is recorded, each call for an untuned key lists and compares the store's keys
+    /// of the list again: a cost that grows with the entries, paid only on misses.
     run_nearest,
     /// Prepare every candidate (e.g. build its pipeline), measure nothing, record nothing, never
     /// read the store, and run the most preferred candidate that works
