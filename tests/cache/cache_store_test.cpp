@@ -70,6 +70,27 @@ TEST_CASE("a saved entry is in the file and a new store loads it back whole") {
     CHECK(warnings.messages.empty());
 }
 
+TEST_CASE("a store lists the keys it holds for one tuner and candidate list, journal included") {
+    TempDirectory directory;
+    {
+        CacheFileStore store(directory.path());
+        save(store, "64");
+        save(store, "4096");
+        CHECK(compact_cache_file(store.file_for(sample_hardware())));
+        save(store, "256");  // in the journal
+        store.save(sample_hardware(), sample_address("1", "other-tuner"), sample_candidates(),
+                   "n=1", sample_entry());
+    }
+    CacheFileStore store(directory.path(), CacheFileStoreOptions{.read_only = true});
+    CHECK(store.keys(sample_hardware(), "matmul", sample_checksum) ==
+          std::vector<std::string>{sample_address("256").key_json, sample_address("4096").key_json,
+                                   sample_address("64").key_json});
+    CHECK(store.keys(sample_hardware(), "matmul", sample_checksum + 1).empty());
+    CHECK(store.keys(sample_hardware(), "nothing", sample_checksum).empty());
+    CHECK(store.keys(sample_hardware("another-gpu-00000000000000bb"), "matmul", sample_checksum)
+              .empty());
+}
+
 TEST_CASE("an unchanged cache re-saves byte-identically") {
     TempDirectory directory;
     CacheFileStore store(directory.path());

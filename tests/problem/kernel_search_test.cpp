@@ -47,6 +47,35 @@ TEST_CASE("without SPVTUNE_KERNEL_PATH, or with it empty, no path directory is s
     CHECK(kernel_candidates("k.spv", problem, {"/d"}) == without_path);
 }
 
+TEST_CASE("the built-in kernels are found under the program's prefix, wherever it was moved") {
+    TempDirectory root;
+    const fs::path prefix = root.path() / "opt" / "spvtune";
+    fs::create_directories(prefix / "bin");
+    fs::create_directories(prefix / "share" / "spvtune" / "kernels");
+    CHECK(kernel_dir_near(prefix / "bin" / "spvtune") == prefix / "share" / "spvtune" / "kernels");
+
+    const fs::path moved = root.path() / "elsewhere";
+    fs::rename(prefix, moved);
+    CHECK(kernel_dir_near(moved / "bin" / "spvtune") == moved / "share" / "spvtune" / "kernels");
+    // A build tree's test programs sit two or three levels below it.
+    CHECK(kernel_dir_near(moved / "tests" / "suite" / "program") ==
+          moved / "share" / "spvtune" / "kernels");
+    CHECK(kernel_dir_near(moved / "lib" / "run" / "examples" / "program") ==
+          moved / "share" / "spvtune" / "kernels");
+    // Farther above is no prefix of the program; no kernels at all is nothing.
+    CHECK_FALSE(kernel_dir_near(moved / "a" / "b" / "c" / "d" / "program"));
+    CHECK_FALSE(kernel_dir_near(root.path() / "opt" / "bin" / "spvtune"));
+}
+
+TEST_CASE("this build's programs find its kernels through the same layout, not a compiled path") {
+    // The test program runs from the build tree: its kernels are the build's, found through
+    // build/<preset>/share/spvtune/kernels.
+    REQUIRE_FALSE(builtin_kernel_dir().empty());
+    CHECK(builtin_kernel_dir().filename() == "kernels");
+    CHECK(builtin_kernel_dir().parent_path().filename() == "spvtune");
+    CHECK(fs::is_regular_file(builtin_kernel_dir() / "saxpy.spv"));
+}
+
 TEST_CASE("an absolute spirv path is the only place looked at") {
     CHECK(kernel_candidates("/abs/k.spv", "/p/problem.json", {"/d"}) ==
           std::vector<fs::path>{"/abs/k.spv"});

@@ -134,6 +134,7 @@ TEST_CASE("a key plan lists runnable and skipped candidates, and fails when none
     const KeyPlan huge = plan_key(problem, problem.keys[1].key, &limits);
     REQUIRE(huge.error);
     CHECK(huge.runnable.empty());
+    CHECK_FALSE(huge.runs_unchecked);
     REQUIRE(huge.skipped.size() == 3);
     CHECK(contains(*huge.error,
                    "no candidate can run this key:\n    saxpy[WG=32]: workgroup "
@@ -157,6 +158,8 @@ TEST_CASE("a key whose reference candidate cannot run is an error even when othe
           "cannot be checked: workgroup size x = 2048 exceeds "
           "maxComputeWorkGroupSize[0] = 1024 of Tiny GPU");
     CHECK(plan.runnable.size() == 1);
+    // Only the checks are missing: what runs without measuring can still run the key.
+    CHECK(plan.runs_unchecked);
 }
 
 TEST_CASE("with several reference candidates, a key's truth is the first that can run it") {
@@ -217,6 +220,7 @@ TEST_CASE("a key whose buffers do not fit the host's memory fails once, not per 
           "the buffers need 20000000 bytes of host memory (initial contents, and each checked "
           "buffer three more times for the checks), more than the 1048576 bytes available");
     CHECK(plan.skipped.empty());
+    CHECK_FALSE(plan.runs_unchecked);
 }
 
 }  // namespace device_limits_test

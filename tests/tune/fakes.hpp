@@ -277,6 +277,11 @@ class CountingStore final : public TuneStore {
         inner.mark_needs_retune(hardware, address);
     }
 
+    std::vector<std::string> keys(const HardwareIdentity& hardware, const std::string& tuner,
+                                  std::uint64_t checksum) override {
+        return inner.keys(hardware, tuner, checksum);
+    }
+
     InMemoryStore inner;
     std::atomic<int> loads{0};
     std::atomic<int> saves{0};

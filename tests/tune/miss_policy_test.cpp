@@ -1,4 +1,5 @@
-// MissPolicy::run_preferred: applications that ship a cache run it and never benchmark.
+// MissPolicy::run_preferred and run_nearest: applications that ship a cache run them and never
+// benchmark.
 
 #include <atomic>
 #include <latch>
@@ -154,7 +155,11 @@ TEST_CASE("run_preferred follows priority, then registration order, past failing
     CHECK(bench["naive"].runs.load() == 1);
     CHECK(bench["tiled"].runs.load() == 1);
     CHECK(bench["vector"].runs.load() == 0);
-    CHECK(h.events.last(TuneEventKind::untuned_miss)->candidate == "tiled");
+    const auto miss = h.events.last(TuneEventKind::untuned_miss);
+    REQUIRE(miss);
+    CHECK(miss->candidate == "tiled");
+    // The application hears why the preferred candidate did not answer.
+    CHECK(miss->message.find("passed over naive: needs subgroups") != std::string::npos);
 }
 
 TEST_CASE("run_preferred never runs a candidate with a negative priority") {
@@ -243,6 +248,92 @@ TEST_CASE("threads missing one key under run_preferred all run it and nobody mea
     CHECK(untuned.load() == h.store->loads.load());
     CHECK(bench.total_measures() == 0);
     CHECK(h.store->saves.load() == 0);
+}
+
+namespace {
+
+/// Tunes each of `sizes` with the tune policy into harness `h`'s store ("tiled" wins each).
+void tune_sizes_into_store(Harness& h, std::initializer_list<std::uint64_t> sizes) {
+    const TunerOptions before = h.tuner.options();
+    TunerOptions tuning = before;
+    tuning.miss_policy = MissPolicy::tune;
+    h.tuner.set_options(tuning);
+    Bench bench(three_candidates());
+    const Set set = bench.make_set();
+    for (const std::uint64_t size : sizes) {
+        REQUIRE(h.tuner.execute(0, h.client, set, Inputs{.size = size}));
+    }
+    REQUIRE(bench.total_measures() > 0);
+    h.tuner.clear();
+    h.tuner.set_options(before);
+}
+
+TunerOptions run_nearest(const Harness& h) {
+    TunerOptions options = h.tuner.options();
+    options.miss_policy = MissPolicy::run_nearest;
+    return options;
+}
+
+}  // namespace
+
+TEST_CASE("run_nearest runs the winner of the nearest tuned key and says which key that was") {
+    Harness h;
+    tune_sizes_into_store(h, {16, 256});
+    const int saves = h.store->saves.load();
+    h.tuner.set_options(run_nearest(h));
+    Bench bench(vector_preferred());  // untuned, "vector" would run
+    const Set set = bench.make_set();
+
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{.size = 64}, &info).value() == 42);
+    CHECK(info.source == LookupSource::nearest);
+    CHECK(info.candidate == 1);  // "tiled", the winner of size 16 and of size 256
+    // size=16 is two doublings away from 64, size=256 two as well: the tie goes to the key
+    // whose JSON sorts first; size=32 would be nearer, once tuned.
+    CHECK(info.nearest_key == "size=16");
+    REQUIRE(info.entry);
+    CHECK(info.entry->winner_name == "tiled");
+    const auto used = h.events.last(TuneEventKind::nearest_used);
+    REQUIRE(used);
+    CHECK(used->candidate == "tiled");
+    CHECK(used->message.find("nearest tuned key size=16") != std::string::npos);
+    CHECK(bench.total_measures() == 0);
+    CHECK(h.store->saves.load() == saves);
+    CHECK_FALSE(h.tuner.fastest_identity(0, set, SizeKey{64}));
+
+    tune_sizes_into_store(h, {128});
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{.size = 100}, &info).value() == 42);
+    CHECK(info.nearest_key == "size=128");
+    // A tuned key is an exact hit, not a neighbour of itself.
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{.size = 128}, &info).value() == 42);
+    CHECK(info.source == LookupSource::store);
+    CHECK(to_string(LookupSource::nearest) == "nearest");
+    CHECK(to_string(TuneEventKind::nearest_used) == "nearest used");
+}
+
+TEST_CASE("run_nearest skips a neighbour whose winner cannot run the key, then runs the default") {
+    Harness h;
+    tune_sizes_into_store(h, {16});
+    h.tuner.set_options(run_nearest(h));
+    std::vector<Spec> specs = vector_preferred();
+    specs[1].priority = [](const SizeKey& key) { return key.size == 64 ? -1 : 1; };
+    Bench bench(specs);
+    const Set set = bench.make_set();
+
+    ExecutionInfo info;
+    CHECK(h.tuner.execute(0, h.client, set, Inputs{.size = 64}, &info).value() == 42);
+    CHECK(info.source == LookupSource::untuned);
+    CHECK(info.candidate == 2);  // "vector", the preferred candidate
+    CHECK(info.nearest_key.empty());
+    CHECK(bench["tiled"].runs.load() == 0);
+
+    // A neighbour whose winner fails at run time gives way the same way.
+    Bench failing(vector_preferred());
+    failing["tiled"].broken = true;
+    CHECK(h.tuner.execute(0, h.client, failing.make_set(), Inputs{.size = 64}, &info).value() ==
+          42);
+    CHECK(info.source == LookupSource::untuned);
+    CHECK(info.candidate == 2);
 }
 
 }  // namespace miss_policy_test

@@ -403,6 +403,26 @@ std::optional<tune::TuneEntry> CacheFileStore::load(const tune::HardwareIdentity
     return std::nullopt;
 }
 
+std::vector<std::string> CacheFileStore::keys(const tune::HardwareIdentity& hardware,
+                                              const std::string& tuner, std::uint64_t checksum) {
+    const std::lock_guard guard(impl_->mutex);
+    HardwareState& state = impl_->state_for(hardware);
+    impl_->refresh(state, hardware);
+    // Reads another driver's file where the options allow one and this hardware has none.
+    impl_->fallback_record(state, hardware, {tuner, checksum, {}});
+    const CacheDocument& document =
+        state.fallback && state.document.tuners.empty() ? *state.fallback : state.document;
+    std::vector<std::string> found;
+    if (const auto lists = document.tuners.find(tuner); lists != document.tuners.end()) {
+        if (const auto list = lists->second.find(checksum); list != lists->second.end()) {
+            for (const auto& entry : list->second.entries) {
+                found.push_back(entry.first);
+            }
+        }
+    }
+    return found;
+}
+
 tune::StoreOutcome CacheFileStore::save(const tune::HardwareIdentity& hardware,
                                         const tune::EntryAddress& address,
                                         const std::vector<tune::CandidateDescription>& candidates,

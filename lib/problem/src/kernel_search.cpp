@@ -6,14 +6,39 @@
 #include <spvtune/base/posix_file.hpp>
 #include <spvtune/problem/kernel_search.hpp>
 
-#ifndef SPVTUNE_KERNEL_DIR
-#error "SPVTUNE_KERNEL_DIR must name the directory of the kernels built with spvtune"
+#ifndef SPVTUNE_PREFIX_KERNEL_DIR
+#error \
+    "SPVTUNE_PREFIX_KERNEL_DIR must name the installed kernels' directory, relative to the prefix"
 #endif
 
 namespace spvtune::problem {
 
+std::optional<std::filesystem::path> kernel_dir_near(const std::filesystem::path& executable) {
+    // PREFIX/bin/program is one level below its prefix; a build tree's programs are one to three
+    // (app/, tests/<suite>/, lib/run/examples/). No further: a directory that happens to hold
+    // share/spvtune/kernels far above a program is no prefix of it.
+    constexpr int levels = 3;
+    std::filesystem::path prefix = executable.parent_path();
+    for (int level = 0; level < levels && prefix.has_relative_path(); ++level) {
+        prefix = prefix.parent_path();
+        const std::filesystem::path kernels = prefix / SPVTUNE_PREFIX_KERNEL_DIR;
+        std::error_code error;
+        if (std::filesystem::is_directory(kernels, error)) {
+            return kernels;
+        }
+    }
+    return std::nullopt;
+}
+
 std::filesystem::path builtin_kernel_dir() {
-    return SPVTUNE_KERNEL_DIR;
+    static const std::filesystem::path dir = [] {
+        std::error_code error;
+        const std::filesystem::path program =
+            std::filesystem::read_symlink("/proc/self/exe", error);
+        return error ? std::filesystem::path()
+                     : kernel_dir_near(program).value_or(std::filesystem::path());
+    }();
+    return dir;
 }
 
 std::vector<std::filesystem::path> kernel_candidates(
@@ -38,7 +63,9 @@ std::vector<std::filesystem::path> kernel_candidates(
             rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
         }
     }
-    places.push_back(builtin_kernel_dir() / name);
+    if (const std::filesystem::path builtin = builtin_kernel_dir(); !builtin.empty()) {
+        places.push_back(builtin / name);
+    }
     return places;
 }
 

@@ -80,6 +80,7 @@ KeyPlan plan_key(const problem::Problem& problem, const problem::ProblemKey& key
         plan.error = "no candidate can run this key:" + reasons;
     } else if (!plan.reference) {
         plan.error = references_skipped(problem, plan);
+        plan.runs_unchecked = true;
     }
     return plan;
 }

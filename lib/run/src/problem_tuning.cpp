@@ -189,7 +189,11 @@ KeyReport ProblemTuning::tune(const problem::ProblemKey& exact_key) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return std::move(report);
     };
-    if (plan.error) {
+    // A shipped cache's application never measures, so it checks no output: a key no reference
+    // can run still runs its cached winner or the most preferred candidate that can.
+    const bool never_measures = impl.options.tuner.miss_policy == tune::MissPolicy::run_preferred ||
+                                impl.options.tuner.miss_policy == tune::MissPolicy::run_nearest;
+    if (plan.error && !(never_measures && plan.runs_unchecked)) {
         report.error = *plan.error;
         return finish();
     }
@@ -219,11 +223,30 @@ KeyReport ProblemTuning::tune(const problem::ProblemKey& exact_key) {
         case tune::LookupSource::untuned:
             report.status = KeyStatus::untuned;
             break;
+        case tune::LookupSource::nearest:
+            report.status = KeyStatus::untuned;
+            report.nearest_key = info.nearest_key;
+            break;
         default:
             report.status = KeyStatus::cached;
             break;
     }
     return finish();
+}
+
+std::string answer_source(const KeyReport& report) {
+    switch (report.status) {
+        case KeyStatus::tuned:
+        case KeyStatus::cached:
+            return "exact";
+        case KeyStatus::untuned:
+            return report.nearest_key ? "nearest (from " + *report.nearest_key + ")" : "default";
+        case KeyStatus::compiled:
+            return "compiled";
+        case KeyStatus::failed:
+            break;
+    }
+    return "failed";
 }
 
 std::string failure_status(const KeyReport& report, const tune::CandidateFailure& failure) {

@@ -7,7 +7,7 @@ namespace spvtune::tune {
 
 namespace {
 
-constexpr base::EnumNames<LookupSource, 7> lookup_source_names{{
+constexpr base::EnumNames<LookupSource, 8> lookup_source_names{{
     {LookupSource::memory, "memory"},
     {LookupSource::store, "store"},
     {LookupSource::tuned, "tuned"},
@@ -15,9 +15,10 @@ constexpr base::EnumNames<LookupSource, 7> lookup_source_names{{
     {LookupSource::compiled, "compiled"},
     {LookupSource::fallback, "fallback"},
     {LookupSource::untuned, "untuned"},
+    {LookupSource::nearest, "nearest"},
 }};
 
-constexpr base::EnumNames<TuneEventKind, 9> event_kind_names{{
+constexpr base::EnumNames<TuneEventKind, 10> event_kind_names{{
     {TuneEventKind::tuning_started, "tuning started"},
     {TuneEventKind::tuning_finished, "tuning finished"},
     {TuneEventKind::store_hit, "store hit"},
@@ -27,6 +28,7 @@ constexpr base::EnumNames<TuneEventKind, 9> event_kind_names{{
     {TuneEventKind::untuned_miss, "untuned miss"},
     {TuneEventKind::candidate_started, "candidate started"},
     {TuneEventKind::tuning_failed, "tuning failed"},
+    {TuneEventKind::nearest_used, "nearest used"},
 }};
 
 }  // namespace

@@ -7,6 +7,19 @@ InMemoryStore::Address InMemoryStore::address_of(const HardwareIdentity& hardwar
     return {hardware.key, address.tuner, address.checksum, address.key_json};
 }
 
+std::vector<std::string> InMemoryStore::keys(const HardwareIdentity& hardware,
+                                             const std::string& tuner, std::uint64_t checksum) {
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> found;
+    for (const auto& [address, entry] : entries_) {
+        if (std::get<0>(address) == hardware.key && std::get<1>(address) == tuner &&
+            std::get<2>(address) == checksum) {
+            found.push_back(std::get<3>(address));
+        }
+    }
+    return found;
+}
+
 std::optional<TuneEntry> InMemoryStore::load(const HardwareIdentity& hardware,
                                              const EntryAddress& address) {
     std::lock_guard lock(mutex_);

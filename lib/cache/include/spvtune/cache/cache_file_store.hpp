@@ -62,6 +62,9 @@ class CacheFileStore final : public tune::TuneStore {
                             const std::vector<tune::CandidateDescription>& candidates,
                             const std::string& key_display, const tune::TuneEntry& entry) override;
 
+    std::vector<std::string> keys(const tune::HardwareIdentity& hardware, const std::string& tuner,
+                                  std::uint64_t checksum) override;
+
     void mark_needs_retune(const tune::HardwareIdentity& hardware,
                            const tune::EntryAddress& address) override;
 

@@ -25,6 +25,10 @@ struct KeyPlan {
     /// Set when the key cannot be tuned: its buffers fail, no candidate can run, or none of the
     /// reference candidates can run (outputs could not be checked).
     std::optional<std::string> error;
+    /// Whether `error` says only that no reference candidate can run this key: its runnable
+    /// candidates can still run it unchecked (a cached winner, or the most preferred candidate
+    /// under MissPolicy::run_preferred); measuring them needs a reference to check against.
+    bool runs_unchecked = false;
     /// Index into `runnable` of this key's truth: the first of Problem::reference.candidates
     /// that can run it, when one can.
     std::optional<std::size_t> reference;

@@ -59,7 +59,7 @@ enum class KeyStatus {
     tuned,     ///< measured now
     cached,    ///< the store (or this run) had it settled: nothing measured
     compiled,  ///< compile-only mode
-    untuned,   ///< not in the store, MissPolicy::run_preferred: the preferred candidate ran
+    untuned,   ///< not in the store, MissPolicy::run_preferred or run_nearest: nothing measured
     failed,    ///< no candidate could run, or none produced a correct output
 };
 
@@ -79,8 +79,12 @@ struct KeyReport {
     KeyStatus status = KeyStatus::failed;
     /// Why the key failed (status failed), one or more lines.
     std::string error;
-    /// The settled entry (ranking with statistics, failures), when there is one.
+    /// The settled entry (ranking with statistics, failures), when there is one; for an answer
+    /// from the nearest tuned key, that key's entry.
     std::optional<tune::TuneEntry> entry;
+    /// MissPolicy::run_nearest: the tuned key whose winner ran, as it prints ("n=4096"); the
+    /// status is `untuned`, since this key itself was not tuned.
+    std::optional<std::string> nearest_key;
     /// Candidates the key's plan could not run, with reasons.
     std::vector<SkippedCandidate> skipped;
     /// The candidate whose output was this key's truth (index into Problem::candidates): the
@@ -98,6 +102,11 @@ struct KeyReport {
     std::vector<CandidateFault> faults;
     double elapsed_s = 0;
 };
+
+/// Where a key's answer came from, for an application to log or show: "exact" (its own entry,
+/// or tuned now), "nearest (from n=4096)" (MissPolicy::run_nearest: the winner of the nearest
+/// tuned key), "default" (the most preferred candidate that can run it), "compiled" or "failed".
+std::string answer_source(const KeyReport& report);
 
 /// The status reports show for a candidate that failed for `report`'s key: the fault's name
 /// ("timed out") when the failure was one, else the failure kind's ("error", "wrong output").
@@ -128,7 +137,8 @@ class ProblemTuning {
     std::vector<CandidateFault> faults() const;
 
     /// Plans, then executes `exact_key`: a settled key runs its winner, others are measured
-    /// (or, under MissPolicy::run_preferred, run untuned).
+    /// (or, under MissPolicy::run_preferred and run_nearest, run untuned: see KeyReport's
+    /// nearest_key and answer_source).
     KeyReport tune(const problem::ProblemKey& exact_key);
 
   private:

@@ -20,6 +20,9 @@ enum class LookupSource {
     compiled,  ///< compile-only mode: every candidate prepared, the first that works ran
     fallback,  ///< the settled winner failed; a lower-ranked candidate ran instead
     untuned,   ///< MissPolicy::run_preferred miss: best-priority candidate ran, nothing recorded
+    /// MissPolicy::run_nearest miss: the winner of the nearest key the store holds ran (see
+    /// ExecutionInfo::nearest_key), nothing recorded.
+    nearest,
 };
 
 std::string_view to_string(LookupSource source);
@@ -31,9 +34,12 @@ struct ExecutionInfo {
     std::size_t candidate = 0;
     /// The key's settled entry (ranking with statistics, failures) when the output came from a
     /// settled winner or its fallback: memory, store, tuned, fallback. Null for pending, compiled
-    /// and untuned runs. When execute returns an error, only this member is written: the entry
-    /// whose winner and ranked candidates all failed, if there was one.
+    /// and untuned runs; for a nearest run, the nearest key's entry. When execute returns an
+    /// error, only this member is written: the entry whose winner and ranked candidates all
+    /// failed, if there was one.
     std::shared_ptr<const TuneEntry> entry;
+    /// LookupSource::nearest: the printed form of the stored key whose winner ran ("n=4096").
+    std::string nearest_key = {};
 };
 
 enum class TuneEventKind {
@@ -43,12 +49,17 @@ enum class TuneEventKind {
     store_note,       ///< about a save, or a stored entry that was not used (`message` says what)
     fallback_used,    ///< a settled winner failed; `candidate` ran instead, `message` says why
     checks_note,      ///< checks mode could not compare (`message` says why)
-    untuned_miss,     ///< MissPolicy::run_preferred: nothing settled, `candidate` ran untuned
+    /// MissPolicy::run_preferred: nothing settled, `candidate` ran untuned; `message` names each
+    /// candidate passed over (`passed over NAME: reason`), a more preferred one that failed too.
+    untuned_miss,
     /// A candidate is about to be prepared, run or measured for the key (once per sample while
     /// benchmarking), for progress displays; never on the hit path.
     candidate_started,
     /// A key could not be tuned: no candidate produced a correct output; `message` says why.
     tuning_failed,
+    /// MissPolicy::run_nearest: nothing settled, `candidate` (the winner of the nearest stored
+    /// key, which `message` names) ran.
+    nearest_used,
 };
 
 std::string_view to_string(TuneEventKind kind);

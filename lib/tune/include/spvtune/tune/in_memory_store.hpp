@@ -25,6 +25,8 @@ class InMemoryStore final : public TuneStore {
                       const std::vector<CandidateDescription>& candidates,
                       const std::string& key_display, const TuneEntry& entry) override;
     void mark_needs_retune(const HardwareIdentity& hardware, const EntryAddress& address) override;
+    std::vector<std::string> keys(const HardwareIdentity& hardware, const std::string& tuner,
+                                  std::uint64_t checksum) override;
 
     /// Number of entries held.
     std::size_t size() const;

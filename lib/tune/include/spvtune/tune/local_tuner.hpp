@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -24,6 +25,7 @@
 #include <spvtune/tune/events.hpp>
 #include <spvtune/tune/in_memory_store.hpp>
 #include <spvtune/tune/key.hpp>
+#include <spvtune/tune/key_distance.hpp>
 #include <spvtune/tune/result.hpp>
 #include <spvtune/tune/tunable_set.hpp>
 #include <spvtune/tune/tune_error.hpp>
@@ -282,10 +284,17 @@ class LocalTuner {
             return run_settled(tuner, set, key, inputs, std::move(entry), LookupSource::store,
                                info);
         }
-        if (options->miss_policy == MissPolicy::run_preferred) {
+        if (options->miss_policy == MissPolicy::run_preferred ||
+            options->miss_policy == MissPolicy::run_nearest) {
             // Nothing will be settled: release the key before the candidate runs, so concurrent
             // calls do not see it as being tuned.
             guard.abandon();
+            if (options->miss_policy == MissPolicy::run_nearest) {
+                if (std::optional<Result<Out, TuneError>> out =
+                        run_nearest(tuner, set, key, inputs, persistent, address, events, info)) {
+                    return std::move(*out);
+                }
+            }
             return run_untuned(set, key, inputs, events, info, headline);
         }
         events.emit(TuneEventKind::tuning_started);
@@ -358,17 +367,73 @@ class LocalTuner {
                                               const detail::EventContext& events,
                                               ExecutionInfo* info, std::string_view headline) {
         ExecutionInfo ran;
+        std::vector<CandidateFailure> passed_over;
         Result<Out, TuneError> out = detail::run_preferred(
-            set, key, inputs, false, LookupSource::untuned, &ran, headline, events);
+            set, key, inputs, false, LookupSource::untuned, &ran, headline, events, &passed_over);
         if (out) {
             if (info != nullptr) {
                 *info = ran;
             }
-            events.emit(TuneEventKind::untuned_miss, set.candidate(ran.candidate).name,
-                        "not settled in memory or the store: ran the most preferred candidate "
-                        "that works, without tuning");
+            std::string message =
+                "not settled in memory or the store: ran the most preferred candidate that "
+                "works, without tuning";
+            // The application hears why a more preferred candidate did not answer the key.
+            for (const CandidateFailure& failure : passed_over) {
+                message += "; passed over " + failure.name + ": " + failure.reason;
+            }
+            events.emit(TuneEventKind::untuned_miss, set.candidate(ran.candidate).name, message);
         }
         return out;
+    }
+
+    /// A miss under MissPolicy::run_nearest: the winner of the nearest key `persistent` holds for
+    /// this list runs, when it can run `key`; nothing when none did (the preferred candidate runs
+    /// then). Records nothing.
+    template <class Inputs, class Out>
+    std::optional<Result<Out, TuneError>> run_nearest(
+        Tuner& tuner, const TunableSet<Key, Inputs, Out>& set, const Key& key, const Inputs& inputs,
+        TuneStore& persistent, const EntryAddress& address, const detail::EventContext& events,
+        ExecutionInfo* info) const {
+        std::vector<std::pair<double, std::string>> nearest;
+        for (std::string& stored : persistent.keys(tuner.hardware(), name_, address.checksum)) {
+            if (const std::optional<double> distance = key_distance(stored, address.key_json);
+                distance && *distance > 0) {
+                nearest.emplace_back(*distance, std::move(stored));
+            }
+        }
+        std::sort(nearest.begin(), nearest.end());
+        for (const auto& [distance, stored] : nearest) {
+            std::optional<TuneEntry> entry =
+                persistent.load(tuner.hardware(), {name_, address.checksum, stored});
+            if (!entry || !answers_for(*entry, set) || set.priority(entry->winner_index, key) < 0) {
+                continue;
+            }
+            Result<Out> out = set.run(entry->winner_index, inputs);
+            if (!out) {
+                continue;
+            }
+            std::string from = stored_key_display(stored);
+            events.emit(TuneEventKind::nearest_used, entry->winner_name,
+                        "not settled in memory or the store: ran the winner of the nearest tuned "
+                        "key " +
+                            from);
+            if (info != nullptr) {
+                const std::size_t winner = entry->winner_index;
+                *info = {LookupSource::nearest, winner,
+                         std::make_shared<const TuneEntry>(std::move(*entry)), std::move(from)};
+            }
+            return Result<Out, TuneError>(std::move(out).value());
+        }
+        return std::nullopt;
+    }
+
+    /// A stored key's printed form, as its Key prints; its JSON when it is no Key.
+    static std::string stored_key_display(const std::string& key_json) {
+        try {
+            return key_display(nlohmann::json::parse(key_json).template get<Key>());
+        } catch (const std::exception&) {
+            return key_json;
+        }
     }
 
     /// Why a settled winner did not produce the output.

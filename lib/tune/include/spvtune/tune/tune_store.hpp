@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,15 @@ class TuneStore {
     /// entry is saved the old one must not answer); no-op when absent.
     virtual void mark_needs_retune(const HardwareIdentity& hardware,
                                    const EntryAddress& address) = 0;
+
+    /// The canonical key JSON of every key `tuner` has an entry for under the candidate list
+    /// `checksum` on `hardware` (MissPolicy::run_nearest looks among them). A store that cannot
+    /// list its keys returns none, the default: such a miss runs the preferred candidate.
+    virtual std::vector<std::string> keys(const HardwareIdentity& /*hardware*/,
+                                          const std::string& /*tuner*/,
+                                          std::uint64_t /*checksum*/) {
+        return {};
+    }
 };
 
 }  // namespace spvtune::tune

@@ -20,6 +20,19 @@ enum class MissPolicy {
     /// priority never runs), record nothing, so a later cache or tuning run can still answer the
     /// key, and report the miss (TuneEventKind::untuned_miss). The store is only read.
     run_preferred,
+    /// run_preferred, except that a key settled neither in memory nor in the store first runs
+    /// the winner of the nearest key the store holds for the same candidate list (key_distance
+    /// over the keys' numeric members; keys whose other members differ are never neighbours;
+    /// ties go to the key whose canonical JSON sorts first), provided that winner can run this
+    /// key (its priority is not negative, and it runs): LookupSource::nearest,
+    /// TuneEventKind::nearest_used. Nothing is measured or recorded. Safe where a candidate's
+    /// relative speed changes slowly with the numeric parameters (sizes): a winner tuned at
+    /// n=4096 is a good guess at n=5000, a poor one across a change of regime (a size that
+    /// stops fitting a cache or a workgroup), and the tuned keys' spacing bounds the guess.
+    /// Every candidate must compute the same result, as for any tuning; outputs are not checked.
+    /// As nothing is recorded, each call for an untuned key lists and compares the store's keys
+    /// of the list again: a cost that grows with the entries, paid only on misses.
+    run_nearest,
     /// Prepare every candidate (e.g. build its pipeline), measure nothing, record nothing, never
     /// read the store, and run the most preferred candidate that works
     /// (LookupSource::compiled). Keys already settled in memory still run their winner.

@@ -85,12 +85,13 @@ inline bool measures_every_candidate(const SearchSettings& search, SearchStrateg
 
 /// Runs the most preferred candidate that succeeds, without measuring: what Pending and
 /// compile-only calls do. With `prepare_first`, every runnable candidate is prepared before any
-/// runs, and one that fails to prepare is not run.
+/// runs, and one that fails to prepare is not run. On success, `passed_over` (when given)
+/// receives why each candidate that did not run was passed over.
 template <class Set>
 Result<typename Set::OutputType, TuneError> run_preferred(
     const Set& set, const typename Set::KeyType& key, const typename Set::InputsType& inputs,
     bool prepare_first, LookupSource source, ExecutionInfo* info, std::string_view headline,
-    const EventContext& events) {
+    const EventContext& events, std::vector<CandidateFailure>* passed_over = nullptr) {
     std::vector<CandidateFailure> failures;
     std::vector<BenchmarkCandidate> order = runnable_candidates(set, key, failures);
     if (prepare_first) {
@@ -111,6 +112,9 @@ Result<typename Set::OutputType, TuneError> run_preferred(
         if (out) {
             if (info != nullptr) {
                 *info = {source, c.index, nullptr};
+            }
+            if (passed_over != nullptr) {
+                *passed_over = std::move(failures);
             }
             return std::move(out).value();
         }
