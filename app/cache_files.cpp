@@ -8,6 +8,8 @@
 #include <spvtune/cache/cache_file.hpp>
 #include <spvtune/cache/cache_format.hpp>
 
+#include "activity.hpp"
+
 namespace spvtune::app {
 
 namespace fs = std::filesystem;
@@ -36,7 +38,8 @@ DirectoryListing list_directory(const fs::path& directory) {
 
 std::optional<cache::CacheDocument> read_or_report(const fs::path& file) {
     try {
-        return cache::read_cache_file(file);
+        return while_doing("reading the cache file " + file.string(),
+                           [&] { return cache::read_cache_file(file); });
     } catch (const cache::CacheFormatError& error) {
         std::cerr << "spvtune: error: " << error.what() << '\n';
     } catch (const std::system_error& error) {

@@ -2,10 +2,12 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <new>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "activity.hpp"
 #include "command.hpp"
 #include "help_formatter.hpp"
 #include "help_text.hpp"
@@ -13,6 +15,23 @@
 #include "terminal_color.hpp"
 #include "usage_errors.hpp"
 #include "version_text.hpp"
+
+namespace {
+
+/// "cache show": the command and the subcommands chosen under it.
+std::string command_path(const CLI::App& command) {
+    std::string path = command.get_name();
+    for (const CLI::App* chosen = &command;;) {
+        const auto under = chosen->get_subcommands();
+        if (under.empty()) {
+            return path;
+        }
+        chosen = under.front();
+        path += " " + chosen->get_name();
+    }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace spvtune::app;
@@ -56,6 +75,13 @@ int main(int argc, char** argv) {
         if (subcommand->parsed()) {
             try {
                 return finish_standard_output(action());
+            } catch (const std::bad_alloc& error) {
+                // Its what() names no command and no file: say both, as far as they are known.
+                const auto* named = dynamic_cast<const OutOfMemory*>(&error);
+                std::cerr << "spvtune: error: out of memory in `spvtune "
+                          << command_path(*subcommand) << "`"
+                          << (named != nullptr ? " while " + named->activity() : "") << '\n';
+                return finish_standard_output(exit_failure);
             } catch (const std::exception& error) {
                 std::cerr << "spvtune: error: " << error.what() << '\n';
                 return finish_standard_output(exit_failure);

@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "activity.hpp"
+
 namespace spvtune::app {
 
 void print_diagnostic(const problem::Diagnostic& diagnostic) {
@@ -10,7 +12,9 @@ void print_diagnostic(const problem::Diagnostic& diagnostic) {
 
 LoadedFile load_problem_file(const std::string& file, const problem::LoadOptions& options) {
     try {
-        return {problem::load_problem(file, options), 0};
+        return {while_doing("reading the problem file " + file,
+                            [&] { return problem::load_problem(file, options); }),
+                0};
     } catch (const problem::ProblemError& error) {
         for (const problem::Diagnostic& diagnostic : error.diagnostics()) {
             print_diagnostic(diagnostic);

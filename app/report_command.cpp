@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "activity.hpp"
 #include "command.hpp"
 #include "path_options.hpp"
 #include "report/html_report.hpp"
@@ -21,11 +22,12 @@ int run_report(const ReportOptions& options) {
     try {
         std::vector<ReportInput> inputs;
         for (const std::string& file : options.files) {
-            inputs.push_back(read_report_input(file));
+            inputs.push_back(
+                while_doing("reading the report " + file, [&] { return read_report_input(file); }));
             report_kind(inputs.back());  // every file is checked before any is drawn
         }
         // Rendering reads every member it shows: a malformed file is bad input too.
-        page = html_report(inputs);
+        page = while_doing("drawing the HTML page", [&] { return html_report(inputs); });
     } catch (const std::runtime_error& error) {
         std::cerr << "spvtune: error: " << error.what() << '\n';
         return exit_usage;

@@ -8,6 +8,7 @@
 
 #include <spvtune/run/output_dump.hpp>
 
+#include "activity.hpp"
 #include "command.hpp"
 #include "path_options.hpp"
 
@@ -48,7 +49,8 @@ std::optional<std::pair<std::size_t, std::size_t>> parse_range(const std::string
 int run_show_output(const ShowOutputOptions& options) {
     run::DumpedOutput output;
     try {
-        output = run::read_dumped_output(options.file);
+        output = while_doing("reading the dumped output " + options.file,
+                             [&] { return run::read_dumped_output(options.file); });
     } catch (const std::runtime_error& error) {
         std::cerr << "spvtune: error: " << error.what() << '\n';
         return exit_usage;

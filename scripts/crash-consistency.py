@@ -162,11 +162,16 @@ def fnv1a64(data):
     return value
 
 
+# The writer's candidates are tests/cache's sample_candidates(), and a winner is named after its
+# candidate (a store refuses any other name).
+WRITER_WINNERS = ["naive", "tiled_16x16", "tiled_32x8", "broken"]
+
+
 def concurrent_writers(binary, writer, keys):
     directory = tempfile.mkdtemp(prefix="crash-store-")
     start = Path(directory) / "start"
     children = [subprocess.Popen(
-        [writer, directory, f"winner{w}", str(start)]
+        [writer, directory, WRITER_WINNERS[w], str(start)]
         + [str(w * keys + k) for k in range(keys)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) for w in range(4)]
     outputs = [[] for _ in children]
@@ -199,7 +204,7 @@ def kill_compact(binary, writer, compacts, keys):
     # One cache whose journal holds entries the file does not (the first save writes the file,
     # later ones append), copied for each kill.
     template = tempfile.mkdtemp(prefix="crash-compact-")
-    subprocess.run([writer, template, "winner", "-"] + [str(k) for k in range(keys)],
+    subprocess.run([writer, template, WRITER_WINNERS[0], "-"] + [str(k) for k in range(keys)],
                    capture_output=True, check=True)
     known = cache_entries(binary, template)
     timing = tempfile.mkdtemp(prefix="crash-compact-")

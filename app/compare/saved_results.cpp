@@ -5,6 +5,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "activity.hpp"
+#include "input_file.hpp"
+
 namespace spvtune::app {
 namespace {
 
@@ -34,13 +37,10 @@ struct SavedReport {
 };
 
 SavedReport read_report(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw std::runtime_error(file + ": cannot read the saved results");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    SavedReport report{file, nlohmann::json::parse(text.str(), nullptr, false)};
+    SavedReport report{file, while_doing("reading the saved results " + file, [&] {
+                           return nlohmann::json::parse(read_input_file(file, "saved results"),
+                                                        nullptr, false);
+                       })};
     if (report.json.is_discarded()) {
         throw std::runtime_error(file +
                                  ": not valid JSON (expected a report written by "

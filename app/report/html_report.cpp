@@ -11,6 +11,7 @@
 #include "html_report/chart_style.hpp"
 #include "html_report/svg_writer.hpp"
 #include "html_sections.hpp"
+#include "input_file.hpp"
 
 namespace spvtune::app {
 namespace {
@@ -79,12 +80,7 @@ ReportKind report_kind(const ReportInput& input) {
 }
 
 ReportInput read_report_input(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    if (!in || !(text << in.rdbuf())) {
-        throw std::runtime_error(path + ": cannot read the file");
-    }
-    ReportInput input{path, nlohmann::json::parse(text.str(), nullptr, false)};
+    ReportInput input{path, nlohmann::json::parse(read_input_file(path, "file"), nullptr, false)};
     if (input.json.is_discarded()) {
         throw std::runtime_error(path + ": not valid JSON (expected " + expected_kinds + ")");
     }

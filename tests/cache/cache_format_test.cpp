@@ -114,6 +114,8 @@ TEST_CASE("errors name the file, the JSON pointer and what was expected") {
         {odd + "/ranking/1/statistics/samples", -17,
          "expected a non-negative integer, found a negative number"},
         {odd + "/winner/index", 1.5, "expected a non-negative integer, found a fractional number"},
+        {odd + "/winner/name", "naive",
+         "expected \"tiled_32x8\", the name of candidate 2 (the winner's index), found \"naive\""},
         {odd + "/ranking/1/timing_method", "stopwatch",
          "expected \"device_timestamps\" or \"host_clock\""},
         {odd + "/failures/2/kind", "lost", "expected \"error\", \"wrong_output\" or \"skipped\""},

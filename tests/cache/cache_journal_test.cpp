@@ -1,5 +1,6 @@
 // Saves append to the journal beside the cache file instead of rewriting it; readers see the
-// journal's entries, a record cut short by a crash is ignored, and a full write folds it in.
+// journal's entries, a record cut short by a crash is ignored, a damaged journal is kept aside,
+// and a full write folds it in.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -92,16 +93,107 @@ TEST_CASE("a record cut short by a crash is ignored, and the next save writes pa
     CHECK_FALSE(has(document, "3"));
 }
 
-TEST_CASE("a record whose checksum fails ends the journal there") {
-    JournalFixture f;
+// A flipped byte is no crash: a crash cuts the last record short before its newline, while a
+// damaged record has a newline and maybe intact records after it. Readers refuse the journal
+// (the entries after the damage are unknown), and a store keeps it aside whole, as a corrupt
+// file is, folding the records before the damage into the file (issue 34).
+namespace {
+
+/// The journal of `f` with one byte of the first record's payload (line 2) changed, or of
+/// the last one's, or of the header.
+enum class Flip { first_record, last_record, header };
+
+std::string damaged_journal(const JournalFixture& f, Flip where) {
     std::string journal = read_bytes(journal_of(f.file));
-    const auto at = journal.find("tiled_16x16", journal.find('\n') + 1);  // in the first record
+    const auto second_line = journal.find('\n') + 1;
+    const auto last_line = journal.rfind('\n', journal.size() - 2) + 1;
+    const auto at = where == Flip::header         ? journal.find("journal")
+                    : where == Flip::first_record ? journal.find("tiled_16x16", second_line)
+                                                  : journal.find("naive", last_line);
     REQUIRE(at != std::string::npos);
-    journal[at] = 'T';
+    journal[at] = static_cast<char>(journal[at] ^ 0x20);
     write_bytes(journal_of(f.file), journal);
-    const CacheDocument document = read_cache_file(f.file);
-    CHECK(document.entry_count() == 1);
-    CHECK(has(document, "1"));
+    return journal;
+}
+
+/// The files beside the cache file whose names say they were kept aside from its journal.
+std::vector<fs::path> journals_aside(const JournalFixture& f) {
+    std::vector<fs::path> found;
+    const std::string prefix = journal_of(f.file).filename().string() + ".corrupt-";
+    for (const auto& entry : fs::directory_iterator(f.directory.path())) {
+        if (entry.path().filename().string().starts_with(prefix)) {
+            found.push_back(entry.path());
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
+TEST_CASE("readers refuse a damaged journal, naming it and what follows the damage") {
+    JournalFixture f;
+    damaged_journal(f, Flip::first_record);
+    try {
+        read_cache_file(f.file);
+        FAIL("read a damaged journal");
+    } catch (const CacheFormatError& error) {
+        CHECK(error.file() == journal_of(f.file));
+        CHECK_MESSAGE(
+            std::string(error.what())
+                    .find("damaged: the record at byte 41 does not check out (its length, "
+                          "checksum or entry), and 1 more line follows it") != std::string::npos,
+            error.what());
+    }
+    damaged_journal(f, Flip::header);
+    CHECK_THROWS_AS(read_cache_file(f.file), CacheFormatError);
+}
+
+TEST_CASE("a store keeps a damaged journal aside whole, and the entries before the damage") {
+    for (const Flip where : {Flip::first_record, Flip::last_record, Flip::header}) {
+        CAPTURE(static_cast<int>(where));
+        JournalFixture f;
+        const std::string journal = damaged_journal(f, where);
+        std::vector<std::string> warnings;
+        CacheFileStore store(f.directory.path(),
+                             {.warn = [&](const std::string& text) { warnings.push_back(text); }});
+        // A load sees the damage first, and takes the lock to keep the journal aside.
+        const bool before_damage = where == Flip::last_record;
+        CHECK(store.load(sample_hardware(), sample_address("2")).has_value() == before_damage);
+        REQUIRE(warnings.size() == 1);
+        CHECK_MESSAGE(warnings.front().starts_with(journal_of(f.file).string() + " is damaged: "),
+                      warnings.front());
+        const auto aside = journals_aside(f);
+        REQUIRE(aside.size() == 1);
+        CHECK(read_bytes(aside.front()) == journal);  // every line, the intact ones after it too
+        CHECK_MESSAGE(
+            warnings.front().find("moved aside to " + aside.front().string()) != std::string::npos,
+            warnings.front());
+        CHECK_FALSE(fs::exists(journal_of(f.file)));
+        // The file holds the records before the damage; readers read it without the journal.
+        const CacheDocument document = read_cache_file(f.file);
+        CHECK(has(document, "1"));
+        CHECK(has(document, "2") == before_damage);
+        CHECK_FALSE(has(document, "3"));
+        // The next save starts a journal afresh and keeps what is in the file.
+        REQUIRE(save(store, "4"));
+        CHECK(read_cache_file(f.file).entry_count() == (before_damage ? 3 : 2));
+        CHECK(warnings.size() == 1);
+    }
+}
+
+TEST_CASE("a store that only reads uses the entries before the damage and leaves the journal") {
+    JournalFixture f;
+    const std::string journal = damaged_journal(f, Flip::last_record);
+    std::vector<std::string> warnings;
+    CacheFileStore store(
+        f.directory.path(),
+        {.warn = [&](const std::string& text) { warnings.push_back(text); }, .read_only = true});
+    CHECK(store.load(sample_hardware(), sample_address("2")).has_value());
+    CHECK_FALSE(store.load(sample_hardware(), sample_address("3")).has_value());
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings.front().starts_with(journal_of(f.file).string() + " is damaged: "));
+    CHECK(read_bytes(journal_of(f.file)) == journal);
+    CHECK(journals_aside(f).empty());
 }
 
 TEST_CASE("a journal whose file was rewritten since is stale and ignored") {
@@ -172,8 +264,8 @@ TEST_CASE("a re-tune mark goes through the journal and is seen by other stores")
     const auto loaded = other.load(sample_hardware(), sample_address("2"));
     REQUIRE(loaded);
     CHECK(loaded->needs_retune);
-    REQUIRE(save(other, "2", "retuned"));
-    CHECK(read_cache_file(f.file).find(sample_address("2"))->entry.winner_name == "retuned");
+    REQUIRE(save(other, "2", "tiled_32x8"));
+    CHECK(read_cache_file(f.file).find(sample_address("2"))->entry.winner_name == "tiled_32x8");
 }
 
 TEST_CASE("the journal stays small next to the file: past its bound a save folds it in") {

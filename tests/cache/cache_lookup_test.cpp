@@ -27,7 +27,7 @@ void ship(const std::filesystem::path& directory) {
     CacheFileStore store(directory);
     REQUIRE(store
                 .save(shipped, sample_address("1"), sample_candidates(), "n=1",
-                      sample_entry("shipped-winner"))
+                      sample_entry("tiled_32x8"))
                 .stored);
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("a store allowed to use another driver's cache answers from it and say
                                                }});
     const auto entry = allowing.load(new_driver, sample_address("1"));
     REQUIRE(entry);
-    CHECK(entry->winner_name == "shipped-winner");
+    CHECK(entry->winner_name == "tiled_32x8");
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0].find("driver mismatch") != std::string::npos);
     CHECK_FALSE(allowing.load(other_device, sample_address("1")));

@@ -56,6 +56,8 @@ TEST_CASE("concurrent writer processes keep each other's keys, and the first of 
     TempDirectory directory;
     const auto start = directory.path() / "start";
     constexpr int writers = 3;
+    // Names of sample_candidates(): a winner is named after its candidate.
+    const std::string winner_of[writers] = {"naive", "tiled_16x16", "tiled_32x8"};
     std::vector<std::unique_ptr<Subprocess>> children;
     for (int w = 0; w < writers; ++w) {
         std::vector<std::string> keys;
@@ -64,7 +66,7 @@ TEST_CASE("concurrent writer processes keep each other's keys, and the first of 
             keys.push_back("shared-" + std::to_string(i));
         }
         children.push_back(std::make_unique<Subprocess>(
-            writer_command(directory.path(), "winner-" + std::to_string(w), start.string(), keys)));
+            writer_command(directory.path(), winner_of[w], start.string(), keys)));
     }
     write_bytes(start, "go");  // all writers are waiting for this, so their saves overlap
 
@@ -82,7 +84,7 @@ TEST_CASE("concurrent writer processes keep each other's keys, and the first of 
             CHECK(reports[w][key] == "stored");
             const CacheKeyRecord* record = document.find(sample_address(key));
             REQUIRE(record);
-            CHECK(record->entry.winner_name == "winner-" + std::to_string(w));
+            CHECK(record->entry.winner_name == winner_of[w]);
         }
     }
     for (int i = 0; i < 15; ++i) {
@@ -96,7 +98,7 @@ TEST_CASE("concurrent writer processes keep each other's keys, and the first of 
             CAPTURE(reports[w][key]);
             if (reports[w][key] == "stored") {
                 ++stored;
-                CHECK(winner == "winner-" + std::to_string(w));
+                CHECK(winner == winner_of[w]);
             } else {
                 // Not silently dropped: told which winner was kept instead.
                 CHECK(reports[w][key] == "kept " + winner);
@@ -118,7 +120,7 @@ TEST_CASE("a writer killed at any moment leaves a loadable file with every ackno
         for (int i = 0; i < 25; ++i) {
             keys.push_back("k" + std::to_string(iteration) + "-" + std::to_string(i));
         }
-        Subprocess writer(writer_command(directory.path(), "w", "-", keys));
+        Subprocess writer(writer_command(directory.path(), "tiled_32x8", "-", keys));
         // Kill it a random moment after its first save returned, so the kill lands among saves
         // rather than during process start-up.
         const std::string first = writer.read_line() + "\n";
@@ -154,7 +156,7 @@ TEST_CASE("a writer killed at any moment leaves a loadable file with every ackno
     CHECK(interrupted > 0);
 
     // The next save clears the temporaries of killed writers.
-    Subprocess last(writer_command(directory.path(), "w", "-", {"final"}));
+    Subprocess last(writer_command(directory.path(), "tiled_32x8", "-", {"final"}));
     CHECK(outcomes(last.read_stdout())["final"] == "stored");
     CHECK(last.wait() == 0);
     CHECK(files_containing(directory.path(), ".tmp-").empty());

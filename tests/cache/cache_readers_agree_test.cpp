@@ -193,6 +193,29 @@ TEST_CASE("the readers agree on the files they once disagreed on") {
     }
 }
 
+// Both once took a winner named after another candidate than its index (issue 34): `cache show`
+// printed the wrong winner and `cache verify` passed. The index is what runs, so the name must be
+// that candidate's, as docs/cache-format.md says; each reader must refuse it on its own.
+TEST_CASE("both readers refuse a winner whose name is not the name of its indexed candidate") {
+    const std::string text = spvtune::cache::serialize_cache(sample_document(1));
+    const json document = json::parse(text);
+    const json& lists = document.at("tuners").at("matmul");
+    const json::json_pointer winner("/tuners/matmul/" + lists.begin().key() + "/entries/" +
+                                    lists.begin()->at("entries").begin().key() + "/winner");
+    REQUIRE(document.at(winner) == json({{"index", 1}, {"name", "tiled_16x16"}}));
+    for (const char* const name : {"naive", "nobody", "tiled_16x16 "}) {
+        CAPTURE(name);
+        json bad = document;
+        bad[winner]["name"] = name;
+        const ReaderVerdicts verdicts = compare_readers(bad.dump(1));
+        CHECK_MESSAGE(verdicts.disagreement.empty(), verdicts.disagreement);
+        CHECK_FALSE(verdicts.fast_accepted);
+        CHECK_FALSE(verdicts.full_accepted);
+    }
+    // The text as written is read by both.
+    CHECK(compare_readers(text).fast_accepted);
+}
+
 TEST_CASE("the readers agree on every truncation and every one-byte deletion of a valid file") {
     const std::string text = spvtune::cache::serialize_cache(written_documents().back());
     Tally tally;

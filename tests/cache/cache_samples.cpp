@@ -30,12 +30,21 @@ EntryAddress sample_address(const std::string& key_value, const std::string& tun
 
 TuneEntry sample_entry(const std::string& winner, int seed) {
     const double base = 1000.0 + seed * 17.25;
+    // A winner's name is its candidate's (readers refuse another): its place in
+    // sample_candidates(), else 1 for a list whose candidate 1 the caller names so.
+    const auto candidates = sample_candidates();
+    std::size_t index = 1;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        if (candidates[i].name == winner) {
+            index = i;
+        }
+    }
     TuneEntry entry;
     entry.winner_name = winner;
-    entry.winner_index = 1;
+    entry.winner_index = index;
     entry.ranking = {
         RankedCandidate{winner,
-                        1,
+                        index,
                         {31, base, base + 0.5, base + 1.0 / 3.0, 2.75, base - 3.0, base + 4.0},
                         TimingMethod::device_timestamps,
                         false,

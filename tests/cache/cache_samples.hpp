@@ -25,7 +25,8 @@ std::vector<CandidateDescription> sample_candidates();
 EntryAddress sample_address(const std::string& key_value, const std::string& tuner = "matmul",
                             std::uint64_t checksum = sample_checksum);
 
-/// A settled entry won by `winner`; `seed` varies the numbers.
+/// A settled entry won by `winner`, at its index in sample_candidates() (1 when it is not
+/// there: a list of the caller's names it at 1); `seed` varies the numbers.
 TuneEntry sample_entry(const std::string& winner = "tiled_16x16", int seed = 1);
 
 /// A document with `entries` entries spread over four tuners, as a large real cache would be.

@@ -20,6 +20,7 @@ using namespace spvtune::tune;
 
 using namespace spvtune::cache;
 using namespace spvtune::tune::testing;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -108,22 +109,44 @@ TEST_CASE("for an address already settled the first entry is kept and the second
     TempDirectory directory;
     CacheFileStore first(directory.path());
     CacheFileStore second(directory.path());
-    REQUIRE(save(first, "8", "first-winner").stored);
-    const StoreOutcome outcome = save(second, "8", "second-winner");
+    REQUIRE(save(first, "8", "naive").stored);
+    const StoreOutcome outcome = save(second, "8", "tiled_32x8");
     CHECK_FALSE(outcome.stored);
     REQUIRE(outcome.kept);
-    CHECK(outcome.kept->winner_name == "first-winner");
-    CHECK(outcome.message.find("first-winner") != std::string::npos);
-    CHECK(outcome.message.find("second-winner") != std::string::npos);
+    CHECK(outcome.kept->winner_name == "naive");
+    CHECK(outcome.message.find("naive") != std::string::npos);
+    CHECK(outcome.message.find("tiled_32x8") != std::string::npos);
     CHECK(read_cache_file(first.file_for(sample_hardware()))
               .find(sample_address("8"))
-              ->entry.winner_name == "first-winner");
+              ->entry.winner_name == "naive");
+}
+
+// The readers refuse such a winner, so storing one would make the whole file corrupt (issue 34).
+TEST_CASE("a winner not named after the candidate its index runs is not stored") {
+    TempDirectory directory;
+    CacheFileStore store(directory.path());
+    REQUIRE(save(store, "1").stored);
+    const fs::path file = store.file_for(sample_hardware());
+    const std::string before = read_bytes(file);
+    TuneEntry misnamed = sample_entry("naive");
+    misnamed.winner_index = 2;
+    TuneEntry outside = sample_entry();
+    outside.winner_index = 4;
+    for (const TuneEntry& entry : {misnamed, outside}) {
+        const StoreOutcome outcome =
+            store.save(sample_hardware(), sample_address("2"), sample_candidates(), "n=2", entry);
+        CHECK_FALSE(outcome.stored);
+        CHECK_MESSAGE(outcome.message.starts_with("not stored: the winner "), outcome.message);
+    }
+    CHECK(read_bytes(file) == before);
+    CHECK_FALSE(fs::exists(fs::path(file) += ".journal"));
+    CHECK(read_cache_file(file).entry_count() == 1);
 }
 
 TEST_CASE("an entry marked for re-tuning is persisted as such and may then be replaced") {
     TempDirectory directory;
     CacheFileStore store(directory.path());
-    save(store, "8", "old");
+    save(store, "8", "naive");
     store.mark_needs_retune(sample_hardware(), sample_address("8"));
     store.mark_needs_retune(sample_hardware(), sample_address("absent"));  // no-op
 
@@ -133,8 +156,8 @@ TEST_CASE("an entry marked for re-tuning is persisted as such and may then be re
     CHECK(loaded->needs_retune);
     CHECK(other.load(sample_hardware(), sample_address("absent")) == std::nullopt);
 
-    CHECK(save(other, "8", "new").stored);
-    CHECK(store.load(sample_hardware(), sample_address("8"))->winner_name == "new");
+    CHECK(save(other, "8", "tiled_32x8").stored);
+    CHECK(store.load(sample_hardware(), sample_address("8"))->winner_name == "tiled_32x8");
     CHECK_FALSE(store.load(sample_hardware(), sample_address("8"))->needs_retune);
 }
 
@@ -280,7 +303,7 @@ TEST_CASE("an unwritable cache directory degrades to memory with one warning") {
     CHECK(first.message.find("memory") != std::string::npos);
     CHECK(store.load(sample_hardware(), sample_address("1")));
     CHECK(store.load(sample_hardware(), sample_address("2")));
-    CHECK(save(store, "1", "later").kept->winner_name == "tiled_16x16");
+    CHECK(save(store, "1", "naive").kept->winner_name == "tiled_16x16");
     store.mark_needs_retune(sample_hardware(), sample_address("1"));
     CHECK(store.load(sample_hardware(), sample_address("1"))->needs_retune);
     REQUIRE(warnings.messages.size() == 1);

@@ -30,6 +30,8 @@ class Subprocess {
     void send(int signal);
     /// Waits for the child; returns its exit code, or 128 + signal when a signal ended it.
     int wait();
+    /// The child's process id (until it is waited for).
+    pid_t pid() const noexcept { return pid_; }
 
   private:
     pid_t pid_ = -1;

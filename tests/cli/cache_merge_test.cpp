@@ -25,7 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A cache directory holding one file for `hardware` with `entries` ({key, winner}).
+/// A cache directory holding one file for `hardware` with `entries` ({key, winner}); each
+/// winner is a name of sample_candidates(), as readers require.
 fs::path machine_directory(const TempDirectory& scratch, const std::string& name,
                            const tune::HardwareIdentity& hardware,
                            const std::vector<std::pair<std::string, std::string>>& entries) {
@@ -47,9 +48,11 @@ TEST_CASE("cache merge combines machines' directories, lists conflicts, and igno
     TempDirectory scratch;
     const auto gpu = sample_hardware();
     const auto other = sample_hardware("other-gpu-00000000000000bb");
-    const fs::path a = machine_directory(scratch, "a", gpu, {{"1024", "tiled"}, {"2048", "naive"}});
-    const fs::path b = machine_directory(scratch, "b", gpu, {{"1024", "vec4"}, {"4096", "naive"}});
-    const fs::path c = machine_directory(scratch, "c", other, {{"1024", "tiled"}});
+    const fs::path a =
+        machine_directory(scratch, "a", gpu, {{"1024", "tiled_16x16"}, {"2048", "naive"}});
+    const fs::path b =
+        machine_directory(scratch, "b", gpu, {{"1024", "tiled_32x8"}, {"4096", "naive"}});
+    const fs::path c = machine_directory(scratch, "c", other, {{"1024", "tiled_16x16"}});
     const fs::path out1 = scratch.path() / "out1";
     const fs::path out2 = scratch.path() / "out2";
 
@@ -76,8 +79,8 @@ TEST_CASE("cache merge combines machines' directories, lists conflicts, and igno
 TEST_CASE("cache merge keeps what the output directory held, and writes nothing on a bad source") {
     TempDirectory scratch;
     const auto gpu = sample_hardware();
-    const fs::path out = machine_directory(scratch, "out", gpu, {{"8", "kept"}});
-    const fs::path a = machine_directory(scratch, "a", gpu, {{"16", "tiled"}});
+    const fs::path out = machine_directory(scratch, "out", gpu, {{"8", "tiled_32x8"}});
+    const fs::path a = machine_directory(scratch, "a", gpu, {{"16", "tiled_16x16"}});
     const fs::path file = out / cache::cache_file_name(gpu);
 
     const fs::path broken = scratch.path() / "broken.json";
@@ -93,27 +96,27 @@ TEST_CASE("cache merge keeps what the output directory held, and writes nothing 
     REQUIRE_MESSAGE(merged.exit_code == 0, merged.err);
     const cache::CacheDocument document = cache::read_cache_file(file);
     CHECK(document.entry_count() == 2);
-    CHECK(document.find(sample_address("8"))->entry.winner_name == "kept");
+    CHECK(document.find(sample_address("8"))->entry.winner_name == "tiled_32x8");
 }
 
 TEST_CASE("cache diff reports a changed winner with its speedup, as text and as JSON") {
     TempDirectory scratch;
     const auto gpu = sample_hardware();
-    const fs::path before = machine_directory(scratch, "before", gpu, {{"1024", "tiled"}});
+    const fs::path before = machine_directory(scratch, "before", gpu, {{"1024", "tiled_16x16"}});
     const fs::path after =
-        machine_directory(scratch, "after", gpu, {{"1024", "vec4"}, {"2048", "tiled"}});
+        machine_directory(scratch, "after", gpu, {{"1024", "tiled_32x8"}, {"2048", "tiled_16x16"}});
     const fs::path json = scratch.path() / "diff.json";
     const auto run = run_spvtune(
         scratch, {"cache", "diff", before.string(), after.string(), "--json", json.string()});
     REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-    CHECK(contains(run.out, "winner changed  matmul n=1024  old tiled"));
-    CHECK(contains(run.out, "new vec4"));
+    CHECK(contains(run.out, "winner changed  matmul n=1024  old tiled_16x16"));
+    CHECK(contains(run.out, "new tiled_32x8"));
     CHECK(contains(run.out, "added  matmul n=2048"));
     const auto report = nlohmann::json::parse(read_bytes(json));
     const auto& entries = report.at("hardware").at(0).at("entries");
     REQUIRE(entries.size() == 2);
     CHECK(entries[0].at("change") == "winner changed");
-    CHECK(entries[0].at("old_winner") == "tiled");
+    CHECK(entries[0].at("old_winner") == "tiled_16x16");
     CHECK(entries[1].at("change") == "added");
 }
 

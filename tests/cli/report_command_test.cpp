@@ -159,6 +159,78 @@ TEST_CASE("spvtune report colours every heatmap of a key on one scale, from the 
     CHECK(contains(page, "One colour scale for every grid of this key"));
 }
 
+/// A tune report of one key whose family lists a `size` x `size` grid, with a candidate at each
+/// of `points` (A, B) values, measured with the given medians.
+nlohmann::json large_grid_report(int size, const std::vector<std::pair<int, int>>& points) {
+    nlohmann::json values = nlohmann::json::array();
+    for (int v = 1; v <= size; ++v) {
+        values.push_back(v);
+    }
+    nlohmann::json candidates = nlohmann::json::array();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto [a, b] = points[i];
+        const double median_ns = 100.0 + static_cast<double>(i);
+        candidates.push_back(
+            {{"name", "g[A=" + std::to_string(a) + ",B=" + std::to_string(b) + "]"},
+             {"family", "g"},
+             {"point", {{"A", a}, {"B", b}}},
+             {"status", i == 0 ? "winner" : "ok"},
+             {"statistics",
+              {{"samples", 5},
+               {"median_ns", median_ns},
+               {"ci_low_ns", median_ns},
+               {"ci_high_ns", median_ns}}}});
+    }
+    const nlohmann::json grid{{{"parameter", "A"}, {"values", values}},
+                              {{"parameter", "B"}, {"values", values}}};
+    return {{"command", "tune"},
+            {"device", {{"device_name", "gpu"}, {"identity", "gpu-id"}}},
+            {"problems",
+             {{{"name", "large"},
+               {"families", {{{"name", "g"}, {"grid", grid}}}},
+               {"keys",
+                {{{"key", {{"n", 1}}},
+                  {"status", "tuned"},
+                  {"elapsed_s", 1.0},
+                  {"winner", candidates[0]["name"]},
+                  {"candidates", candidates}}}}}}}};
+}
+
+// A family may list a grid far larger than what a key ran: 1000 x 1000 values and two measured
+// points drew a million cells (a 241 MB page, 850 MB of memory; 3000 x 3000 ran out of memory).
+TEST_CASE("spvtune report draws a grid only where the key's candidates lie, and says so") {
+    TuneFixture fixture;
+    const std::string page = page_of(fixture, large_grid_report(1000, {{3, 500}, {900, 7}}));
+    CHECK(page.size() < 100'000);
+    // The rows 3 and 900 by the columns 7 and 500: the two points and two that are not.
+    CHECK(occurrences(page, "<rect class=\"cell ") == 4);
+    CHECK(occurrences(page, "<rect class=\"cell measured") == 2);
+    CHECK(occurrences(page, "<rect class=\"cell missing\"") == 2);
+    CHECK_MESSAGE(contains(page,
+                           "Drawn where a candidate of this key lies: 2 of the 1000 values "
+                           "of A, 2 of the 1000 values of B; 999996 of the grid&#39;s "
+                           "1000000 points are left out."),
+                  page.substr(page.find("Drawn"), 300));
+}
+
+TEST_CASE("spvtune report draws at most 100 values of a parameter, those of the fastest points") {
+    TuneFixture fixture;
+    // A diagonal of 150 measured points, slower and slower.
+    std::vector<std::pair<int, int>> diagonal;
+    for (int v = 1; v <= 150; ++v) {
+        diagonal.emplace_back(v, v);
+    }
+    const std::string page = page_of(fixture, large_grid_report(150, diagonal));
+    CHECK(occurrences(page, "<rect class=\"cell ") == 100 * 100);
+    CHECK(occurrences(page, "<rect class=\"cell measured") == 100);
+    CHECK(contains(page,
+                   "100 of the 150 values of A (the 100 with the fastest points of the 150 "
+                   "where a candidate lies)"));
+    // The fastest (the winner at A=1, B=1) is drawn; the slowest (150) is not.
+    CHECK(contains(page, "g[A=1,B=1]"));
+    CHECK_FALSE(contains(page, "g[A=150,B=150]: ok"));
+}
+
 TEST_CASE("spvtune report says why a key with a winner has no speedup over its reference") {
     TuneFixture fixture;
     nlohmann::json tune = two_family_report();

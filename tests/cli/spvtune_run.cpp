@@ -25,6 +25,14 @@ SpvtuneRun run_spvtune(const tune::testing::TempDirectory& scratch,
     return run_program(SPVTUNE_BINARY, scratch, args);
 }
 
+SpvtuneRun run_spvtune_within(const tune::testing::TempDirectory& scratch, int seconds,
+                              const std::vector<std::string>& args) {
+    std::vector<std::string> timeout_args{"--kill-after=5", std::to_string(seconds) + "s",
+                                          SPVTUNE_BINARY};
+    timeout_args.insert(timeout_args.end(), args.begin(), args.end());
+    return run_program("/usr/bin/timeout", scratch, timeout_args);
+}
+
 SpvtuneRun run_spvtune_writing_to(const tune::testing::TempDirectory& scratch,
                                   const std::string& stdout_path,
                                   const std::vector<std::string>& args) {

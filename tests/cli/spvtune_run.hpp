@@ -24,6 +24,15 @@ SpvtuneRun run_program(const std::string& binary, const tune::testing::TempDirec
 SpvtuneRun run_spvtune(const tune::testing::TempDirectory& scratch,
                        const std::vector<std::string>& args);
 
+/// Exit code of run_spvtune_within when the time ran out (timeout(1)'s).
+inline constexpr int timed_out = 124;
+
+/// run_spvtune for a run that must not hang (a FIFO, an endless input): the child is stopped
+/// after `seconds` (timeout(1): SIGTERM, then SIGKILL 5 s later) and the exit code is then
+/// `timed_out`, so a regression fails the test instead of blocking the suite.
+SpvtuneRun run_spvtune_within(const tune::testing::TempDirectory& scratch, int seconds,
+                              const std::vector<std::string>& args);
+
 /// run_spvtune with the child's standard output sent to `stdout_path` (such as /dev/full, to
 /// see how it handles a failing write) instead of the pipe; `out` stays empty.
 SpvtuneRun run_spvtune_writing_to(const tune::testing::TempDirectory& scratch,

@@ -4,13 +4,17 @@
 // and a second run answers every key from the cache.
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <string>
+#include <sys/types.h>
+#include <thread>
 #include <vector>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "cache/subprocess.hpp"
 #include "tune_fixture.hpp"
 
 namespace worker_fault_test {
@@ -143,6 +147,61 @@ TEST_CASE("tune: a problem file's kernel_timeout_s sets the watchdog, --kernel-t
     CHECK(from_option.exit_code == 1);
     CHECK_MESSAGE(contains(from_option.out, "within 1.3 s (kernel timeout 300 ms"),
                   from_option.out);
+}
+
+namespace {
+
+/// Whether process `pid` is stopped (state T in /proc/<pid>/stat).
+bool is_stopped(pid_t pid) {
+    const std::string stat = read_bytes("/proc/" + std::to_string(pid) + "/stat");
+    const auto after_name = stat.rfind(')');
+    return after_name != std::string::npos && stat.substr(after_name + 2, 1) == "T";
+}
+
+}  // namespace
+
+// Ctrl-Z then fg stops tune and its worker together for as long as the user likes; the time
+// stopped is no kernel's. It was counted: the measure in flight was "timed out", its worker
+// killed and the candidate dropped for the run (issue 34).
+TEST_CASE("tune: a process group stopped and continued mid-measure is no timeout" *
+          doctest::test_suite("timing")) {
+    TuneFixture fixture;
+    const FaultSwitch fault_switch("stop-group:fast");
+    // In a session of its own (setsid execs in place: the spawned process leads no group), so
+    // that the worker's SIGSTOP to its group stops tune and the worker, not this test.
+    const std::vector<std::string> argv{"/usr/bin/setsid",
+                                        SPVTUNE_BINARY,
+                                        "tune",
+                                        problems + "/scale.json",
+                                        "--cache-dir",
+                                        fixture.cache.string(),
+                                        "--kernel-dir",
+                                        SPVTUNE_CLI_TEST_KERNEL_DIR,
+                                        "--json",
+                                        fixture.report.string(),
+                                        "--kernel-timeout",
+                                        kernel_timeout};
+    const auto err_file = fixture.scratch.path() / "stderr.txt";
+    spvtune::tune::testing::Subprocess tune(argv, err_file);
+    const pid_t group = tune.pid();
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!is_stopped(group) && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    REQUIRE_MESSAGE(is_stopped(group), "tune never stopped");
+    // Stopped longer than the watchdog gives the first measure: two kernels of the kernel
+    // timeout (2 s, for a sanitizer build's slow kernels), the window and 1 s.
+    std::this_thread::sleep_for(std::chrono::seconds(7));
+    REQUIRE(::kill(-group, SIGCONT) == 0);
+    const std::string out = tune.read_stdout();
+    const int exit_code = tune.wait();
+    const std::string err = read_bytes(err_file);
+    CHECK_MESSAGE(exit_code == 0, out << err);
+    CHECK_MESSAGE(!contains(out, "timed out"), out);
+    CHECK(fixture.report_json().at("faulted_candidates") == 0);
+    for (const auto& key : fixture.keys()) {
+        CHECK(key.at("winner") == "fast");
+    }
 }
 
 TEST_CASE("tune: a GLSL kernel that really never ends times out, the others rank and are cached" *

@@ -134,7 +134,7 @@ Outcome run_case(const json& item, const json& bases, const Placeholders& placeh
     }
     if (item.contains("files")) {
         for (const auto& [name, spec] : item.at("files").items()) {
-            make_file(case_dir / name, spec, bases, placeholders);
+            make_file(case_dir / substitute(name, placeholders), spec, bases, placeholders);
         }
     }
     const fs::path case_cache = placeholders.at("casecache");

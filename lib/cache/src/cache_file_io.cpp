@@ -1,6 +1,7 @@
 #include "cache_file_io.hpp"
 
 #include <cerrno>
+#include <cstdint>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 
 #include <spvtune/base/foreign_link.hpp>
 #include <spvtune/base/posix_file.hpp>
+#include <spvtune/base/regular_file.hpp>
 
 namespace spvtune::cache::cache_io {
 namespace {
@@ -39,52 +41,12 @@ std::string utc_timestamp() {
 }  // namespace
 
 std::optional<FileContents> read_file(const fs::path& file, Links links) {
-    // O_NONBLOCK: opening a FIFO would otherwise wait for a writer before fstat could refuse it.
-    const int no_follow = links == Links::refuse ? O_NOFOLLOW : 0;
-    Descriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | no_follow));
-    if (fd.get() < 0) {
-        if (errno == ENOENT) {
-            return std::nullopt;
-        }
-        if (errno == ELOOP && no_follow != 0 && base::is_symbolic_link(file)) {
-            base::throw_foreign_link(file);
-        }
-        throw_errno(errno, "cannot open", file);
+    // No cap of its own: a cache file is as large as its entries, and only a regular one is read.
+    auto read = base::read_regular_file(file, UINTMAX_MAX, links);
+    if (!read) {
+        return std::nullopt;
     }
-    struct stat info {};
-    if (::fstat(fd.get(), &info) != 0) {
-        throw_errno(errno, "cannot stat", file);
-    }
-    if (!S_ISREG(info.st_mode)) {
-        throw std::system_error(std::make_error_code(std::errc::invalid_argument),
-                                "cannot read " + file.string() + " (" +
-                                    base::describe_file_type(info.st_mode) +
-                                    ", not a regular file)");
-    }
-    // Regular files never block; reads below must not see EAGAIN from the flag either.
-    ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
-    FileContents contents{std::string(static_cast<std::size_t>(info.st_size), '\0'),
-                          stamp_from(info)};
-    std::size_t done = 0;
-    for (;;) {
-        if (done == contents.text.size()) {
-            contents.text.resize(done + 4096);  // the file may have grown since fstat
-        }
-        const ssize_t got =
-            ::read(fd.get(), contents.text.data() + done, contents.text.size() - done);
-        if (got < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            throw_errno(errno, "cannot read", file);
-        }
-        if (got == 0) {
-            break;
-        }
-        done += static_cast<std::size_t>(got);
-    }
-    contents.text.resize(done);
-    return contents;
+    return FileContents{std::move(read->text), stamp_from(read->info)};
 }
 
 std::optional<FileStamp> stamp_of(const fs::path& file) {
@@ -116,17 +78,30 @@ void remove_stale_temporaries(const fs::path& target) {
     }
 }
 
-fs::path move_aside(const fs::path& file, std::string_view reason) {
-    const std::string stem =
-        file.stem().string() + "." + std::string(reason) + "-" + utc_timestamp();
-    fs::path backup = directory_of(file) / (stem + ".json");
-    for (int n = 1; fs::exists(backup); ++n) {
-        backup = directory_of(file) / (stem + "-" + std::to_string(n) + ".json");
+namespace {
+
+// Renames `file` to "<stem>-<counter><extension>" beside it, the counter only when that exists.
+fs::path rename_aside(const fs::path& file, const std::string& stem, std::string_view extension) {
+    fs::path backup = directory_of(file) / (stem + std::string(extension));
+    for (int n = 1; fs::exists(fs::symlink_status(backup)); ++n) {
+        backup = directory_of(file) / (stem + "-" + std::to_string(n) + std::string(extension));
     }
     if (::rename(file.c_str(), backup.c_str()) != 0) {
         throw_errno(errno, "cannot move aside", file);
     }
     return backup;
+}
+
+}  // namespace
+
+fs::path move_aside(const fs::path& file, std::string_view reason) {
+    return rename_aside(
+        file, file.stem().string() + "." + std::string(reason) + "-" + utc_timestamp(), ".json");
+}
+
+fs::path move_aside_as_is(const fs::path& file, std::string_view reason) {
+    return rename_aside(
+        file, file.filename().string() + "." + std::string(reason) + "-" + utc_timestamp(), "");
 }
 
 FileLock::FileLock(const fs::path& file) {

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <sys/types.h>
 
+#include <spvtune/base/regular_file.hpp>
+
 // POSIX file plumbing behind the cache file: consistent reads, atomic replacement, the advisory
 // lock and moving a bad file aside. Errors are std::system_error naming the path.
 namespace spvtune::cache::cache_io {
@@ -33,7 +35,7 @@ struct FileContents {
 /// Whether a read follows a symbolic link. The cache file's may be (reading harms nothing, and
 /// every write replaces the link itself); a journal's may not, since a link there would hand
 /// its target's bytes to the journal writer (docs/cache-format.md).
-enum class Links { follow, refuse };
+using Links = base::LinkPolicy;
 
 /// The file's bytes, or nothing when it does not exist. With Links::refuse a symbolic link is
 /// an error (std::system_error, ELOOP) naming it.
@@ -56,6 +58,10 @@ void remove_stale_temporaries(const std::filesystem::path& target);
 /// Moves `file` to "<stem>.<reason>-<UTC timestamp>.json" in the same directory (adding a
 /// counter if that exists) and returns the new path. Callers hold the file's FileLock.
 std::filesystem::path move_aside(const std::filesystem::path& file, std::string_view reason);
+
+/// Moves `file` to "<file name>.<reason>-<UTC timestamp>" (a journal, which is not JSON),
+/// as move_aside does.
+std::filesystem::path move_aside_as_is(const std::filesystem::path& file, std::string_view reason);
 
 /// Exclusive advisory lock (flock) on the sidecar "<file>.lock", held for the object's lifetime.
 /// A symbolic link there is an error (std::system_error) naming it, never followed.

@@ -132,8 +132,9 @@ struct CacheFileStore::Impl {
         const fs::path& file = *state.file;
         const auto stamp = cache_io::stamp_of(file);
         if (state.read && stamp == state.stamp) {
-            if (!stamp || catch_up_journal(state)) {
-                return {};
+            ReadResult result;
+            if (!stamp || catch_up_journal(state, locked, result)) {
+                return result;
             }
             state.read = false;  // the journal was replaced: read both again
             return read(state, hardware, locked);
@@ -167,8 +168,6 @@ struct CacheFileStore::Impl {
             state.stamp = contents->stamp;
             state.content_hash = cache_journal::content_hash(contents->text);
             state.size = contents->text.size();
-            catch_up_journal(state);
-            return {};
         } catch (const CacheFormatError& error) {
             state.document = make_cache_document(hardware);
             state.stamp.reset();
@@ -192,11 +191,17 @@ struct CacheFileStore::Impl {
                  " and tuning continues with an empty cache");
             return {};
         }
+        ReadResult result;
+        catch_up_journal(state, locked, result);
+        return result;
     }
 
     // Applies the journal's records added since the last look; false when the journal was
-    // replaced under this store (it then rereads the file too).
-    static bool catch_up_journal(HardwareState& state) {
+    // replaced under this store (it then rereads the file too). A damaged journal is kept, as a
+    // corrupt file is: under the lock it is moved aside whole (the records after the damage
+    // are only there) and the file rewritten with the records before it; without the lock
+    // `result` says so, for the caller to read again under it.
+    bool catch_up_journal(HardwareState& state, bool locked, ReadResult& result) {
         if (state.document.schema_version != cache_schema_version) {
             return true;  // only files this version writes get records appended
         }
@@ -207,7 +212,34 @@ struct CacheFileStore::Impl {
         }
         cache_journal::apply(state.document, journal.records);
         state.journal_end = std::max(state.journal_end, journal.valid_end);
+        if (!journal.damage.empty()) {
+            keep_damaged_journal(state, journal.damage, locked, result);
+        }
         return true;
+    }
+
+    void keep_damaged_journal(HardwareState& state, const std::string& damage, bool locked,
+                              ReadResult& result) {
+        const fs::path journal = cache_journal::journal_path(*state.file);
+        const std::string problem = journal.string() + " is damaged: " + damage;
+        if (options.read_only) {
+            freeze(state, problem +
+                              "; the entries before the damage are used and the journal "
+                              "is left untouched");
+            return;
+        }
+        if (!locked) {
+            state.read = false;
+            result = {true, problem};
+            return;
+        }
+        // Aside first: were this stopped before the write, the file would not match the
+        // journal's base, and a journal left in place would be ignored and later cut off.
+        const fs::path backup = cache_journal::keep_aside(*state.file);
+        write(state);
+        warn(problem + "; it was moved aside to " + backup.string() +
+             " with every line, and the entries before the damage are kept in " +
+             state.file->string());
     }
 
     void refresh(HardwareState& state, const tune::HardwareIdentity& hardware) {
@@ -433,6 +465,16 @@ tune::StoreOutcome CacheFileStore::save(const tune::HardwareIdentity& hardware,
         return {false, std::nullopt,
                 "not stored: the key " + key_display + " has no JSON form (\"" + address.key_json +
                     "\")"};
+    }
+    // Nor a winner the readers would refuse (docs/cache-format.md): one outside the list, or
+    // named after another candidate than the one its index runs, would make the whole file
+    // corrupt for every later reader.
+    if (entry.winner_index >= candidates.size() ||
+        candidates[entry.winner_index].name != entry.winner_name) {
+        return {false, std::nullopt,
+                "not stored: the winner \"" + entry.winner_name + "\" of key " + key_display +
+                    " is not candidate " + std::to_string(entry.winner_index) + " of the list of " +
+                    std::to_string(candidates.size())};
     }
     CacheKeyRecord record{key_display, entry};
     if (!impl_->options.keep_ranking) {

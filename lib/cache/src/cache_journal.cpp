@@ -1,5 +1,6 @@
 #include "cache_journal.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -98,6 +99,40 @@ std::size_t parse_record(std::string_view text, const fs::path& journal,
     return start + length + 1;
 }
 
+bool is_hex_digit(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+// Whether `text` is a header line (all of it, or the start of one when it is shorter: a journal
+// whose creation a crash cut short), for any base.
+bool is_header(std::string_view text) {
+    const std::size_t prefix = std::min(text.size(), header_prefix.size());
+    if (text.substr(0, prefix) != header_prefix.substr(0, prefix)) {
+        return false;
+    }
+    for (std::size_t at = header_prefix.size(); at < text.size(); ++at) {
+        if (at + 1 == header_size ? text[at] != '\n' : !is_hex_digit(text[at])) {
+            return false;
+        }
+    }
+    return text.size() <= header_size;
+}
+
+// ", and N more lines follow it" after the damaged line that starts `rest`.
+std::string what_follows(std::string_view rest) {
+    const std::size_t end = rest.find('\n');
+    const std::string_view after =
+        end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    std::size_t lines = 0;
+    for (std::size_t at = 0; at < after.size(); ++lines) {
+        const std::size_t next = after.find('\n', at);
+        at = next == std::string_view::npos ? after.size() : next + 1;
+    }
+    return lines == 0 ? ", and nothing follows it"
+                      : ", and " + std::to_string(lines) +
+                            (lines == 1 ? " more line follows it" : " more lines follow it");
+}
+
 void sync_directory(const fs::path& file) {
     const fs::path directory = file.has_parent_path() ? file.parent_path() : fs::path(".");
     Descriptor dir(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -149,6 +184,11 @@ ReadResult read(const fs::path& file, std::uint64_t base, std::uint64_t offset) 
     }
     std::size_t at = static_cast<std::size_t>(offset);
     if (at == 0) {
+        if (!is_header(text.substr(0, header_size))) {
+            result.damage = "its header is not \"" + std::string(header_prefix) +
+                            "<16 hex digits>\"" + what_follows(text);
+            return result;
+        }
         if (text.size() < header_size || text.substr(0, header_size) != header_line(base)) {
             return result;  // stale, or its header was cut short: no records
         }
@@ -157,6 +197,12 @@ ReadResult read(const fs::path& file, std::uint64_t base, std::uint64_t offset) 
     while (at < text.size()) {
         const std::size_t length = parse_record(text.substr(at), journal, result.records);
         if (length == 0) {
+            // A crash cuts a record short before its newline; a bad line ended by one is damage.
+            if (text.find('\n', at) != std::string_view::npos) {
+                result.damage = "the record at byte " + std::to_string(at) +
+                                " does not check out (its length, checksum or entry)" +
+                                what_follows(text.substr(at));
+            }
             break;
         }
         at += length;
@@ -211,11 +257,21 @@ void remove(const fs::path& file) {
     }
 }
 
+fs::path keep_aside(const fs::path& file) {
+    return cache_io::move_aside_as_is(journal_path(file), "corrupt");
+}
+
 CacheDocument read_document(const fs::path& file, std::string_view text) {
     CacheDocument document = parse_cache(text, file);
     // A file from another schema version never had records appended by this version.
     if (document.schema_version == cache_schema_version) {
         ReadResult journal = read(file, content_hash(text), 0);
+        if (!journal.damage.empty()) {
+            throw CacheFormatError(journal_path(file), "",
+                                   "damaged: " + journal.damage +
+                                       " (the next tune that saves to the file moves the "
+                                       "journal aside and keeps the entries before the damage)");
+        }
         apply(document, journal.records);
     }
     return document;

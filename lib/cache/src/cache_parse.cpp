@@ -267,14 +267,20 @@ CacheKeyRecord read_entry(const Reader& r, const json& value, const Place& at, i
 }
 
 // The winner is the candidate an application runs, by index: one past the list would run
-// nothing (or read past it). The name is not checked against the list: it is what reports show,
-// and writers other than spvtune (tests, applications) name winners their own way.
+// nothing (or read past it). Its name is what reports show: one that is not the indexed
+// candidate's would show one candidate as the winner and run another, so no writer produces it.
 void check_winner(const Reader& r, const CacheCandidateList& list, const tune::TuneEntry& entry,
                   const Place& at) {
     if (entry.winner_index >= list.candidates.size()) {
         r.fail(at / "index", "winner index " + std::to_string(entry.winner_index) +
                                  " is not one of the list's " +
                                  std::to_string(list.candidates.size()) + " candidates");
+    }
+    const std::string& named = list.candidates[entry.winner_index].name;
+    if (entry.winner_name != named) {
+        r.fail(at / "name", "expected \"" + named + "\", the name of candidate " +
+                                std::to_string(entry.winner_index) +
+                                " (the winner's index), found \"" + entry.winner_name + "\"");
     }
 }
 

@@ -268,7 +268,8 @@ CacheKeyRecord read_entry(element value, int version, const CacheCandidateList& 
                                                     static_cast<std::size_t>(index)));
         }
     }
-    if (record.entry.winner_index >= list.candidates.size()) {
+    if (record.entry.winner_index >= list.candidates.size() ||
+        record.entry.winner_name != list.candidates[record.entry.winner_index].name) {
         throw Unsupported{};
     }
     return record;

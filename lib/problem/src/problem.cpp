@@ -1,10 +1,10 @@
 #include <algorithm>
-#include <cerrno>
-#include <fstream>
-#include <sstream>
+#include <cstdint>
+#include <optional>
 #include <system_error>
 #include <utility>
 
+#include <spvtune/base/regular_file.hpp>
 #include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/problem.hpp>
 
@@ -12,6 +12,10 @@
 
 namespace spvtune::problem {
 namespace {
+
+/// Far beyond any real problem file (the largest in configs/ is a few KiB): a larger one is not
+/// read into memory.
+constexpr std::uintmax_t largest_problem_file = std::uintmax_t{256} << 20;
 
 void throw_if_failed(const detail::Reader& reader) {
     if (reader.error_count() != 0) {
@@ -165,19 +169,24 @@ Problem load_problem(const std::filesystem::path& file, const LoadOptions& optio
                                  : "cannot read the problem file: no such file",
                              ""}});
     }
-    errno = 0;
-    std::ifstream in(file, std::ios::binary);
-    const int open_error = errno;
-    std::ostringstream text;
-    if (in) {
-        text << in.rdbuf();  // an empty file sets failbit here: the JSON parser reports it
+    // An error reading is said as one (an I/O error, /proc/self/mem), never passed on to the
+    // JSON parser as a short text; a file that grew huge or a FIFO swapped in since the check
+    // above is refused, not read without end.
+    std::optional<base::RegularFile> read;
+    try {
+        read = base::read_regular_file(file, largest_problem_file);
+    } catch (const base::FileReadError& error) {
+        using Step = base::FileReadError::Step;
+        const std::string what = error.step() == Step::open   ? "cannot open the problem file: "
+                                 : error.step() == Step::kind ? "cannot read the problem file: not "
+                                                                "a regular file: "
+                                                              : "cannot read the problem file: ";
+        throw ProblemError({{file, "", what + error.detail(), ""}});
     }
-    if (!in.is_open() || in.bad()) {
-        const std::string reason =
-            open_error != 0 ? ": " + std::generic_category().message(open_error) : "";
-        throw ProblemError({{file, "", "cannot read the problem file" + reason, ""}});
+    if (!read) {
+        throw ProblemError({{file, "", "cannot read the problem file: no such file", ""}});
     }
-    return parse_problem(text.str(), file, options);
+    return parse_problem(read->text, file, options);
 }
 
 }  // namespace spvtune::problem

@@ -1,11 +1,15 @@
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 
 #include <spvtune/base/digest.hpp>
+#include <spvtune/base/regular_file.hpp>
 #include <spvtune/run/output_dump.hpp>
 
 namespace spvtune::run {
@@ -48,14 +52,19 @@ void write_file(const std::filesystem::path& path, std::string_view bytes) {
     }
 }
 
+// Every byte or an error: a stream would stop quietly at an I/O error or when memory runs out,
+// and the dump would look short.
 std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw std::runtime_error("cannot read " + path.string());
+    std::optional<base::RegularFile> file;
+    try {
+        file = base::read_regular_file(path, UINTMAX_MAX);
+    } catch (const std::system_error& error) {
+        throw std::runtime_error(error.what());
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    if (!file) {
+        throw std::runtime_error("cannot read " + path.string() + ": no such file");
+    }
+    return std::move(file->text);
 }
 
 template <class T>

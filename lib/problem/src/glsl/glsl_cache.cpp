@@ -1,19 +1,22 @@
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <fcntl.h>
-#include <fstream>
-#include <sstream>
-#include <sys/stat.h>
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <system_error>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include <spvtune/base/digest.hpp>
 #include <spvtune/base/foreign_link.hpp>
-#include <spvtune/base/posix_file.hpp>
+#include <spvtune/base/regular_file.hpp>
 #include <spvtune/base/stale_files.hpp>
 #include <spvtune/cache/atomic_write.hpp>
+#include <spvtune/cache/cache_warning.hpp>
 #include <spvtune/problem/glsl_cache.hpp>
+
+#include "glsl/include_search.hpp"
 
 namespace spvtune::problem {
 namespace {
@@ -35,73 +38,59 @@ std::string digest_of(const std::vector<std::uint32_t>& words) {
     return base::to_hex(digest.value());
 }
 
-std::optional<std::string> read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return in.bad() ? std::nullopt : std::optional(text.str());
-}
-
 fs::path absolute_of(const fs::path& path) {
     std::error_code ignored;
     const fs::path canonical = fs::weakly_canonical(path, ignored);
     return canonical.empty() ? path : canonical;
 }
 
-/// An entry's text, when it is a regular file: never through a symbolic link, whose target may
-/// be any file (a FIFO would block the read).
-std::optional<std::string> read_entry_text(const fs::path& entry) {
-    base::Descriptor fd(::open(entry.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
-    struct stat info {};
-    if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
-        return std::nullopt;  // a miss: compiled again, and the entry (the link itself) replaced
-    }
-    std::string text;
-    char buffer[65536];
-    for (;;) {
-        const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got < 0) {
-            return std::nullopt;
-        }
-        if (got == 0) {
-            return text;
-        }
-        text.append(buffer, static_cast<std::size_t>(got));
-    }
-}
+/// Why an entry was not used: `damage` is said in a warning (an entry no spvtune wrote, or
+/// one that names files no compile reads); a plain miss (no entry, another glslang, an include
+/// since edited or removed) is not.
+struct Miss {
+    std::string damage;
+};
 
 /// The entry's SPIR-V when it is whole, was made by this glslang and every include it records
-/// still has the text it was compiled with; nothing otherwise.
-std::optional<std::vector<std::uint32_t>> read_entry(const fs::path& entry) {
-    const auto text = read_entry_text(entry);
-    if (!text) {
-        return std::nullopt;
+/// still has the text it was compiled with; why not otherwise. The entry and its includes are
+/// read only as regular files of at most largest_glsl_file bytes, never blocking (a FIFO named
+/// there would wait for a writer forever); the entry itself never through a symbolic link,
+/// whose target may be any file.
+std::variant<std::vector<std::uint32_t>, Miss> read_entry(const fs::path& entry) {
+    std::optional<base::RegularFile> file;
+    try {
+        file = base::read_regular_file(entry, detail::largest_glsl_file, base::LinkPolicy::refuse);
+    } catch (const std::system_error& error) {
+        return Miss{error.what()};
+    }
+    if (!file) {
+        return Miss{};
     }
     try {
-        const auto json = nlohmann::json::parse(*text);
+        const auto json = nlohmann::json::parse(file->text);
         if (json.at("format").get<int>() != entry_format ||
             json.at("glslang").get<std::string>() != glslang_version()) {
-            return std::nullopt;
+            return Miss{};
         }
         for (const auto& include : json.at("includes")) {
-            const auto now = read_text(include.at("path").get<std::string>());
-            if (!now || digest_of(*now) != include.at("digest").get<std::string>()) {
-                return std::nullopt;
+            const fs::path path = include.at("path").get<std::string>();
+            std::optional<base::RegularFile> now;
+            try {
+                now = base::read_regular_file(path, detail::largest_glsl_file);
+            } catch (const std::system_error& error) {
+                return Miss{"an include it records: " + std::string(error.what())};
+            }
+            if (!now || digest_of(now->text) != include.at("digest").get<std::string>()) {
+                return Miss{};
             }
         }
         auto words = json.at("words").get<std::vector<std::uint32_t>>();
         if (words.empty() || digest_of(words) != json.at("digest").get<std::string>()) {
-            return std::nullopt;
+            return Miss{"its SPIR-V does not match its digest"};
         }
         return words;
-    } catch (const nlohmann::json::exception&) {
-        return std::nullopt;  // corrupt: compiled again and replaced
+    } catch (const nlohmann::json::exception& error) {
+        return Miss{error.what()};
     }
 }
 
@@ -130,7 +119,16 @@ constexpr auto stale_after = std::chrono::minutes(10);
 
 }  // namespace
 
-GlslCache::GlslCache(std::optional<fs::path> directory) : directory_(std::move(directory)) {
+struct GlslCache::Warned {
+    std::mutex mutex;
+    std::set<fs::path> entries;
+};
+
+GlslCache::GlslCache(std::optional<fs::path> directory,
+                     std::function<void(const std::string&)> warn)
+    : directory_(std::move(directory)),
+      warn_(std::move(warn)),
+      warned_(std::make_shared<Warned>()) {
     // A linked folder is foreign: entries written or temporaries removed there would change
     // whatever folder the link names.
     if (directory_ && base::is_symbolic_link(*directory_)) {
@@ -167,17 +165,38 @@ GlslOutput GlslCache::compile(const GlslRequest& request) const {
         return compile_glsl(request);
     }
     const fs::path entry = entry_path(request);
-    if (auto words = read_entry(entry)) {
+    auto read = read_entry(entry);
+    if (auto* words = std::get_if<std::vector<std::uint32_t>>(&read)) {
         GlslOutput output;
         output.ok = true;
         output.words = std::move(*words);
         return output;
+    }
+    if (const std::string& damage = std::get<Miss>(read).damage; !damage.empty()) {
+        warn_damaged(entry, damage);
     }
     GlslOutput output = compile_glsl(request);
     if (output.ok) {
         write_entry(entry, output);
     }
     return output;
+}
+
+void GlslCache::warn_damaged(const fs::path& entry, const std::string& damage) const {
+    {
+        // Once per entry: one that cannot be replaced (a directory) is met again and again.
+        const std::lock_guard lock(warned_->mutex);
+        if (!warned_->entries.insert(entry).second) {
+            return;
+        }
+    }
+    const std::string message = "cannot use GLSL cache entry " + entry.string() + " (" + damage +
+                                "); compiled again and replaced";
+    if (warn_) {
+        warn_(message);
+    } else {
+        cache::warn_to_stderr(message);
+    }
 }
 
 }  // namespace spvtune::problem

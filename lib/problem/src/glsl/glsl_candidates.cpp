@@ -11,6 +11,7 @@
 #include <spvtune/problem/kernel_search.hpp>
 
 #include "glsl/glsl_module.hpp"
+#include "glsl/include_search.hpp"
 #include "glsl/per_key_glsl.hpp"
 #include "parse/problem_parser.hpp"
 
@@ -73,7 +74,7 @@ std::optional<std::vector<Source>> read_sources(Reader& reader, const FamilyDraf
             readable = false;
             continue;
         }
-        auto text = read_glsl_source(*found);
+        auto text = read_glsl_text(*found);
         if (!text) {
             reader.error(pointer, "cannot read GLSL file '" + found->string() + "'");
             readable = false;

@@ -1,5 +1,5 @@
+#include <algorithm>
 #include <atomic>
-#include <fstream>
 #include <glslang/Public/ResourceLimits.h>
 #include <glslang/Public/ShaderLang.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
@@ -20,19 +20,29 @@ std::atomic<std::uint64_t> compile_count{0};
 /// Resolves `#include` directives the way C compilers do: "x" next to the including file, then
 /// the include directories; <x> in the include directories only. Records every file it reads,
 /// since the SPIR-V depends on their text as much as on the source's.
+///
+/// glslang follows includes without end: a file that includes itself, or two that include each
+/// other, with no guard, would grow the text until memory runs out. A file open twice in the
+/// chain of includes around a directive is allowed (the second is how include guards stop a
+/// cycle), a third time is a cycle: named from the file's last opening ("include cycle:
+/// a.glsl -> b.glsl -> a.glsl"), and no include is read after it, so the remaining directives of
+/// every open file fail at once instead of each opening the cycle again.
 class Includer final : public glslang::TShader::Includer {
   public:
-    Includer(const std::vector<std::filesystem::path>& dirs, std::vector<GlslInclude>& read)
-        : dirs_(dirs), read_(read) {}
+    Includer(const std::filesystem::path& source, const std::vector<std::filesystem::path>& dirs,
+             std::vector<GlslInclude>& read)
+        : dirs_(dirs), read_(read), base_(source.parent_path()) {
+        chain_.push_back(opened(source));
+    }
 
     IncludeResult* includeLocal(const char* header, const char* includer,
-                                std::size_t /*depth*/) override {
-        return open(detail::find_glsl_include(header, includer, true, dirs_));
+                                std::size_t depth) override {
+        return open(detail::find_glsl_include(header, includer, true, dirs_), depth);
     }
 
     IncludeResult* includeSystem(const char* header, const char* includer,
-                                 std::size_t /*depth*/) override {
-        return open(detail::find_glsl_include(header, includer, false, dirs_));
+                                 std::size_t depth) override {
+        return open(detail::find_glsl_include(header, includer, false, dirs_), depth);
     }
 
     void releaseInclude(IncludeResult* result) override {
@@ -42,26 +52,66 @@ class Includer final : public glslang::TShader::Includer {
         }
     }
 
+    /// "include cycle: a.glsl -> b.glsl -> a.glsl" once one was met; empty otherwise.
+    const std::string& cycle() const noexcept { return cycle_; }
+
   private:
+    struct Opened {
+        std::filesystem::path identity;  ///< canonical, so two spellings of one file are one
+        std::string name;                ///< for messages: relative to the source's directory
+    };
+
+    Opened opened(const std::filesystem::path& path) const {
+        std::error_code ignored;
+        std::filesystem::path identity = std::filesystem::weakly_canonical(path, ignored);
+        const std::filesystem::path relative = path.lexically_relative(base_);
+        const bool inside = !relative.empty() && *relative.begin() != "..";
+        return {identity.empty() ? path : identity, (inside ? relative : path).string()};
+    }
+
+    /// An include glslang reports as an error with `message` (an empty header name says so).
+    static IncludeResult* refuse(const std::string& message) {
+        auto* owned = new std::string(message);
+        return new IncludeResult("", owned->data(), owned->size(), owned);
+    }
+
     /// Null (glslang reports the directive with its line) when nothing was found or read.
-    IncludeResult* open(const std::optional<std::filesystem::path>& found) {
+    IncludeResult* open(const std::optional<std::filesystem::path>& found, std::size_t depth) {
         if (!found) {
             return nullptr;
         }
-        const std::filesystem::path& path = *found;
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (!in) {
+        if (!cycle_.empty()) {
+            return refuse(cycle_);
+        }
+        // glslang's depth counts the files open around the directive, the source among them:
+        // those after them were closed since.
+        chain_.resize(std::clamp<std::size_t>(depth, 1, chain_.size()));
+        Opened next = opened(*found);
+        const auto same = [&next](const Opened& open) { return open.identity == next.identity; };
+        if (std::count_if(chain_.begin(), chain_.end(), same) >= 2) {
+            const auto from = std::find_if(chain_.rbegin(), chain_.rend(), same).base() - 1;
+            cycle_ = "include cycle: ";
+            for (auto at = from; at != chain_.end(); ++at) {
+                cycle_ += at->name + " -> ";
+            }
+            cycle_ += next.name;
+            return refuse(cycle_);
+        }
+        auto text = detail::read_glsl_text(*found);
+        if (!text) {
             return nullptr;
         }
-        read_.push_back({path, text.str()});
+        chain_.push_back(std::move(next));
+        read_.push_back({*found, std::move(*text)});
         auto* owned = new std::string(read_.back().text);
-        return new IncludeResult(path.string(), owned->data(), owned->size(), owned);
+        return new IncludeResult(found->string(), owned->data(), owned->size(), owned);
     }
 
     const std::vector<std::filesystem::path>& dirs_;
     std::vector<GlslInclude>& read_;
+    std::filesystem::path base_;
+    std::vector<Opened> chain_;
+    std::string cycle_;
 };
 
 /// glslang's info log without the "ERROR: " prefixes, trailing blanks and closing summaries,
@@ -152,8 +202,14 @@ GlslOutput compile_glsl(const GlslRequest& request) {
     shader.setEnvClient(glslang::EShClientVulkan, env.client);
     shader.setEnvTarget(glslang::EShTargetSpv, env.spirv);
     const auto messages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
-    Includer includer(request.include_dirs, output.includes);
-    if (!shader.parse(GetDefaultResources(), 100, false, messages, includer)) {
+    Includer includer(request.file, request.include_dirs, output.includes);
+    const bool parsed = shader.parse(GetDefaultResources(), 100, false, messages, includer);
+    if (!includer.cycle().empty()) {
+        // Alone: every directive still open when it was met failed with it.
+        output.errors = includer.cycle();
+        return output;
+    }
+    if (!parsed) {
         output.errors = clean_log(shader.getInfoLog());
         return output;
     }

@@ -1,8 +1,6 @@
 #include "glsl/glsl_module.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace spvtune::problem::detail {
 namespace {
@@ -64,13 +62,6 @@ std::shared_ptr<const vulkan::SpirvModule> build_glsl_module(const GlslCache& ca
                    defines + " is not valid SPIR-V: " + std::string(error.what())};
         return nullptr;
     }
-}
-
-std::optional<std::string> read_glsl_source(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return in.bad() || !in.is_open() ? std::nullopt : std::optional(text.str());
 }
 
 }  // namespace spvtune::problem::detail

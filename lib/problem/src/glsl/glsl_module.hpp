@@ -41,7 +41,4 @@ std::shared_ptr<const vulkan::SpirvModule> build_glsl_module(const GlslCache& ca
                                                              const std::string& file,
                                                              GlslFailure& failure);
 
-/// The text of a GLSL source; nothing when it cannot be read.
-std::optional<std::string> read_glsl_source(const std::filesystem::path& path);
-
 }  // namespace spvtune::problem::detail

@@ -1,24 +1,15 @@
 #include "glsl/include_search.hpp"
 
-#include <fstream>
 #include <set>
 #include <sstream>
+#include <system_error>
+
+#include <spvtune/base/regular_file.hpp>
 
 namespace spvtune::problem::detail {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::optional<std::string> read_text(const fs::path& path) {
-    std::error_code ignored;
-    if (!fs::is_regular_file(path, ignored)) {
-        return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return in ? std::optional(text.str()) : std::nullopt;
-}
 
 /// The header an `#include` line names, and whether it is "local" (quoted); nothing for any
 /// other line.
@@ -50,6 +41,15 @@ std::optional<std::pair<std::string, bool>> include_directive(std::string_view l
 }
 
 }  // namespace
+
+std::optional<std::string> read_glsl_text(const fs::path& path) {
+    try {
+        auto file = base::read_regular_file(path, largest_glsl_file);
+        return file ? std::optional(std::move(file->text)) : std::nullopt;
+    } catch (const std::system_error&) {
+        return std::nullopt;
+    }
+}
 
 std::optional<fs::path> find_glsl_include(const std::string& header, const fs::path& includer,
                                           bool local, const std::vector<fs::path>& include_dirs) {
@@ -91,7 +91,7 @@ std::vector<ScannedInclude> scan_glsl_includes(const fs::path& file, const std::
             if (path && !seen.insert(identity).second) {
                 continue;
             }
-            ScannedInclude include{directive->first, path ? read_text(*path) : std::nullopt};
+            ScannedInclude include{directive->first, path ? read_glsl_text(*path) : std::nullopt};
             if (include.text) {
                 pending.emplace_back(*path, *include.text);
             }

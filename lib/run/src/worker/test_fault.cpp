@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include <spvtune/vulkan/error.hpp>
 
@@ -35,6 +36,13 @@ void inject_test_fault(std::string_view op, std::string_view candidate) {
     }
     if (kind == "device-lost" && op == "run") {
         throw vulkan::DeviceLostError("vkQueueSubmit");
+    }
+    if (kind == "stop-group" && op == "measure") {
+        // Once: as Ctrl-Z would, tune included, while it waits for this reply.
+        static bool stopped = false;
+        if (!std::exchange(stopped, true)) {
+            ::kill(0, SIGSTOP);
+        }
     }
 }
 

@@ -11,6 +11,8 @@ namespace spvtune::run::worker {
 ///   abort              measure aborts the process (a worker that dies mid-key)
 ///   crash-in-pipeline  prepare dies of SIGSEGV (a driver crash while compiling)
 ///   device-lost        run throws vulkan::DeviceLostError (VK_ERROR_DEVICE_LOST)
+///   stop-group         the first measure stops the worker's process group (SIGSTOP, as
+///                      Ctrl-Z would), tune included, until the test continues it
 /// Unset (always, outside tests): nothing happens.
 void inject_test_fault(std::string_view op, std::string_view candidate);
 

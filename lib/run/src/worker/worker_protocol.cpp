@@ -118,9 +118,18 @@ tune::Result<std::uint64_t> payload_length(std::span<const std::byte> prefix) {
     return length;
 }
 
-/// Fills `out` from `fd`; the error says why it stopped early.
+// The steady clock goes on while the process group is stopped (Ctrl-Z, then fg): a deadline on
+// it alone would call a worker stopped with tune a hung one and kill it. So a wait is cut into
+// slices, and a slice that ends later than it asked by more than stop_grace was a stop (or a
+// process that got no CPU that long): the deadline moves on by the excess, as if measured on a
+// clock that stops with the process.
+constexpr std::chrono::milliseconds wait_slice{250};
+constexpr std::chrono::milliseconds stop_grace{500};
+
+/// Fills `out` from `fd`; the error says why it stopped early. `deadline` moves on by the time
+/// this process was seen stopped.
 tune::Result<tune::Done, ReadError> read_exactly(int fd, std::span<std::byte> out,
-                                                 std::optional<Deadline> deadline) {
+                                                 std::optional<Deadline>& deadline) {
     std::size_t done = 0;
     while (done < out.size()) {
         int wait_ms = -1;
@@ -130,10 +139,18 @@ tune::Result<tune::Done, ReadError> read_exactly(int fd, std::span<std::byte> ou
             if (left.count() <= 0) {
                 return tune::make_unexpected(ReadError{ReadFailure::timed_out, "no reply in time"});
             }
-            wait_ms = static_cast<int>(std::min<std::int64_t>(left.count(), 1 << 30));
+            wait_ms = static_cast<int>(std::min(left, wait_slice).count());
         }
         pollfd ready{fd, POLLIN, 0};
+        const auto asleep = std::chrono::steady_clock::now();
         const int polled = ::poll(&ready, 1, wait_ms);
+        if (deadline) {
+            const auto overslept = std::chrono::steady_clock::now() - asleep -
+                                   std::chrono::milliseconds(std::max(wait_ms, 0));
+            if (overslept > stop_grace) {
+                *deadline += std::chrono::duration_cast<Deadline::duration>(overslept);
+            }
+        }
         if (polled < 0 && errno == EINTR) {
             continue;
         }
@@ -193,6 +210,7 @@ tune::Result<Message> decode(std::span<const std::byte> frame) {
 }
 
 tune::Result<Message, ReadError> read_message(int fd, std::optional<Deadline> deadline) {
+    // One deadline for the prefix and the payload, moved on by any stop seen in either.
     std::array<std::byte, prefix_bytes> prefix{};
     if (auto read = read_exactly(fd, prefix, deadline); !read) {
         return tune::make_unexpected(std::move(read.error()));
