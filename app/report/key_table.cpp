@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <numeric>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include <spvtune/cache/cache_document.hpp>
 #include <spvtune/tune/statistics.hpp>
@@ -232,16 +234,40 @@ std::string interval_text(const tune::SampleStatistics& stats) {
     return interval;
 }
 
+/// Whether the table has a time to show for `ranked`.
+bool timed(const tune::RankedCandidate& ranked) {
+    return cache::statistics_kept(ranked.statistics) && ranked.statistics.samples != 0;
+}
+
+/// Indices into `ranking` in the table's order: by median, fastest first, then those with no
+/// time in ranking order. The ranking puts a candidate eliminated early below every one still
+/// racing, even a slower one, because the winner comes from those; the table shows where its
+/// time places it and marks it eliminated.
+std::vector<std::size_t> table_order(const std::vector<tune::RankedCandidate>& ranking) {
+    std::vector<std::size_t> order(ranking.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&ranking](std::size_t a, std::size_t b) {
+        if (timed(ranking[a]) != timed(ranking[b])) {
+            return timed(ranking[a]);
+        }
+        return timed(ranking[a]) &&
+               ranking[a].statistics.median_ns < ranking[b].statistics.median_ns;
+    });
+    return order;
+}
+
 /// The ranked candidates, fastest first, timed against the reference's median.
 void print_ranking(const CandidateTable& table, const tune::TuneEntry& entry,
                    const std::string& reference) {
     const tune::RankedCandidate* ref = find_ranked(entry, reference);
     const double reference_ns = ref ? ref->statistics.median_ns : 0;
     table.row("#", "candidate", "median", "95% CI of median", "speedup", "status");
-    for (std::size_t i = 0; i < entry.ranking.size(); ++i) {
+    const std::vector<std::size_t> order = table_order(entry.ranking);
+    for (std::size_t row = 0; row < order.size(); ++row) {
+        const std::size_t i = order[row];  // its place in the ranking: 0 is the winner
         const tune::RankedCandidate& ranked = entry.ranking[i];
         const auto& stats = ranked.statistics;
-        const std::string rank = std::to_string(i + 1);
+        const std::string rank = std::to_string(row + 1);
         const std::string status = ranked_status(i, ranked, reference);
         if (!cache::statistics_kept(stats)) {
             // The cache file keeps only the winner's statistics (tune --keep-ranking).

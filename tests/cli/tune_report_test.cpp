@@ -204,4 +204,47 @@ TEST_CASE("the --json report says where each key's time went, kernels apart from
     CHECK(cached.at("measuring_overhead_s").get<double>() == 0);
 }
 
+TEST_CASE("the table ranks by median: a candidate eliminated early sits by its time, marked") {
+    TuneFixture fixture;
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384", "--keep-ranking"}).exit_code == 0);
+    // The reference, eliminated early but, in this cache, faster than the winner: the tuner
+    // ranks it below the winner (the winner comes from the candidates still racing).
+    REQUIRE(fixture.cache_files().size() == 1);
+    const auto file = fixture.cache_files().front();
+    nlohmann::json document = nlohmann::json::parse(read_bytes(file));
+    bool edited = false;
+    for (auto& [tuner, lists] : document.at("tuners").items()) {
+        for (auto& [checksum, list] : lists.items()) {
+            for (auto& [key, entry] : list.at("entries").items()) {
+                for (auto& ranked : entry.at("ranking")) {
+                    if (ranked.at("name") != "slow") {
+                        continue;
+                    }
+                    ranked["eliminated"] = true;
+                    nlohmann::json& stats = ranked.at("statistics");
+                    for (const char* member :
+                         {"ci_high_ns", "ci_low_ns", "mean_ns", "median_ns", "min_ns"}) {
+                        stats[member] = 1000.0;
+                    }
+                    stats["samples"] = 1;
+                    stats["stddev_ns"] = 0.0;
+                    edited = true;
+                }
+            }
+        }
+    }
+    REQUIRE(edited);
+    write_bytes(file, document.dump());
+
+    const SpvtuneRun run = fixture.tune("scale.json", {"--key", "n=16384", "-v"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    const auto slow = run.out.find("  1  slow ");
+    const auto fast = run.out.find("  2  fast ");
+    REQUIRE_MESSAGE(slow != std::string::npos, run.out);
+    REQUIRE_MESSAGE(fast != std::string::npos, run.out);
+    CHECK(contains(run.out.substr(slow, run.out.find('\n', slow) - slow),
+                   "ok, eliminated early, reference"));
+    CHECK(contains(run.out.substr(fast, run.out.find('\n', fast) - fast), "ok (winner)"));
+}
+
 }  // namespace tune_report_test

@@ -35,6 +35,21 @@ void main() {
 }
 )glsl";
 
+// Defines of every kind: an element type, a flag, a computed float.
+const char* const typed_glsl = R"glsl(#version 450
+#include "pc.glsl"
+layout(local_size_x = WG_SIZE) in;
+#if !FLAG
+#error FLAG must be 1
+#endif
+layout(std430, binding = 0) readonly buffer X { ELEM x[]; };
+layout(std430, binding = 1) buffer Y { float y[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < p.n) { y[i] += SCALE * p.a * x[i]; }
+}
+)glsl";
+
 /// A problem file in a fresh directory with the GLSL source beside it and its include in inc/.
 struct GlslProblem {
     TempDirectory dir;
@@ -92,19 +107,7 @@ TEST_CASE("a GLSL candidate is compiled per point with its defines") {
 
 TEST_CASE("define values reach the source: numbers as written, booleans as 1 or 0, strings bare") {
     GlslProblem glsl;
-    write_bytes(glsl.dir.path() / "typed.comp", R"glsl(#version 450
-#include "pc.glsl"
-layout(local_size_x = WG_SIZE) in;
-#if !FLAG
-#error FLAG must be 1
-#endif
-layout(std430, binding = 0) readonly buffer X { ELEM x[]; };
-layout(std430, binding = 1) buffer Y { float y[]; };
-void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i < p.n) { y[i] += SCALE * p.a * x[i]; }
-}
-)glsl");
+    write_bytes(glsl.dir.path() / "typed.comp", typed_glsl);
     glsl.json["candidates"][0]["glsl"] = "typed.comp";
     glsl.json["candidates"][0]["defines"] = {
         {"WG_SIZE", "WG"}, {"FLAG", true}, {"SCALE", "WG / 2.0"}, {"ELEM", "\"float\""}};
@@ -113,6 +116,31 @@ void main() {
     REQUIRE(problem.candidates.size() == 3);
     CHECK(problem.families[problem.candidates[0].family].steps.at(0).module->display_name() ==
           "typed.comp[ELEM=float,FLAG=1,SCALE=16.0,WG_SIZE=32]");
+}
+
+TEST_CASE("a define's text form is its text as written, with no inner quotes") {
+    GlslProblem glsl;
+    write_bytes(glsl.dir.path() / "typed.comp", typed_glsl);
+    Json& candidate = glsl.json["candidates"][0];
+    candidate["glsl"] = "typed.comp";
+    candidate["defines"] = {{"WG_SIZE", "WG"},
+                            {"FLAG", {{"text", "1"}}},
+                            {"SCALE", "WG / 2.0"},
+                            {"ELEM", {{"text", "float"}}}};
+    const Problem problem = glsl.load();
+    CHECK(problem.unavailable.empty());
+    REQUIRE(problem.candidates.size() == 3);
+    CHECK(problem.families[problem.candidates[0].family].steps.at(0).module->display_name() ==
+          "typed.comp[ELEM=float,FLAG=1,SCALE=16.0,WG_SIZE=32]");
+
+    candidate["defines"]["ELEM"] = {{"text", "float\nvoid f() {}"}};
+    CHECK(contains(glsl.error(),
+                   "/candidates/0/defines/ELEM/text: expected one line of macro "
+                   "text, found a line break"));
+    candidate["defines"]["ELEM"] = {{"text", 4}};
+    CHECK(contains(glsl.error(), "/candidates/0/defines/ELEM/text: expected a string"));
+    candidate["defines"]["ELEM"] = {{"txt", "float"}};
+    CHECK(contains(glsl.error(), "/candidates/0/defines/ELEM/txt: unknown field 'txt'"));
 }
 
 TEST_CASE("a point whose GLSL does not compile is left out with the file, line and defines") {

@@ -168,8 +168,21 @@ void check_push_constants(Reader& reader, const DispatchStep& step, const StepDr
 }
 
 std::string describe_constant(const vulkan::SpecializationConstant& constant) {
-    return std::to_string(constant.id) + (constant.name.empty() ? "" : " '" + constant.name + "'") +
-           " (" + std::string(vulkan::type_name(constant.default_value)) + ")";
+    std::string text = std::to_string(constant.id);
+    if (!constant.name.empty()) {
+        text += " '" + constant.name + "'";
+    }
+    for (std::size_t i = 0; i < constant.aliases.size(); ++i) {
+        text += (i == 0 ? " (also '" : ", '") + constant.aliases[i] + "'";
+        text += i + 1 == constant.aliases.size() ? ")" : "";
+    }
+    return text + " (" + std::string(vulkan::type_name(constant.default_value)) + ")";
+}
+
+/// Whether `label` is any name the module gives `constant`.
+bool is_named(const vulkan::SpecializationConstant& constant, const std::string& label) {
+    return constant.name == label || std::find(constant.aliases.begin(), constant.aliases.end(),
+                                               label) != constant.aliases.end();
 }
 
 void attach_specialization(Reader& reader, DispatchStep& step, const StepDraft& draft,
@@ -182,6 +195,7 @@ void attach_specialization(Reader& reader, DispatchStep& step, const StepDraft& 
         if (!constant.name.empty()) {
             names.push_back(constant.name);
         }
+        names.insert(names.end(), constant.aliases.begin(), constant.aliases.end());
     }
     const std::string declares = listing.empty() ? "it declares none" : "it declares: " + listing;
     for (const auto& entry_draft : draft.specialization) {
@@ -189,7 +203,7 @@ void attach_specialization(Reader& reader, DispatchStep& step, const StepDraft& 
         const std::string& pointer = entry_draft.value.pointer;
         const bool by_id = std::isdigit(static_cast<unsigned char>(label[0])) != 0;
         const auto match = std::find_if(declared.begin(), declared.end(), [&](const auto& c) {
-            return by_id ? std::to_string(c.id) == label : c.name == label;
+            return by_id ? std::to_string(c.id) == label : is_named(c, label);
         });
         if (match == declared.end()) {
             std::string message = shader + " declares no specialization constant ";
@@ -291,6 +305,31 @@ void check_constants(Reader& reader, const Problem& problem, std::size_t f,
     }
 }
 
+/// attach_module for family `f`, each fault reported once per cause: the families split from
+/// one GLSL candidate differ only in their defines, so a fault they share is one message that
+/// counts the grid points it hit rather than one message per point.
+bool attach_family_module(Reader& reader, const Problem& problem, std::size_t f, DispatchStep& step,
+                          const StepDraft& draft) {
+    Reader faults(reader.file());
+    if (attach_module(faults, problem, step, draft)) {
+        return true;
+    }
+    const auto points = static_cast<std::size_t>(
+        std::count_if(problem.candidates.begin(), problem.candidates.end(),
+                      [f](const Candidate& candidate) { return candidate.family == f; }));
+    // The cause is the message with the module's defines left out of the shader's name.
+    const std::string source = draft.glsl ? draft.glsl->file : draft.spirv;
+    for (const Diagnostic& fault : faults.diagnostics()) {
+        std::string cause = fault.message;
+        for (std::size_t at = cause.find(draft.spirv); at != std::string::npos;
+             at = cause.find(draft.spirv, at + source.size())) {
+            cause.replace(at, draft.spirv.size(), source);
+        }
+        reader.error_at_points(fault, cause, points);
+    }
+    return false;
+}
+
 }  // namespace
 
 bool attach_module(Reader& reader, const Problem& problem, DispatchStep& step,
@@ -324,7 +363,7 @@ void attach_spirv(Reader& reader, Problem& problem, const std::vector<FamilyDraf
                     load_module(reader, draft.spirv, draft.at("spirv"), options, cache, step.spirv);
             }
             // A step compiled per key is checked against each key's module as it is resolved.
-            if (step.module && attach_module(reader, problem, step, draft)) {
+            if (step.module && attach_family_module(reader, problem, f, step, draft)) {
                 check_constants(reader, problem, f, step);
             }
         }

@@ -22,6 +22,9 @@ std::string format(const Diagnostic& diagnostic) {
         text += diagnostic.pointer + ": ";
     }
     text += diagnostic.message;
+    if (diagnostic.points > 1) {
+        text += " (at " + std::to_string(diagnostic.points) + " grid points)";
+    }
     if (!diagnostic.detail.empty()) {
         text += '\n' + diagnostic.detail;
     }

@@ -1,15 +1,45 @@
 // The fields of a candidate whose module is GLSL source: "glsl", "defines", "include_dirs" and
 // "glsl_target". Compiling waits for compile_glsl_candidates, once the grid is expanded.
 
+#include <spvtune/problem/expression_error.hpp>
+
 #include "problem_parser.hpp"
 
 namespace spvtune::problem::detail {
 namespace {
 
+/// A define's `{"text": "..."}`: the text as it is, as a string literal the expression
+/// language gives back unchanged (a define of a string is its bare text). Nothing when it is
+/// not one line of text.
+std::optional<Expression> define_text(Reader& reader, const Json& json, const std::string& at) {
+    if (!reader.object(json, at, {"text"}, {}) || !json.contains("text")) {
+        return std::nullopt;
+    }
+    const std::string pointer = child(at, "text");
+    const auto text = reader.string(json["text"], pointer);
+    if (!text) {
+        return std::nullopt;
+    }
+    if (text->find_first_of("\n\r") != std::string::npos) {
+        reader.error(pointer, "expected one line of macro text, found a line break");
+        return std::nullopt;
+    }
+    std::string literal = "\"";
+    for (const char c : *text) {
+        literal += (c == '"' || c == '\\') ? std::string{'\\', c} : std::string{c};
+    }
+    try {
+        return Expression::parse(literal + '"');
+    } catch (const ExpressionError& error) {  // a character no string literal may hold
+        reader.error(pointer, "expected macro text: " + error.message());
+        return std::nullopt;
+    }
+}
+
 void parse_defines(Reader& reader, const Json& json, const std::string& pointer,
                    const std::vector<std::string>& variables, StepDraft::Glsl& glsl) {
     if (!reader.is_type(json, pointer, json.is_object(),
-                        "an object (macro name -> value expression)")) {
+                        "an object (macro name -> value expression or {\"text\": ...})")) {
         return;
     }
     for (const auto& [name, value] : json.items()) {
@@ -18,8 +48,11 @@ void parse_defines(Reader& reader, const Json& json, const std::string& pointer,
             continue;
         }
         // Not a step's iteration variable: a module serves every repetition of its step.
-        if (auto expression = reader.expression(value, at, variables,
-                                                "a define may use the key and grid parameters")) {
+        auto expression = value.is_object()
+                              ? define_text(reader, value, at)
+                              : reader.expression(value, at, variables,
+                                                  "a define may use the key and grid parameters");
+        if (expression) {
             glsl.defines.push_back({name, {std::move(*expression), at}});
         }
     }

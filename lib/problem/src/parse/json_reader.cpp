@@ -108,6 +108,18 @@ void Reader::error(std::string pointer, std::string message, std::string detail)
     diagnostics_.push_back({file_, std::move(pointer), std::move(message), std::move(detail)});
 }
 
+void Reader::error_at_points(Diagnostic diagnostic, const std::string& cause, std::size_t points) {
+    const auto [known, added] =
+        causes_.try_emplace({diagnostic.pointer, cause}, diagnostics_.size());
+    if (!added) {
+        diagnostics_[known->second].points += points;
+        return;
+    }
+    diagnostic.file = file_;
+    diagnostic.points = points;
+    diagnostics_.push_back(std::move(diagnostic));
+}
+
 bool Reader::is_type(const Json& json, const std::string& pointer, bool ok,
                      std::string_view expected) {
     if (!ok) {

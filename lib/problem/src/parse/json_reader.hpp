@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,6 +51,9 @@ class Reader {
     const std::filesystem::path& file() const noexcept { return file_; }
 
     void error(std::string pointer, std::string message, std::string detail = {});
+    /// Reports `diagnostic`, found at `points` grid points, once per distinct `cause` at its
+    /// pointer: a later report of the same cause only adds its points to the first one.
+    void error_at_points(Diagnostic diagnostic, const std::string& cause, std::size_t points);
     std::size_t error_count() const noexcept { return diagnostics_.size(); }
     const std::vector<Diagnostic>& diagnostics() const noexcept { return diagnostics_; }
 
@@ -118,6 +122,8 @@ class Reader {
 
   private:
     std::filesystem::path file_;
+    /// (pointer, cause) -> index in diagnostics_, for error_at_points.
+    std::map<std::pair<std::string, std::string>, std::size_t> causes_;
     std::vector<Diagnostic> diagnostics_;
 };
 

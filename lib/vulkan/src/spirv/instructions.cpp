@@ -39,7 +39,7 @@ class DeclarationReader {
             case SpvOpName:
                 if (operands.size() >= 2) {
                     std::size_t index = 1;
-                    out_.names[operands[0]] = read_string(operands, index);
+                    out_.names[operands[0]].push_back(read_string(operands, index));
                 }
                 break;
             case SpvOpEntryPoint:

@@ -39,7 +39,9 @@ struct ConstantDeclaration {
 
 struct ModuleDeclarations {
     std::vector<EntryPointDeclaration> entry_points;
-    std::unordered_map<std::uint32_t, std::string> names;
+    /// Id -> every OpName it has, in module order: glslang names a specialization constant
+    /// again after each `const uint alias = K;` that aliases it.
+    std::unordered_map<std::uint32_t, std::vector<std::string>> names;
     /// Result id -> SpecId.
     std::unordered_map<std::uint32_t, std::uint32_t> spec_ids;
     /// The constant decorated BuiltIn WorkgroupSize, if any.

@@ -1,6 +1,8 @@
 #include "specialization.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <iterator>
 #include <map>
 
 #include <spirv_cross/spirv.h>
@@ -81,9 +83,28 @@ SpecializationValue default_value(const ModuleDeclarations& declarations,
     return bits;
 }
 
-std::string find_name(const ModuleDeclarations& declarations, std::uint32_t id) {
-    const auto name = declarations.names.find(id);
-    return name == declarations.names.end() ? std::string() : name->second;
+/// The non-empty debug names of `id`, first given first.
+std::vector<std::string> find_names(const ModuleDeclarations& declarations, std::uint32_t id) {
+    std::vector<std::string> found;
+    const auto names = declarations.names.find(id);
+    if (names != declarations.names.end()) {
+        std::copy_if(names->second.begin(), names->second.end(), std::back_inserter(found),
+                     [](const std::string& name) { return !name.empty(); });
+    }
+    return found;
+}
+
+/// Adds `names` not yet known to `constant` (its name first, then its aliases).
+void add_names(SpecializationConstant& constant, const std::vector<std::string>& names) {
+    for (const std::string& name : names) {
+        if (constant.name.empty()) {
+            constant.name = name;
+        } else if (name != constant.name &&
+                   std::find(constant.aliases.begin(), constant.aliases.end(), name) ==
+                       constant.aliases.end()) {
+            constant.aliases.push_back(name);
+        }
+    }
 }
 
 WorkgroupDimension dimension_from_constant(const ModuleDeclarations& declarations,
@@ -126,10 +147,11 @@ std::vector<SpecializationConstant> reflect_specialization_constants(
         if (constant == declarations.constants.end()) {
             continue;  // SpecId on something else: the validator reports that, not reflection
         }
-        const std::string name = find_name(declarations, id);
-        const std::string what = describe_spec_id(spec_id, name);
+        const std::vector<std::string> names = find_names(declarations, id);
+        const std::string what = describe_spec_id(spec_id, names.empty() ? "" : names.front());
         SpecializationConstant reflected{
-            spec_id, default_value(declarations, constant->second, what, display_name), name};
+            spec_id, default_value(declarations, constant->second, what, display_name), {}, {}};
+        add_names(reflected, names);
         // Several ids may share a SpecId (glslang emits one for LocalSizeId and one for the
         // WorkgroupSize built-in); they are one constant to Vulkan, so they must agree on type.
         const auto [existing, inserted] = by_spec_id.emplace(spec_id, reflected);
@@ -141,9 +163,7 @@ std::vector<SpecializationConstant> reflect_specialization_constants(
                              std::string(type_name(existing->second.default_value)) + " and " +
                              std::string(type_name(reflected.default_value)));
         }
-        if (existing->second.name.empty()) {
-            existing->second.name = name;
-        }
+        add_names(existing->second, names);
     }
     std::vector<SpecializationConstant> constants;
     constants.reserve(by_spec_id.size());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -17,9 +18,13 @@ struct Diagnostic {
     std::string message;
     /// Optional further lines (an expression with a caret under the fault), already indented.
     std::string detail;
+    /// How many grid points share this fault (one message stands for all of them); 0 or 1 when
+    /// it is not about points.
+    std::size_t points = 0;
 };
 
-/// `file: /pointer: message`, then the detail lines, without a trailing newline.
+/// `file: /pointer: message`, ` (at N grid points)` when several share it, then the detail
+/// lines, without a trailing newline.
 std::string format(const Diagnostic& diagnostic);
 
 /// A problem description that cannot be used, with every diagnostic found.

@@ -95,6 +95,9 @@ struct SpecializationConstant {
     std::uint32_t id = 0;  ///< the SpecId (`constant_id` / `local_size_x_id` in GLSL)
     SpecializationValue default_value;
     std::string name;  ///< debug name, or empty when the module has none
+    /// Further debug names of the same constant: glslang names it again after every
+    /// `const uint alias = K;`, so a user may know it by any of them.
+    std::vector<std::string> aliases;
 };
 
 /// An integer the module computes from specialization constants with OpSpecConstantOp (a
