@@ -15,7 +15,9 @@ using namespace spvtune::tune;
 
 namespace {
 
-/// Scripted sample times per candidate index: base + jitter * noise pattern; counts calls.
+/// Scripted sample times per candidate index: base + jitter * noise pattern, the pattern's phase
+/// differing per candidate (noise they all shared in a round would cancel in the race's paired
+/// ratios, and the candidates would be told apart however large it is); counts calls.
 struct Script {
     std::vector<double> base;
     std::vector<double> jitter;
@@ -30,7 +32,8 @@ struct Script {
             if (error_after[index] && n >= error_at_call) {
                 return fail(*error_after[index]);
             }
-            return Sample{base[index] + jitter[index] * fakes::noise(static_cast<std::size_t>(n)),
+            const auto phase = static_cast<std::size_t>(n) + 5 * index;
+            return Sample{base[index] + jitter[index] * fakes::noise(phase),
                           TimingMethod::device_timestamps};
         };
     }

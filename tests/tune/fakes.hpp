@@ -85,6 +85,7 @@ struct Spec {
     std::optional<std::string> run_error{};
     std::function<int(const SizeKey&)> priority{};
     std::string digest = "v1";
+    bool reference_only = false;
 };
 
 /// What happened to one candidate, plus a switch that breaks it at run time.
@@ -170,6 +171,7 @@ class Bench {
             return ok();
         };
         c.priority = spec.priority;
+        c.reference_only = spec.reference_only;
         return c;
     }
 

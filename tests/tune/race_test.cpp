@@ -39,9 +39,12 @@ double jittered(double ns, int call, double relative = 0.01) {
 TEST_CASE("an eliminated candidate never wins over the candidates still racing") {
     // a and b read 100 ns, then drift to 400 ns after their 8th sample; c, a steady 200 ns, is
     // eliminated at the first decision (round 8) and its numbers freeze there. The leaders'
-    // 10% noise keeps their race open past the drift.
-    auto drifting = [](int call) { return jittered(call <= 8 ? 100 : 400, call, 0.1); };
-    Timeline timeline{{drifting, drifting, [](int call) { return jittered(200, call); }}};
+    // 10% noise, each its own (noise common to a round would cancel in their ratios), keeps
+    // their race open past the drift.
+    auto drifting = [](int phase) {
+        return [phase](int call) { return jittered(call <= 8 ? 100 : 400, call + phase, 0.1); };
+    };
+    Timeline timeline{{drifting(0), drifting(5), [](int call) { return jittered(200, call); }}};
     const auto candidates = fakes::benchmark_candidates({"a", "b", "c"});
     const BenchmarkOutcome outcome =
         run_benchmark(candidates, fakes::adaptive_sampling(8, 40), timeline.source());

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -91,11 +92,16 @@ TEST_CASE(
     "parameter") {
     BowlRun bowl_run;
     const SearchOutcome outcome = bowl_run.run(SearchStrategy::local, {.seed = 7});
-    // The points measured right after the start are its neighbours, so the first few points
-    // of the trace lie within one step of the start.
-    const auto start = bowl::levels_of(outcome.trace.steps.front().index);
+    // The descent starts at the fastest of the first 8 points (a random sample); the points
+    // measured right after the sample are its neighbours, within one step of it.
+    REQUIRE(outcome.trace.steps.size() > 12);
+    const auto sample_end = outcome.trace.steps.begin() + 8;
+    const auto fastest = std::min_element(
+        outcome.trace.steps.begin(), sample_end,
+        [](const SearchStep& a, const SearchStep& b) { return *a.median_ns < *b.median_ns; });
+    const auto start = bowl::levels_of(fastest->index);
     std::size_t neighbours = 0;
-    for (std::size_t s = 1; s < std::min<std::size_t>(5, outcome.trace.steps.size()); ++s) {
+    for (std::size_t s = 8; s < 12; ++s) {
         const auto at = bowl::levels_of(outcome.trace.steps[s].index);
         std::size_t distance = 0;
         for (std::size_t d = 0; d < bowl::dimensions; ++d) {
@@ -104,6 +110,33 @@ TEST_CASE(
         neighbours += distance == 1 ? 1 : 0;
     }
     CHECK(neighbours == 4);
+}
+
+TEST_CASE("local search steps over the points a sparse grid lacks and needs no reference start") {
+    // Only the points whose every level has the best point's parity are in the space (81 of
+    // 1,296): no point has a neighbour one level away, only two levels away.
+    BowlRun bowl_run;
+    std::vector<SearchPoint> sparse;
+    for (const SearchPoint& point : bowl_run.points) {
+        const auto at = bowl::levels_of(point.candidate.index);
+        bool kept = true;
+        for (std::size_t d = 0; d < bowl::dimensions; ++d) {
+            kept = kept && at[d] % 2 == bowl::best_levels[d] % 2;
+        }
+        if (kept) {
+            sparse.push_back(point);
+        }
+    }
+    REQUIRE(sparse.size() == 81);
+    bowl_run.points = sparse;
+    for (const std::uint64_t seed : {0, 1, 2, 3, 4}) {
+        CAPTURE(seed);
+        bowl_run.measured.clear();
+        const SearchOutcome outcome = bowl_run.run(SearchStrategy::local, {.seed = seed});
+        CHECK(winner(outcome) == bowl::best_index);
+        // Descents, not a sample of most of the space.
+        CHECK(outcome.trace.steps.size() < sparse.size() * 3 / 4);
+    }
 }
 
 TEST_CASE("halving finds the best point and races only a few finalists") {

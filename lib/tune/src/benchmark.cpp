@@ -4,6 +4,7 @@
 #include <utility>
 
 #include <spvtune/tune/benchmark.hpp>
+#include <spvtune/tune/shared_batch.hpp>
 #include <spvtune/tune/statistics.hpp>
 
 namespace spvtune::tune {
@@ -37,8 +38,8 @@ bool ranks_before(const Track& a, const Track& b) {
 class Scheduler {
   public:
     Scheduler(std::span<const BenchmarkCandidate> candidates, const SamplingSettings& settings,
-              const SampleSource& measure)
-        : settings_(settings), measure_(measure) {
+              const BatchedSampleSource& measure)
+        : settings_(settings), measure_(measure), batch_(candidates.size()) {
         tracks_.reserve(candidates.size());
         for (const BenchmarkCandidate& candidate : candidates) {
             tracks_.push_back(
@@ -94,11 +95,12 @@ class Scheduler {
         for (Track& track : tracks_) {
             double previous = 0;
             for (std::size_t run = 1; run <= most && !track.failed; ++run) {
-                Result<Sample> sample = measure_(track.candidate->index);
+                Result<Sample> sample = measure_(track.candidate->index, own_runs);
                 if (!sample) {
                     drop(track, "warm-up", sample.error());
                     break;
                 }
+                batch_.measured(position(track), sample.value());
                 const double now = sample.value().ns_per_run;
                 const bool still_warming = run > 1 && now < warming_ratio * previous;
                 previous = now;
@@ -123,11 +125,15 @@ class Scheduler {
             if (!track.live()) {
                 continue;
             }
-            Result<Sample> sample = measure_(track.candidate->index);
+            // Every candidate has calibrated its own batch by now (a warm-up, or its first
+            // sample when none is set); from then on they share one.
+            Result<Sample> sample =
+                measure_(track.candidate->index, batch_.runs_for(position(track)));
             if (!sample) {
                 drop(track, "sample " + std::to_string(round + 1), sample.error());
                 continue;
             }
+            batch_.measured(position(track), sample.value());
             track.samples.push_back(sample.value().ns_per_run);
             track.method = sample.value().method;
             track.sampled_ns +=
@@ -172,13 +178,19 @@ class Scheduler {
         }
     }
 
-    /// Even at the far ends of their intervals, `other` is not faster than the leader by more
-    /// than the indifference threshold: more samples could at best find a candidate faster by
-    /// an amount that does not matter. One-sided on purpose: how much slower `other` may be is
-    /// irrelevant to whether the leader is a sound winner.
-    bool cannot_beat_leader_meaningfully(const SampleStatistics& leader,
-                                         const SampleStatistics& other) const {
-        return leader.ci_high_ns - other.ci_low_ns <= settings_.indifference * leader.median_ns;
+    /// How `other` compares with `leader`, round by round over the rounds both were sampled in:
+    /// every track's sample i comes from round i, since all start together and a track that
+    /// stops sampling never starts again.
+    static PairedRatio against(const Track& leader, const Track& other) {
+        return paired_ratio(leader.samples, other.samples);
+    }
+
+    /// Even at the low end of its paired interval, `other` is not faster than the leader by more
+    /// than the indifference threshold: more samples could at best find it faster by an amount
+    /// that does not matter. One-sided on purpose: how much slower it may be is irrelevant to
+    /// whether the leader is a sound winner.
+    bool cannot_beat_leader_meaningfully(const PairedRatio& ratio) const {
+        return ratio.low >= 1 - settings_.indifference;
     }
 
     std::vector<Track*> live_by_rank() {
@@ -201,14 +213,14 @@ class Scheduler {
             return;
         }
         // Out once it cannot beat the leader by more than the indifference threshold, even at
-        // the low end of its interval: it may still be faster by less, which does not matter,
-        // and a crowd of near-ties would otherwise be sampled to the maximum.
-        const SampleStatistics& leader = live.front()->statistics;
-        const double limit = settings_.elimination_ratio *
-                             (leader.ci_high_ns - settings_.indifference * leader.median_ns);
+        // the low end of its paired interval: it may still be faster by less, which does not
+        // matter, and a crowd of near-ties (identical copies) would otherwise be sampled to the
+        // maximum.
+        const Track& leader = *live.front();
+        const double limit = settings_.elimination_ratio * (1 - settings_.indifference);
         std::size_t remaining = live.size();
         for (auto it = live.rbegin(); it != live.rend() - 1 && remaining > 2; ++it) {
-            if ((*it)->statistics.ci_low_ns > limit) {
+            if (against(leader, **it).low > limit) {
                 (*it)->eliminated = true;
                 --remaining;
             }
@@ -216,19 +228,19 @@ class Scheduler {
     }
 
     /// The leader is settled when no other live candidate can confidently beat it by more than
-    /// the indifference threshold (clearly slower ones included), or when both are measured
-    /// precisely enough that more samples would not change the answer.
+    /// the indifference threshold (clearly slower ones and tied ones included), or when every
+    /// ratio to it is known so precisely that more samples would not change the answer.
     bool settled() {
         const std::vector<Track*> live = live_by_rank();
         if (live.empty()) {
             return true;
         }
-        const SampleStatistics& leader = live.front()->statistics;
+        const Track& leader = *live.front();
         const double tolerance = settings_.stable_relative_width;
-        const bool leader_precise = relative_interval_width(leader) <= tolerance;
         return std::all_of(live.begin() + 1, live.end(), [&](const Track* other) {
-            return cannot_beat_leader_meaningfully(leader, other->statistics) ||
-                   (leader_precise && relative_interval_width(other->statistics) <= tolerance);
+            const PairedRatio ratio = against(leader, *other);
+            const bool precise = ratio.high - ratio.low <= tolerance * ratio.ratio;
+            return cannot_beat_leader_meaningfully(ratio) || (precise && ratio.ratio >= 1);
         });
     }
 
@@ -255,22 +267,29 @@ class Scheduler {
             return ranks_before(*a, *b);
         });
         for (const Track* track : ranked) {
+            // Tied unless confidently slower than the winner by more than the indifference
+            // threshold, judged round by round as every decision is.
+            const bool tied = track != ranked.front() &&
+                              against(*ranked.front(), *track).low <= 1 + settings_.indifference;
             RankedCandidate out;
             out.name = track->candidate->name;
             out.index = track->candidate->index;
             out.statistics = track->statistics;
             out.method = track->method;
             out.eliminated = track->eliminated;
-            out.tied_with_winner =
-                !outcome_.ranking.empty() &&
-                intervals_overlap(outcome_.ranking.front().statistics, track->statistics);
+            out.tied_with_winner = tied;
             outcome_.ranking.push_back(std::move(out));
         }
         return std::move(outcome_);
     }
 
+    std::size_t position(const Track& track) const {
+        return static_cast<std::size_t>(&track - tracks_.data());
+    }
+
     const SamplingSettings& settings_;
-    const SampleSource& measure_;
+    const BatchedSampleSource& measure_;
+    SharedBatch batch_;
     std::vector<Track> tracks_;
     BenchmarkOutcome outcome_;
 };
@@ -278,8 +297,17 @@ class Scheduler {
 }  // namespace
 
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
-                               const SamplingSettings& settings, const SampleSource& measure) {
+                               const SamplingSettings& settings,
+                               const BatchedSampleSource& measure) {
     return Scheduler(candidates, settings, measure).run();
+}
+
+BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
+                               const SamplingSettings& settings, const SampleSource& measure) {
+    return run_benchmark(candidates, settings,
+                         BatchedSampleSource([&measure](std::size_t index, std::uint64_t) {
+                             return measure(index);
+                         }));
 }
 
 }  // namespace spvtune::tune

@@ -57,50 +57,82 @@ std::optional<std::size_t> samples_to_settle(const RatioInterval& interval, std:
     return std::max(static_cast<std::size_t>(needed), samples + 1);
 }
 
-namespace {
-
-/// How the samples of two arms were taken: in the same interleaved rounds, or apart.
-enum class Pairing { rounds, none };
-
-RatioInterval interval_of(const std::vector<std::vector<double>>& samples, std::size_t arm,
-                          const ComparisonSettings& settings, Pairing pairing) {
-    return pairing == Pairing::rounds ? paired_ratio_interval(samples[0], samples[arm], settings)
-                                      : ratio_interval(samples[0], samples[arm], settings);
+double look_level(const ComparisonSettings& settings, std::size_t looks) {
+    return (1 - settings.confidence) / static_cast<double>(std::max<std::size_t>(looks, 1));
 }
 
-ContenderComparison judge_arm(const std::vector<std::vector<double>>& samples, std::size_t arm,
-                              const ComparisonSettings& settings, Pairing pairing) {
-    ContenderComparison contender;
-    contender.arm = arm;
-    contender.interval = interval_of(samples, arm, settings, pairing);
-    contender.verdict = judge(contender.interval, settings.threshold);
-    if (contender.verdict == Verdict::inconclusive) {
-        contender.samples_to_settle =
-            samples_to_settle(contender.interval, std::min(samples[0].size(), samples[arm].size()),
-                              settings.threshold);
+bool confidently_slower_than(const ContenderComparison& judged, double ratio) {
+    return judged.coverage >= 1 - judged.level && judged.interval.low > ratio;
+}
+
+namespace {
+
+/// Saved samples, measured apart: the bootstrap's interval of the ratio of medians at coverage
+/// 1 - level. Its resamples grow with 1 / level so that the interval's tails hold enough of them.
+ContenderComparison judge_apart(std::span<const double> baseline, std::span<const double> contender,
+                                const ComparisonSettings& settings, double level) {
+    ComparisonSettings at_level = settings;
+    at_level.confidence = 1 - level;
+    at_level.resamples =
+        std::max(settings.resamples, static_cast<std::size_t>(std::ceil(40 / level)));
+    ContenderComparison judged;
+    judged.level = level;
+    judged.coverage = at_level.confidence;
+    judged.interval = ratio_interval(baseline, contender, at_level);
+    judged.verdict = judge(judged.interval, settings.threshold);
+    judged.p_value = ratio_p_value(baseline, contender, settings.threshold, at_level);
+    if (judged.verdict == Verdict::inconclusive) {
+        judged.samples_to_settle = samples_to_settle(
+            judged.interval, std::min(baseline.size(), contender.size()), settings.threshold);
     }
-    return contender;
+    return judged;
+}
+
+ContenderComparison judge_arm(const ComparisonOutcome& outcome, std::size_t arm,
+                              const ComparisonSettings& settings, double level) {
+    ContenderComparison judged =
+        outcome.paired
+            ? judge_paired(outcome.samples[0], outcome.samples[arm], settings.threshold, level)
+            : judge_apart(outcome.samples[0], outcome.samples[arm], settings, level);
+    judged.arm = arm;
+    return judged;
+}
+
+/// The fewest values whose median interval exists at `level`: 2^-(n-1) <= level.
+std::size_t rounds_for_level(double level) {
+    std::size_t rounds = 1;
+    while (std::ldexp(1.0, 1 - static_cast<int>(rounds)) > level && rounds < 64) {
+        ++rounds;
+    }
+    return rounds;
 }
 
 class Comparison {
   public:
     Comparison(std::size_t arms, const ComparisonSettings& settings, const SampleSource& measure)
-        : settings_(settings), early_stop_(settings), measure_(measure) {
-        early_stop_.confidence = std::max(settings.confidence, settings.early_stop_confidence);
+        : settings_(settings), measure_(measure) {
         outcome_.samples.resize(arms);
         outcome_.errors.resize(arms);
+        outcome_.paired = true;
+        // The looks: after min_samples rounds, then each time the rounds double up to
+        // max_samples; one more for a stop between looks (the time budget, or max_samples off
+        // the doubling). Each spends an equal share of the family's error.
+        const std::size_t max_rounds = std::max<std::size_t>(settings.max_samples, 1);
+        std::size_t first = std::max<std::size_t>(settings.min_samples, 1);
+        outcome_.looks = 1;
+        for (std::size_t look = first; look <= max_rounds; look *= 2) {
+            ++outcome_.looks;
+        }
+        level_ = look_level(settings, outcome_.looks) /
+                 static_cast<double>(std::max<std::size_t>(settings.family_size, 1));
+        // Below the rounds a median interval needs at that level, no look can settle anything.
+        first_look_ = std::max(first, rounds_for_level(level_));
     }
 
     ComparisonOutcome run() {
         const auto start = std::chrono::steady_clock::now();
         warm_up();
-        // A verdict may end sampling only at a look; the looks are few (the first after
-        // min_samples rounds, then each time the rounds double), and each is held to the stricter
-        // early-stop confidence, so that peeking does not add up to a false call. Below the
-        // samples a median's interval needs for that coverage, its bootstrap interval is too
-        // narrow: the first look comes no sooner.
-        std::size_t next_look = std::max<std::size_t>(
-            {settings_.min_samples, samples_for_coverage(early_stop_.confidence), 1});
+        std::size_t next_look = first_look_;
         for (std::size_t round = 0; round < std::max<std::size_t>(settings_.max_samples, 1);
              ++round) {
             if (!live(0)) {
@@ -162,8 +194,7 @@ class Comparison {
     bool all_settled() const {
         for (std::size_t arm = 1; arm < arms(); ++arm) {
             if (measured(arm) &&
-                judge(interval_of(outcome_.samples, arm, early_stop_, Pairing::rounds),
-                      settings_.threshold) == Verdict::inconclusive) {
+                judge_arm(outcome_, arm, settings_, level_).verdict == Verdict::inconclusive) {
                 return false;
             }
         }
@@ -177,16 +208,16 @@ class Comparison {
         outcome_.baseline_cv = coefficient_of_variation(outcome_.samples[0]);
         for (std::size_t arm = 1; arm < arms(); ++arm) {
             if (measured(arm)) {
-                outcome_.contenders.push_back(
-                    judge_arm(outcome_.samples, arm, settings_, Pairing::rounds));
+                outcome_.contenders.push_back(judge_arm(outcome_, arm, settings_, level_));
             }
         }
     }
 
     const ComparisonSettings& settings_;
-    ComparisonSettings early_stop_;  ///< settings_ at the early-stop confidence
     const SampleSource& measure_;
     ComparisonOutcome outcome_;
+    double level_ = 0.05;  ///< the Bonferroni level each look judges an arm at
+    std::size_t first_look_ = 1;
 };
 
 }  // namespace
@@ -204,7 +235,10 @@ ComparisonOutcome compare_samples(std::vector<std::vector<double>> samples,
         outcome.rounds = std::max(outcome.rounds, outcome.samples[arm].size());
         if (!outcome.samples[arm].empty()) {
             // Saved runs were measured apart: no round of one has a partner in the other.
-            outcome.contenders.push_back(judge_arm(outcome.samples, arm, settings, Pairing::none));
+            outcome.contenders.push_back(
+                judge_arm(outcome, arm, settings,
+                          (1 - settings.confidence) /
+                              static_cast<double>(std::max<std::size_t>(settings.family_size, 1))));
         }
     }
     return outcome;
@@ -213,6 +247,29 @@ ComparisonOutcome compare_samples(std::vector<std::vector<double>> samples,
 ComparisonOutcome run_comparison(std::size_t arms, const ComparisonSettings& settings,
                                  const SampleSource& measure) {
     return Comparison(arms, settings, measure).run();
+}
+
+FamilyJudgement judge_family(std::span<ComparisonOutcome* const> outcomes,
+                             const ComparisonSettings& settings) {
+    FamilyJudgement family;
+    family.family_level = 1 - settings.confidence;
+    std::vector<std::pair<ComparisonOutcome*, ContenderComparison*>> arms;
+    std::vector<double> p_values;
+    for (ComparisonOutcome* outcome : outcomes) {
+        family.looks = std::max(family.looks, outcome->looks);
+        for (ContenderComparison& contender : outcome->contenders) {
+            arms.emplace_back(outcome, &contender);
+            p_values.push_back(contender.p_value);
+        }
+    }
+    family.size = arms.size();
+    family.look_level = look_level(settings, family.looks);
+    const std::vector<double> levels = holm_levels(p_values, family.look_level);
+    for (std::size_t i = 0; i < arms.size(); ++i) {
+        auto& [outcome, contender] = arms[i];
+        *contender = judge_arm(*outcome, contender->arm, settings, levels[i]);
+    }
+    return family;
 }
 
 }  // namespace spvtune::tune

@@ -54,15 +54,11 @@ std::pair<double, double> central(std::vector<double>& draws, double point, doub
     return {percentile(draws, tail), percentile(draws, 1 - tail)};
 }
 
-}  // namespace
-
-RatioInterval ratio_interval(std::span<const double> baseline, std::span<const double> contender,
-                             const ComparisonSettings& settings) {
-    std::vector<double> scratch(baseline.begin(), baseline.end());
-    const double baseline_median = median_in_place(scratch);
-    scratch.assign(contender.begin(), contender.end());
-    const double contender_median = median_in_place(scratch);
-
+/// The bootstrap's ratios of resampled medians, contender over baseline (see ratio_interval).
+std::vector<double> bootstrap_ratios(std::span<const double> baseline,
+                                     std::span<const double> contender,
+                                     const ComparisonSettings& settings,
+                                     std::vector<double>& scratch) {
     std::mt19937_64 random(settings.seed);
     std::vector<double> ratios;
     ratios.reserve(settings.resamples);
@@ -73,41 +69,41 @@ RatioInterval ratio_interval(std::span<const double> baseline, std::span<const d
             ratios.push_back(other / base);
         }
     }
+    return ratios;
+}
+
+}  // namespace
+
+RatioInterval ratio_interval(std::span<const double> baseline, std::span<const double> contender,
+                             const ComparisonSettings& settings) {
+    std::vector<double> scratch(baseline.begin(), baseline.end());
+    const double baseline_median = median_in_place(scratch);
+    scratch.assign(contender.begin(), contender.end());
+    const double contender_median = median_in_place(scratch);
+
+    std::vector<double> ratios = bootstrap_ratios(baseline, contender, settings, scratch);
     RatioInterval interval;
     interval.ratio = baseline_median > 0 ? contender_median / baseline_median : 0;
     std::tie(interval.low, interval.high) = central(ratios, interval.ratio, settings.confidence);
     return interval;
 }
 
-RatioInterval paired_ratio_interval(std::span<const double> baseline,
-                                    std::span<const double> contender,
-                                    const ComparisonSettings& settings) {
-    // Logarithms make the median of ratios symmetric: a round twice as slow and one twice as
-    // fast weigh alike. A non-positive time has no ratio and leaves its round out.
-    std::vector<double> log_ratios;
-    for (std::size_t round = 0; round < std::min(baseline.size(), contender.size()); ++round) {
-        if (baseline[round] > 0 && contender[round] > 0) {
-            log_ratios.push_back(std::log(contender[round] / baseline[round]));
-        }
+double ratio_p_value(std::span<const double> baseline, std::span<const double> contender,
+                     double threshold, const ComparisonSettings& settings) {
+    std::vector<double> scratch;
+    const std::vector<double> ratios = bootstrap_ratios(baseline, contender, settings, scratch);
+    if (ratios.empty()) {
+        return 1;
     }
-    RatioInterval interval;
-    if (log_ratios.empty()) {
-        return interval;
-    }
-    std::vector<double> scratch = log_ratios;
-    const double log_ratio = median_in_place(scratch);
-    interval.ratio = std::exp(log_ratio);
-
-    std::mt19937_64 random(settings.seed);
-    std::vector<double> medians;
-    medians.reserve(settings.resamples);
-    for (std::size_t i = 0; i < settings.resamples; ++i) {
-        medians.push_back(resampled_median(log_ratios, random, scratch));
-    }
-    const auto [low, high] = central(medians, log_ratio, settings.confidence);
-    interval.low = std::exp(low);
-    interval.high = std::exp(high);
-    return interval;
+    const auto share = [&](auto&& predicate) {
+        return static_cast<double>(std::count_if(ratios.begin(), ratios.end(), predicate)) /
+               static_cast<double>(ratios.size());
+    };
+    // Twice the share of resampled ratios on the near side of an edge: the level of the central
+    // interval whose end just reaches that edge.
+    const double slower = share([&](double r) { return r <= 1 + threshold; });
+    const double faster = share([&](double r) { return r >= 1 - threshold; });
+    return std::min(1.0, 2 * std::min(slower, faster));
 }
 
 double coefficient_of_variation(std::span<const double> samples) {

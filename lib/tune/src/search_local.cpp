@@ -14,11 +14,18 @@ constexpr std::size_t probe_samples = 3;
 /// Samples of a point and its neighbours before the search accepts the point as a local optimum:
 /// brief readings on a loaded machine can fake one (a neighbour read a few per cent slow).
 constexpr std::size_t confirm_samples = 9;
-/// The search ends after this many restarts in a row that found nothing better.
-constexpr std::size_t patience = 2;
-/// ... but not before it measured this many points (a space without grid positions has no
-/// neighbours: every point is a restart there).
+/// The search does not end before it measured this many points (a space without grid
+/// positions has no neighbours: every point is a restart there).
 constexpr std::size_t min_points = 24;
+/// The first descent starts at the best of this many random points, not at the reference (often
+/// a slow corner): a small sample of a rugged space lands in a good basin far more often.
+constexpr std::size_t start_sample = 8;
+/// A restart from a sample starts at the best of this many random points.
+constexpr std::size_t restart_sample = 4;
+/// A hop changes this many parameters of the best point at random (basin hopping).
+constexpr std::size_t hop_parameters = 2;
+/// Tries to land a hop on an unmeasured point before it falls back to a sampled restart.
+constexpr std::size_t hop_tries = 16;
 /// The best points found go to the final race.
 constexpr std::size_t local_finalists = 8;
 
@@ -28,12 +35,18 @@ class Neighbourhood {
         for (std::size_t p = 0; p < run.size(); ++p) {
             if (const auto& position = run.point(p).position) {
                 at_.emplace(*position, p);
+                top_.resize(std::max(top_.size(), position->levels.size()), 0);
+                for (std::size_t axis = 0; axis < position->levels.size(); ++axis) {
+                    top_[axis] = std::max(top_[axis], position->levels[axis]);
+                }
             }
         }
     }
 
-    /// The points one level up or down in one parameter, in parameter order, down first.
-    std::vector<std::size_t> of(const SearchPoint& point) const {
+    /// Per parameter, down first, the nearest point in that direction that is in the space and
+    /// has not failed: a sparse grid's missing and failing points are stepped over, so a
+    /// descent is not stuck because its one-level neighbours do not exist.
+    std::vector<std::size_t> of(const SearchRun& run, const SearchPoint& point) const {
         std::vector<std::size_t> out;
         if (!point.position) {
             return out;
@@ -42,12 +55,16 @@ class Neighbourhood {
         for (std::size_t axis = 0; axis < probe.levels.size(); ++axis) {
             const std::size_t level = probe.levels[axis];
             for (const bool up : {false, true}) {
-                if (!up && level == 0) {
-                    continue;
-                }
-                probe.levels[axis] = up ? level + 1 : level - 1;
-                if (const auto it = at_.find(probe); it != at_.end()) {
-                    out.push_back(it->second);
+                for (std::size_t step = 1;; ++step) {
+                    if (up ? level + step > top_[axis] : step > level) {
+                        break;
+                    }
+                    probe.levels[axis] = up ? level + step : level - step;
+                    if (const auto it = at_.find(probe);
+                        it != at_.end() && !run.dropped(it->second)) {
+                        out.push_back(it->second);
+                        break;
+                    }
                 }
             }
             probe.levels[axis] = level;
@@ -55,25 +72,37 @@ class Neighbourhood {
         return out;
     }
 
+    /// A point of the space near `point`: `hop_parameters` of its parameters set to random
+    /// levels; nullopt when the position is outside the space.
+    std::optional<std::size_t> hop(SearchRun& run, const SearchPoint& point) const {
+        if (!point.position || point.position->levels.empty()) {
+            return std::nullopt;
+        }
+        GridPosition probe = *point.position;
+        for (std::size_t h = 0; h < hop_parameters; ++h) {
+            const std::size_t axis = run.random().below(probe.levels.size());
+            probe.levels[axis] = run.random().below(top_[axis] + 1);
+        }
+        const auto it = at_.find(probe);
+        return it == at_.end() ? std::nullopt : std::optional(it->second);
+    }
+
   private:
     std::map<GridPosition, std::size_t> at_;
+    std::vector<std::size_t> top_;  ///< per parameter, the highest level any point has
 };
 
 /// The fastest neighbour of `current` faster than `here`, each measured to `samples` samples
-/// (an unmeasured one only while new points may be proposed; `measured` counts those).
+/// (an unmeasured one only while new points may be proposed).
 std::optional<std::pair<std::size_t, double>> faster_neighbour(SearchRun& run,
                                                                const Neighbourhood& neighbourhood,
                                                                std::size_t current, double here,
-                                                               std::size_t samples,
-                                                               std::size_t& measured) {
+                                                               std::size_t samples) {
     std::optional<std::pair<std::size_t, double>> better;
     double better_ns = here;
-    for (const std::size_t n : neighbourhood.of(run.point(current))) {
-        if (!run.touched(n)) {
-            if (!run.can_propose()) {
-                break;
-            }
-            ++measured;
+    for (const std::size_t n : neighbourhood.of(run, run.point(current))) {
+        if (!run.touched(n) && !run.can_propose()) {
+            break;
         }
         const std::optional<double> there = run.probe(n, samples);
         if (there && *there < better_ns) {
@@ -84,42 +113,84 @@ std::optional<std::pair<std::size_t, double>> faster_neighbour(SearchRun& run,
     return better;
 }
 
+/// Proposes random unmeasured points in the seeded order.
+class Sampler {
+  public:
+    explicit Sampler(SearchRun& run) : order_(run.shuffled_order()), next_(order_.begin()) {}
+
+    /// The fastest of up to `count` unmeasured points, each probed (the reference first while
+    /// unmeasured); nullopt when none ran.
+    std::optional<std::pair<std::size_t, double>> best_of(SearchRun& run, std::size_t count) {
+        std::optional<std::pair<std::size_t, double>> best;
+        for (std::size_t taken = 0; taken < count && run.can_propose();) {
+            while (next_ != order_.end() && run.touched(*next_)) {
+                ++next_;
+            }
+            if (next_ == order_.end()) {
+                break;
+            }
+            ++taken;
+            if (const std::optional<double> ns = run.probe(*next_, probe_samples);
+                ns && (!best || *ns < best->second)) {
+                best.emplace(*next_, *ns);
+            }
+        }
+        return best;
+    }
+
+  private:
+    std::vector<std::size_t> order_;
+    std::vector<std::size_t>::iterator next_;
+};
+
 }  // namespace
 
-/// Iterated steepest descent: from the start, measure every neighbour, move to the best if it
-/// beats the current point (measured again, longer, before giving up on a move), else restart from
-/// a random unmeasured point; a descent that steps onto a point an earlier one stood on ends there
-/// (it would follow the earlier path). Stops when `patience` restarts in a row found nothing better
-/// than the best so far (or on the budget or limit).
+/// Iterated steepest descent with basin hopping. The first descent starts at the best of a small
+/// random sample; from a point it measures every neighbour (the nearest point of the space in
+/// each direction of each parameter), moves to the best if it beats the current point (measured
+/// again, longer, before giving up on a move), else the descent ends; a descent that steps onto
+/// a point an earlier one stood on ends there (it would follow the earlier path). Restarts
+/// alternate between a hop from the best point found (a few parameters changed at random) and
+/// the best of a fresh random sample. Stops when `patience` restarts in a row found nothing
+/// better than the best so far (or on the budget or limit).
 std::vector<std::size_t> search_local(SearchRun& run) {
     const Neighbourhood neighbourhood(run);
-    const std::vector<std::size_t> restarts = run.shuffled_order();
-    auto next_restart = restarts.begin();
-    std::optional<double> best;
+    const std::size_t patience = run.settings().patience.value_or(local_patience);
+    Sampler sampler(run);
+    std::optional<std::pair<std::size_t, double>> best;
     std::size_t fruitless = 0;
-    std::size_t measured = 0;
     std::set<std::size_t> visited;  ///< every point a descent stood on
-    while (run.can_propose()) {
-        // A restart: the next point of the seeded order not measured yet (the reference first).
-        while (next_restart != restarts.end() && run.touched(*next_restart)) {
-            ++next_restart;
+    for (std::size_t restart = 0; run.can_propose(); ++restart) {
+        std::optional<std::pair<std::size_t, double>> start;
+        if (best && restart % 2 == 1) {
+            for (std::size_t t = 0; t < hop_tries && !start; ++t) {
+                if (const auto to = neighbourhood.hop(run, run.point(best->first));
+                    to && !run.touched(*to)) {
+                    if (const std::optional<double> ns = run.probe(*to, probe_samples)) {
+                        start.emplace(*to, *ns);
+                    }
+                }
+            }
         }
-        if (next_restart == restarts.end()) {
-            break;
+        if (!start) {
+            start = sampler.best_of(run, restart == 0 ? start_sample : restart_sample);
         }
-        std::size_t current = *next_restart;
+        if (!start) {
+            if (run.measured() >= run.size()) {
+                break;
+            }
+            continue;  // every sampled point failed: sample again
+        }
+        std::size_t current = start->first;
+        std::optional<double> here = start->second;
         visited.insert(current);
-        std::optional<double> here = run.probe(current, probe_samples);
-        ++measured;
         while (here && run.can_propose()) {
-            auto step =
-                faster_neighbour(run, neighbourhood, current, *here, probe_samples, measured);
+            auto step = faster_neighbour(run, neighbourhood, current, *here, probe_samples);
             if (!step) {
                 // Stuck on brief readings: look again, longer, before calling it an optimum.
                 here = run.probe(current, confirm_samples);
                 if (here) {
-                    step = faster_neighbour(run, neighbourhood, current, *here, confirm_samples,
-                                            measured);
+                    step = faster_neighbour(run, neighbourhood, current, *here, confirm_samples);
                 }
             }
             if (!step) {
@@ -132,10 +203,10 @@ std::vector<std::size_t> search_local(SearchRun& run) {
                 break;
             }
         }
-        if (here && (!best || *here < *best)) {
-            best = here;
+        if (here && (!best || *here < best->second)) {
+            best.emplace(current, *here);
             fruitless = 0;
-        } else if (++fruitless >= patience && measured >= std::min(min_points, run.size())) {
+        } else if (++fruitless >= patience && run.measured() >= std::min(min_points, run.size())) {
             break;
         }
     }

@@ -95,7 +95,14 @@ bool SearchRun::admit(std::size_t p) {
     state.touched = true;
     state.step = outcome_.trace.steps.size();
     const BenchmarkCandidate& c = points_[p].candidate;
-    outcome_.trace.steps.push_back({c.index, std::string(c.name), std::nullopt, 0, {}, false});
+    const auto now = hooks_.now ? hooks_.now() : std::chrono::steady_clock::now();
+    outcome_.trace.steps.push_back({c.index,
+                                    std::string(c.name),
+                                    std::nullopt,
+                                    0,
+                                    {},
+                                    false,
+                                    std::chrono::duration<double>(now - start_).count()});
     ++measured_;
     if (hooks_.admit) {
         if (std::optional<CandidateFailure> failure = hooks_.admit(c.index)) {

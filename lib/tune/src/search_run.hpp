@@ -33,6 +33,11 @@ class SearchRun {
               const SearchHooks& hooks, std::optional<std::size_t> first);
 
     std::size_t size() const { return points_.size(); }
+    const SearchSettings& settings() const { return settings_; }
+    /// Points proposed so far (each admitted once, failed or not).
+    std::size_t measured() const { return measured_; }
+    /// The run's seeded generator, for a strategy's own random choices.
+    SearchRandom& random() { return random_; }
     const SearchPoint& point(std::size_t p) const { return points_[p]; }
 
     /// Every point once, `first` leading, the rest in seeded random order.

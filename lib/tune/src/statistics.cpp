@@ -5,6 +5,9 @@
 
 #include <spvtune/tune/statistics.hpp>
 
+#include "binomial_half_cdf.hpp"
+#include "round_ratios.hpp"
+
 namespace spvtune::tune {
 
 MedianRanks median_confidence_ranks(std::size_t n, double confidence) {
@@ -12,20 +15,18 @@ MedianRanks median_confidence_ranks(std::size_t n, double confidence) {
         return {};
     }
     const double allowed_tails = 1.0 - confidence;
-    const auto count = static_cast<double>(n);
-    // P(B <= k) for B ~ Binomial(n, 1/2), the probability that at most k samples fall below the
-    // median. The pmf is stepped in log space so that large n does not underflow.
-    double log_pmf = -count * std::log(2.0);
-    double below = std::exp(log_pmf);  // P(B <= lower - 1) for lower == 1
+    // The k-th order statistic lies below the median unless at most k - 1 samples do:
+    // P(B <= k - 1) for B ~ Binomial(n, 1/2). The widest symmetric pair whose two tails together
+    // stay within what the confidence allows; at least [min, max].
+    detail::BinomialHalfCdf cdf(n);
+    double below = cdf.value();  // P(B <= lower - 1)
     std::size_t lower = 1;
     while (lower + 1 <= (n + 1) / 2) {
-        const auto k = static_cast<double>(lower);
-        log_pmf += std::log(count - k + 1.0) - std::log(k);
-        const double next = below + std::exp(log_pmf);
-        if (2.0 * next > allowed_tails) {
+        cdf.next();
+        if (2.0 * cdf.value() > allowed_tails) {
             break;
         }
-        below = next;
+        below = cdf.value();
         ++lower;
     }
     return {lower, n - lower + 1, 1.0 - 2.0 * below};
@@ -80,6 +81,43 @@ double relative_interval_width(const SampleStatistics& statistics) {
         return 0;
     }
     return (statistics.ci_high_ns - statistics.ci_low_ns) / statistics.median_ns;
+}
+
+std::vector<double> detail::sorted_round_ratios(std::span<const double> baseline,
+                                                std::span<const double> contender) {
+    std::vector<double> ratios;
+    const std::size_t common = std::min(baseline.size(), contender.size());
+    ratios.reserve(common);
+    for (std::size_t round = 0; round < common; ++round) {
+        if (baseline[round] > 0 && contender[round] > 0) {
+            ratios.push_back(contender[round] / baseline[round]);
+        }
+    }
+    std::sort(ratios.begin(), ratios.end());
+    return ratios;
+}
+
+PairedRatio detail::median_of_ratios(std::span<const double> sorted_ratios, double confidence) {
+    // Ratios sort as their logarithms do, so the order statistics of the ratios are those of
+    // the log ratios.
+    PairedRatio paired;
+    const std::size_t n = sorted_ratios.size();
+    if (n == 0) {
+        return paired;
+    }
+    const MedianRanks ranks = median_confidence_ranks(n, confidence);
+    paired.rounds = n;
+    paired.ratio = n % 2 == 1 ? sorted_ratios[n / 2]
+                              : std::sqrt(sorted_ratios[n / 2 - 1] * sorted_ratios[n / 2]);
+    paired.low = sorted_ratios[ranks.lower - 1];
+    paired.high = sorted_ratios[ranks.upper - 1];
+    paired.coverage = ranks.coverage;
+    return paired;
+}
+
+PairedRatio paired_ratio(std::span<const double> baseline, std::span<const double> contender,
+                         double confidence) {
+    return detail::median_of_ratios(detail::sorted_round_ratios(baseline, contender), confidence);
 }
 
 }  // namespace spvtune::tune

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string_view>
@@ -31,9 +32,27 @@ struct BenchmarkOutcome {
 /// Measures one sample of the candidate at `index`.
 using SampleSource = std::function<Result<Sample>(std::size_t index)>;
 
-/// Measures the candidates as `settings` says, serially: warm-ups, then rounds in which every
-/// live candidate takes one sample (alternating direction, so slow drift hits all alike).
-/// Adaptive mode eliminates far slower candidates and stops when the leader is settled.
+/// Measures one sample of the candidate at `index` over a batch of `runs` back-to-back runs;
+/// own_runs (shared_batch.hpp): the source sizes the batch itself.
+using BatchedSampleSource = std::function<Result<Sample>(std::size_t index, std::uint64_t runs)>;
+
+/// Measures the candidates as `settings` says, serially: warm-ups (each candidate's batch is
+/// its own there, and calibrates it), then rounds in which every live candidate takes one sample
+/// over one shared batch (SharedBatch), in alternating direction so slow drift hits all alike.
+///
+/// Adaptive mode judges every live candidate against the leader (the lowest median) on its
+/// per-round paired ratios (paired_ratio), whose interval needs as many rounds as a median's
+/// 95% interval: noise common to a round cancels, so identical kernels are not told apart by
+/// a busy machine and a real difference shows through it. It cuts the hopeless after one round,
+/// then eliminates candidates that cannot beat the leader by more than the indifference
+/// threshold (keeping two), and stops when none left can, or when every ratio is known to within
+/// the stable width: a group of tied leaders stops at once. A candidate is reported tied with
+/// the winner unless its paired ratio to the winner is confidently above 1 + indifference.
+BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
+                               const SamplingSettings& settings,
+                               const BatchedSampleSource& measure);
+
+/// The same, for a source that always sizes its own batches.
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
                                const SamplingSettings& settings, const SampleSource& measure);
 

@@ -46,11 +46,12 @@ struct SamplingSettings {
     std::size_t min_samples = 10;
     /// Adaptive: the cap on samples per candidate. Fixed: the exact number.
     std::size_t max_samples = 60;
-    /// Adaptive: a candidate whose interval's low end exceeds this multiple of the leader's high
-    /// end less `indifference` times the leader's median (it cannot beat the leader by more than
-    /// that) is eliminated (at least two candidates always stay live).
+    /// Adaptive: a candidate whose per-round ratio to the leader has an interval whose low end
+    /// exceeds this multiple of 1 - `indifference` (it cannot beat the leader by more than that)
+    /// is eliminated (at least two candidates always stay live).
     double elimination_ratio = 1.0;
-    /// Adaptive: intervals narrower than this fraction of their median count as settled.
+    /// Adaptive: a ratio to the leader whose interval is narrower than this fraction of it
+    /// counts as settled.
     double stable_relative_width = 0.05;
     /// Adaptive: a candidate whose first sample is more than this multiple of the fastest first
     /// sample is eliminated at once, without further samples (the hopeless cost one run). Well
@@ -58,8 +59,9 @@ struct SamplingSettings {
     /// to 40% low, and not far under, since on a loaded machine one sample can read several
     /// times its true time and a true leader must not be cut on one such reading.
     double hopeless_ratio = 12.0;
-    /// Adaptive: leaders whose medians confidently differ by less than this fraction of the
-    /// leader's median are practically equivalent: sampling stops and they are reported tied.
+    /// Adaptive: candidates whose per-round ratio to the leader confidently stays above 1 minus
+    /// this fraction cannot beat it meaningfully: sampling stops when no other can, and a
+    /// candidate not confidently slower than the winner by more than it is reported tied.
     double indifference = 0.02;
     /// Stop sampling once this much wall time has passed (every live candidate keeps >= 1 sample).
     std::optional<std::chrono::milliseconds> time_budget;

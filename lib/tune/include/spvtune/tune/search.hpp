@@ -41,6 +41,9 @@ struct SearchSettings {
     std::optional<std::size_t> max_candidates{};
     /// The same seed and the same timings give the same points in the same order.
     std::uint64_t seed = 0;
+    /// `local`: restarts in a row that find nothing better before the search ends. Nullopt:
+    /// local_patience.
+    std::optional<std::size_t> patience{};
 
     friend bool operator==(const SearchSettings&, const SearchSettings&) = default;
 };
@@ -48,6 +51,14 @@ struct SearchSettings {
 /// Above this many runnable candidates a key is searched with `local` unless told otherwise:
 /// racing them all costs more than a neighbourhood search that measures a few per cent.
 inline constexpr std::size_t local_search_threshold = 256;
+
+/// `local` ends after this many fruitless restarts in a row unless told otherwise: rugged
+/// spaces hide their best basins, and a few restarts more cost little next to a missed optimum.
+inline constexpr std::size_t local_patience = 4;
+
+/// The most fruitless restarts a setting may ask `local` to wait for: beyond it a search is
+/// exhaustive in all but name, and a larger number is almost certainly a typo.
+inline constexpr std::size_t max_patience = 1000;
 
 /// The strategy `settings` choose for a key with `runnable` candidates.
 SearchStrategy choose_strategy(const SearchSettings& settings, std::size_t runnable);

@@ -38,6 +38,9 @@ struct SearchStep {
     std::string error;
     /// It took part in the final race.
     bool finalist = false;
+    /// Seconds from the search's start to the point's first measurement (the tuning time so
+    /// far, as Kernel Tuner's cache records it); nullopt in the trace of a race without search.
+    std::optional<double> elapsed_s;
 };
 
 /// What a search did for one key: only the run that tuned the key has it (cache files keep the

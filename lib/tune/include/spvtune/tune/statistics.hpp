@@ -38,4 +38,25 @@ bool intervals_overlap(const SampleStatistics& a, const SampleStatistics& b);
 /// Width of the median's interval relative to the median (0 when the median is 0).
 double relative_interval_width(const SampleStatistics& statistics);
 
+/// How one candidate's time compares with another's, judged round by round: for samples taken
+/// in the same interleaved rounds, the median of the per-round ratios (contender / baseline) and
+/// the distribution-free interval of that median (order statistics of the ratios, as for a
+/// median of times), with the coverage it really has. Noise common to a round (the machine
+/// busy, clocks low) hits both samples of the round and cancels in its ratio.
+struct PairedRatio {
+    /// Rounds paired: both samples positive, among the first min(sizes).
+    std::size_t rounds = 0;
+    double ratio = 1;
+    double low = 1;
+    double high = 1;
+    /// The interval's exact coverage: below `confidence` for too few rounds, where it is only
+    /// [min, max] of the ratios (or a point); 0 with no round.
+    double coverage = 0;
+};
+
+/// The paired ratio of sample i of `contender` to sample i of `baseline`, for the first
+/// min(sizes) rounds; the interval aims at `confidence`.
+PairedRatio paired_ratio(std::span<const double> baseline, std::span<const double> contender,
+                         double confidence = 0.95);
+
 }  // namespace spvtune::tune

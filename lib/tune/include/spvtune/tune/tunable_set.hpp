@@ -18,6 +18,7 @@
 #include <spvtune/tune/result.hpp>
 #include <spvtune/tune/sampling.hpp>
 #include <spvtune/tune/search.hpp>
+#include <spvtune/tune/shared_batch.hpp>
 #include <spvtune/tune/tune_entry.hpp>
 
 namespace spvtune::tune {
@@ -51,6 +52,15 @@ struct Candidate {
     /// Preference for a key: higher first when nothing is measured, and on an exact tie of
     /// medians; negative means never run for that key. Empty: 0 for every key.
     std::function<int(const Key&)> priority;
+    /// Runs only as a checks-mode reference (with_check): never measured, never the winner and
+    /// never run in another's place, so a slow, simple kernel that checks the others cannot be
+    /// cached as the answer when it happens to be fastest.
+    bool reference_only = false;
+    /// Measures one sample on `inputs` over a batch of `runs` back-to-back runs (own_runs: the
+    /// candidate sizes it), so that the candidates of a race are timed over one shared batch: a
+    /// submission's fixed cost weighs 1 / runs on each run. Takes the place of `measure` when
+    /// set; empty: `measure`, whose batches are its own.
+    std::function<Result<Sample>(const Inputs&, std::uint64_t runs)> measure_batch{};
 };
 
 /// An ordered list of candidates computing the same output from the same inputs, with the rule
@@ -106,6 +116,10 @@ class TunableSet {
             }
         }
         add_to_list_checksum(checksum_, candidate.name, candidate.content_digest);
+        if (candidate.reference_only) {
+            // Which candidates may win is part of what a cached result answers.
+            checksum_.add_field("reference only");
+        }
         candidates_.push_back(std::move(candidate));
         return *this;
     }
@@ -267,6 +281,9 @@ class TunableSet {
         }
     }
 
+    /// Whether the candidate at `index` only checks the others (Candidate::reference_only).
+    bool reference_only(std::size_t index) const { return candidates_.at(index).reference_only; }
+
     int priority(std::size_t index, const Key& key) const {
         const CandidateType& c = candidates_[index];
         return c.priority ? c.priority(key) : 0;
@@ -277,8 +294,14 @@ class TunableSet {
         return detail::call_guarded<Result<Out>>(candidates_[index].run, inputs);
     }
 
-    Result<Sample> measure(std::size_t index, const Inputs& inputs) const {
+    /// One sample of a candidate over a batch of `runs` (own_runs: the candidate's own batch;
+    /// a candidate without measure_batch always times its own).
+    Result<Sample> measure(std::size_t index, const Inputs& inputs,
+                           std::uint64_t runs = own_runs) const {
         const CandidateType& c = candidates_[index];
+        if (c.measure_batch) {
+            return detail::call_guarded<Result<Sample>>(c.measure_batch, inputs, runs);
+        }
         if (c.measure) {
             return detail::call_guarded<Result<Sample>>(c.measure, inputs);
         }

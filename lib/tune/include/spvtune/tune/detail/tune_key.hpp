@@ -33,8 +33,12 @@ inline TuneError no_viable_candidate(std::string_view headline,
     return TuneError{describe_failures(headline, failures), std::move(failures)};
 }
 
+/// Why a reference-only candidate is not among a key's runnable ones.
+inline constexpr std::string_view reference_only_reason =
+    "reference only: it checks the others and is never the winner";
+
 /// The candidates allowed to run for `key`, most preferred first (priority, then registration
-/// order); those with a negative priority go to `failures` as skipped.
+/// order); those with a negative priority, and reference-only ones, go to `failures` as skipped.
 template <class Set>
 std::vector<BenchmarkCandidate> runnable_candidates(const Set& set,
                                                     const typename Set::KeyType& key,
@@ -46,6 +50,8 @@ std::vector<BenchmarkCandidate> runnable_candidates(const Set& set,
         if (priority < 0) {
             failures.push_back({name, i, FailureKind::skipped,
                                 "priority " + std::to_string(priority) + " for this key"});
+        } else if (set.reference_only(i)) {
+            failures.push_back({name, i, FailureKind::skipped, std::string(reference_only_reason)});
         } else {
             runnable.push_back({i, name, priority});
         }
@@ -431,6 +437,25 @@ std::vector<BenchmarkCandidate> check_outputs(OutputCheck<Set>& check,
     return live;
 }
 
+/// Checks mode with a reference-only reference, which is not among the runnable candidates
+/// that check_outputs or a search run: runs the references now, so that the candidates are
+/// compared with it. A reference that fails or is at fault replaces its "reference only" entry
+/// in `failures` with why.
+template <class Set>
+void judge_reference_only(OutputCheck<Set>& check, std::vector<CandidateFailure>& failures) {
+    const std::size_t reference = check.reference();
+    std::optional<CandidateFailure> verdict = check(reference);
+    if (!verdict) {
+        return;
+    }
+    for (CandidateFailure& failure : failures) {
+        if (failure.index == reference) {
+            failure = std::move(*verdict);
+            return;
+        }
+    }
+}
+
 /// Drops from a search's outcome the candidates whose check verdicts came late (settle()): they
 /// were measured while held.
 inline void drop_settled(SearchOutcome& outcome, std::vector<CandidateFailure> verdicts) {
@@ -494,7 +519,7 @@ inline SearchTrace exhaustive_trace(std::vector<BenchmarkCandidate> runnable,
     std::stable_partition(runnable.begin(), runnable.end(),
                           [&](const BenchmarkCandidate& c) { return c.index == first; });
     for (const BenchmarkCandidate& c : runnable) {
-        SearchStep step{c.index, std::string(c.name), std::nullopt, 0, {}, true};
+        SearchStep step{c.index, std::string(c.name), std::nullopt, 0, {}, true, std::nullopt};
         for (const RankedCandidate& ranked : entry.ranking) {
             if (ranked.index == c.index && ranked.statistics.samples > 0) {
                 step.median_ns = ranked.statistics.median_ns;
@@ -534,6 +559,9 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
                             options.search.max_candidates);
     TuneEntry entry;
     OutputCheck<Set> check(set, inputs, events);
+    if (checked && set.reference_only(check.reference())) {
+        judge_reference_only(check, failures);
+    }
     if (searching) {
         SearchOutcome outcome = search_key(set, inputs, live, strategy, options, events, check);
         entry.ranking = std::move(outcome.benchmark.ranking);
@@ -554,9 +582,9 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
             entry.ranking.push_back(std::move(only));
         } else if (!live.empty()) {
             BenchmarkOutcome outcome =
-                run_benchmark(live, options.sampling, [&](std::size_t index) {
+                run_benchmark(live, options.sampling, [&](std::size_t index, std::uint64_t runs) {
                     events.emit(TuneEventKind::candidate_started, set.candidate(index).name);
-                    return set.measure(index, inputs);
+                    return set.measure(index, inputs, runs);
                 });
             entry.ranking = std::move(outcome.ranking);
             failures.insert(failures.end(), outcome.failures.begin(), outcome.failures.end());

@@ -1,0 +1,348 @@
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+#include <utility>
+
+#include <spvtune/tune/recording.hpp>
+
+namespace spvtune::tune {
+namespace {
+
+/// Bounds on what a recording may hold: far above any real space, low enough that a hostile
+/// file cannot make the replay allocate without end.
+constexpr std::size_t max_parameters = 64;
+constexpr std::size_t max_values = 65536;
+constexpr std::size_t max_points = std::size_t{1} << 22;
+constexpr std::size_t max_times = 4096;
+
+/// A JSON pointer token (RFC 6901): `~` and `/` escaped.
+std::string token(std::string_view name) {
+    std::string out;
+    for (const char c : name) {
+        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    }
+    return out;
+}
+
+class Reader {
+  public:
+    explicit Reader(std::string_view source) : source_(source) {}
+
+    [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
+        throw std::runtime_error(std::string(source_) + ": " + (pointer.empty() ? "/" : pointer) +
+                                 ": " + what);
+    }
+
+    const nlohmann::json& member(const nlohmann::json& object, const std::string& pointer,
+                                 const std::string& name, nlohmann::json::value_t type,
+                                 const char* expected) const {
+        const auto it = object.find(name);
+        if (it == object.end()) {
+            fail(pointer, "expected a member \"" + name + "\" (" + expected + ")");
+        }
+        if (it->type() != type) {
+            fail(pointer + "/" + token(name), std::string("expected ") + expected);
+        }
+        return *it;
+    }
+
+  private:
+    std::string_view source_;
+};
+
+/// A value's spelling in a point's name: strings as written, numbers as JSON writes them.
+std::string value_text(const nlohmann::json& value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+std::string point_name(const std::string& family, const std::vector<RecordedParameter>& parameters,
+                       const std::vector<std::size_t>& levels) {
+    std::string name = family + "[";
+    for (std::size_t p = 0; p < parameters.size(); ++p) {
+        name += (p == 0 ? "" : ",") + parameters[p].name + "=" +
+                value_text(parameters[p].values[levels[p]]);
+    }
+    return name + "]";
+}
+
+/// A time as recorded (Kernel Tuner's in milliseconds, a tune report's in nanoseconds), to
+/// nanoseconds; only finite positive times make sense.
+double time_ns(const Reader& reader, const nlohmann::json& time, const std::string& pointer,
+               bool milliseconds = true) {
+    const std::string unit = milliseconds ? "milliseconds" : "nanoseconds";
+    if (!time.is_number()) {
+        reader.fail(pointer, "expected a time in " + unit + " (a number)");
+    }
+    const double value = time.get<double>();
+    if (!std::isfinite(value) || value <= 0) {
+        reader.fail(pointer, "expected a positive time in " + unit + ", got " + time.dump());
+    }
+    return milliseconds ? value * 1e6 : value;
+}
+
+std::vector<RecordedParameter> kernel_tuner_parameters(const Reader& reader,
+                                                       const nlohmann::json& json) {
+    using Type = nlohmann::json::value_t;
+    const nlohmann::json& keys =
+        reader.member(json, "", "tune_params_keys", Type::array, "an array of parameter names");
+    const nlohmann::json& values =
+        reader.member(json, "", "tune_params", Type::object, "an object of value lists");
+    if (keys.empty() || keys.size() > max_parameters) {
+        reader.fail("/tune_params_keys",
+                    "expected 1 to " + std::to_string(max_parameters) + " parameter names");
+    }
+    std::vector<RecordedParameter> parameters;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        const std::string at = "/tune_params_keys/" + std::to_string(k);
+        if (!keys[k].is_string()) {
+            reader.fail(at, "expected a parameter name (a string)");
+        }
+        RecordedParameter parameter{keys[k].get<std::string>(), {}};
+        for (const RecordedParameter& earlier : parameters) {
+            if (earlier.name == parameter.name) {
+                reader.fail(at, "\"" + parameter.name + "\" is named twice");
+            }
+        }
+        const nlohmann::json& list = reader.member(values, "/tune_params", parameter.name,
+                                                   Type::array, "an array of values");
+        const std::string list_at = "/tune_params/" + token(parameter.name);
+        if (list.empty() || list.size() > max_values) {
+            reader.fail(list_at, "expected 1 to " + std::to_string(max_values) + " values");
+        }
+        for (std::size_t v = 0; v < list.size(); ++v) {
+            if (!list[v].is_number() && !list[v].is_string() && !list[v].is_boolean()) {
+                reader.fail(list_at + "/" + std::to_string(v),
+                            "expected a number, a string or a boolean");
+            }
+            parameter.values.push_back(list[v]);
+        }
+        parameters.push_back(std::move(parameter));
+    }
+    return parameters;
+}
+
+Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
+    using Type = nlohmann::json::value_t;
+    Recording recording;
+    recording.name = json.contains("kernel_name") && json["kernel_name"].is_string()
+                         ? json["kernel_name"].get<std::string>()
+                         : "recording";
+    recording.parameters = kernel_tuner_parameters(reader, json);
+    const nlohmann::json& cache =
+        reader.member(json, "", "cache", Type::object, "an object of configurations");
+    if (cache.size() > max_points) {
+        reader.fail("/cache", "more than " + std::to_string(max_points) + " configurations");
+    }
+    std::map<std::vector<std::size_t>, std::string> seen;
+    for (const auto& [key, entry] : cache.items()) {
+        const std::string at = "/cache/" + token(key);
+        if (!entry.is_object()) {
+            reader.fail(at, "expected an object with the parameters' values and \"time\"");
+        }
+        RecordedPoint point;
+        for (const RecordedParameter& parameter : recording.parameters) {
+            const auto value = entry.find(parameter.name);
+            if (value == entry.end()) {
+                reader.fail(at, "expected a member \"" + parameter.name + "\" (its value)");
+            }
+            const auto level = std::find(parameter.values.begin(), parameter.values.end(), *value);
+            if (level == parameter.values.end()) {
+                reader.fail(at + "/" + token(parameter.name),
+                            value->dump() + " is not one of /tune_params/" + token(parameter.name));
+            }
+            point.levels.push_back(static_cast<std::size_t>(level - parameter.values.begin()));
+        }
+        if (const auto [earlier, fresh] = seen.emplace(point.levels, key); !fresh) {
+            reader.fail(at, "the same configuration as /cache/" + token(earlier->second));
+        }
+        point.name = point_name(recording.name, recording.parameters, point.levels);
+        const auto time = entry.find("time");
+        if (time == entry.end()) {
+            reader.fail(at, "expected a member \"time\" (milliseconds, or why it failed)");
+        }
+        if (time->is_string()) {
+            point.error = time->get<std::string>();
+            if (point.error.empty()) {
+                reader.fail(at + "/time", "expected a failure's name, not an empty string");
+            }
+        } else if (const auto times = entry.find("times");
+                   times != entry.end() && times->is_array() && !times->empty()) {
+            if (times->size() > max_times) {
+                reader.fail(at + "/times", "more than " + std::to_string(max_times) + " times");
+            }
+            for (std::size_t t = 0; t < times->size(); ++t) {
+                point.times_ns.push_back(
+                    time_ns(reader, (*times)[t], at + "/times/" + std::to_string(t)));
+            }
+        } else {
+            point.times_ns.push_back(time_ns(reader, *time, at + "/time"));
+        }
+        recording.points.push_back(std::move(point));
+    }
+    if (recording.points.empty()) {
+        reader.fail("/cache", "expected at least one configuration");
+    }
+    return recording;
+}
+
+/// A `tune --json` report: the first key of the first problem, over the first family's grid.
+/// Candidates of other families, and those never run or skipped by the plan, are left out.
+Recording read_tune_report(const Reader& reader, const nlohmann::json& json) {
+    using Type = nlohmann::json::value_t;
+    const nlohmann::json& problems =
+        reader.member(json, "", "problems", Type::array, "an array of problems");
+    if (problems.empty() || !problems[0].is_object()) {
+        reader.fail("/problems", "expected at least one problem");
+    }
+    const nlohmann::json& problem = problems[0];
+    const nlohmann::json& families =
+        reader.member(problem, "/problems/0", "families", Type::array, "an array of families");
+    if (families.empty() || !families[0].is_object()) {
+        reader.fail("/problems/0/families", "expected at least one family");
+    }
+    const std::string family_at = "/problems/0/families/0";
+    Recording recording;
+    recording.name =
+        reader.member(families[0], family_at, "name", Type::string, "a string").get<std::string>();
+    const nlohmann::json& grid =
+        reader.member(families[0], family_at, "grid", Type::array, "an array of parameters");
+    if (grid.empty() || grid.size() > max_parameters) {
+        reader.fail(family_at + "/grid",
+                    "expected 1 to " + std::to_string(max_parameters) + " parameters");
+    }
+    for (std::size_t g = 0; g < grid.size(); ++g) {
+        const std::string at = family_at + "/grid/" + std::to_string(g);
+        if (!grid[g].is_object()) {
+            reader.fail(at, "expected an object with \"parameter\" and \"values\"");
+        }
+        RecordedParameter parameter{
+            reader.member(grid[g], at, "parameter", Type::string, "a string").get<std::string>(),
+            {}};
+        const nlohmann::json& values =
+            reader.member(grid[g], at, "values", Type::array, "an array of values");
+        if (values.empty() || values.size() > max_values) {
+            reader.fail(at + "/values", "expected 1 to " + std::to_string(max_values) + " values");
+        }
+        parameter.values.assign(values.begin(), values.end());
+        recording.parameters.push_back(std::move(parameter));
+    }
+    const nlohmann::json& keys =
+        reader.member(problem, "/problems/0", "keys", Type::array, "an array of keys");
+    if (keys.empty() || !keys[0].is_object()) {
+        reader.fail("/problems/0/keys", "expected at least one key");
+    }
+    const nlohmann::json& candidates = reader.member(keys[0], "/problems/0/keys/0", "candidates",
+                                                     Type::array, "an array of candidates");
+    for (std::size_t c = 0; c < candidates.size() && c < max_points; ++c) {
+        const std::string at = "/problems/0/keys/0/candidates/" + std::to_string(c);
+        const nlohmann::json& candidate = candidates[c];
+        if (!candidate.is_object()) {
+            reader.fail(at, "expected an object");
+        }
+        if (candidate.value("family", std::string()) != recording.name) {
+            continue;
+        }
+        const std::string status =
+            reader.member(candidate, at, "status", Type::string, "a string").get<std::string>();
+        if (status == "not run" || status == "skipped") {
+            continue;
+        }
+        RecordedPoint point;
+        point.name =
+            reader.member(candidate, at, "name", Type::string, "a string").get<std::string>();
+        const nlohmann::json& values =
+            reader.member(candidate, at, "point", Type::object, "an object of values");
+        for (const RecordedParameter& parameter : recording.parameters) {
+            const auto value = values.find(parameter.name);
+            const auto level = value == values.end() ? parameter.values.end()
+                                                     : std::find(parameter.values.begin(),
+                                                                 parameter.values.end(), *value);
+            if (level == parameter.values.end()) {
+                reader.fail(at + "/point", "expected a value of \"" + parameter.name +
+                                               "\" from the family's grid");
+            }
+            point.levels.push_back(static_cast<std::size_t>(level - parameter.values.begin()));
+        }
+        if (status == "winner" || status == "tied" || status == "ok") {
+            const nlohmann::json& samples =
+                reader.member(candidate, at, "samples_ns", Type::array, "an array of samples");
+            for (std::size_t s = 0; s < samples.size() && s < max_times; ++s) {
+                point.times_ns.push_back(
+                    time_ns(reader, samples[s], at + "/samples_ns/" + std::to_string(s), false));
+            }
+            if (point.times_ns.empty()) {
+                reader.fail(at + "/samples_ns",
+                            "expected at least one sample of a ranked candidate");
+            }
+        } else {
+            point.error = candidate.value("reason", status);
+        }
+        recording.points.push_back(std::move(point));
+    }
+    if (recording.points.empty()) {
+        reader.fail("/problems/0/keys/0/candidates",
+                    "expected at least one candidate of family \"" + recording.name +
+                        "\" that ran or failed");
+    }
+    return recording;
+}
+
+}  // namespace
+
+Recording read_recording(const nlohmann::json& json, std::string_view source) {
+    const Reader reader(source);
+    if (!json.is_object()) {
+        reader.fail("", "expected an object: a Kernel Tuner cache file or a tune --json report");
+    }
+    if (json.contains("problems")) {
+        return read_tune_report(reader, json);
+    }
+    return read_kernel_tuner(reader, json);
+}
+
+double recorded_mean_ns(const RecordedPoint& point) {
+    if (point.times_ns.empty()) {
+        return 0;
+    }
+    return std::accumulate(point.times_ns.begin(), point.times_ns.end(), 0.0) /
+           static_cast<double>(point.times_ns.size());
+}
+
+nlohmann::json kernel_tuner_cache(const Recording& recording) {
+    nlohmann::json keys = nlohmann::json::array();
+    nlohmann::json values = nlohmann::json::object();
+    for (const RecordedParameter& parameter : recording.parameters) {
+        keys.push_back(parameter.name);
+        values[parameter.name] = parameter.values;
+    }
+    nlohmann::json cache = nlohmann::json::object();
+    for (const RecordedPoint& point : recording.points) {
+        std::string key;
+        nlohmann::json entry = nlohmann::json::object();
+        for (std::size_t p = 0; p < recording.parameters.size(); ++p) {
+            const nlohmann::json& value = recording.parameters[p].values[point.levels[p]];
+            key += (p == 0 ? "" : ",") + value_text(value);
+            entry[recording.parameters[p].name] = value;
+        }
+        if (point.error.empty()) {
+            entry["time"] = recorded_mean_ns(point) / 1e6;
+            nlohmann::json times = nlohmann::json::array();
+            for (const double ns : point.times_ns) {
+                times.push_back(ns / 1e6);
+            }
+            entry["times"] = std::move(times);
+        } else {
+            entry["time"] = point.error;
+        }
+        cache[key] = std::move(entry);
+    }
+    return {{"kernel_name", recording.name},
+            {"tune_params_keys", std::move(keys)},
+            {"tune_params", std::move(values)},
+            {"objective", "time"},
+            {"cache", std::move(cache)}};
+}
+
+}  // namespace spvtune::tune

@@ -1,0 +1,234 @@
+#include <algorithm>
+#include <cstddef>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <spvtune/tune/recording.hpp>
+#include <spvtune/tune/replay.hpp>
+
+// Recorded search spaces: a Kernel Tuner cache file or a tune --json report read as the grid,
+// its measured points and their failures; the replay of a strategy over it; and the export
+// back to Kernel Tuner's format.
+
+namespace replay_test {
+
+using namespace spvtune::tune;
+
+namespace {
+
+/// A Kernel Tuner cache of a 3x2 grid: (4,"b") never recorded (outside the space), (2,"a")
+/// failed to compile, (1,"b") fastest; (1,"a") has three repeats.
+nlohmann::json small_cache() {
+    return nlohmann::json::parse(R"({
+      "kernel_name": "conv",
+      "tune_params_keys": ["bx", "mode"],
+      "tune_params": {"bx": [1, 2, 4], "mode": ["a", "b"]},
+      "cache": {
+        "1,a": {"bx": 1, "mode": "a", "time": 3.0, "times": [2.0, 3.0, 4.0]},
+        "1,b": {"bx": 1, "mode": "b", "time": 1.5},
+        "2,a": {"bx": 2, "mode": "a", "time": "CompilationFailedConfig"},
+        "2,b": {"bx": 2, "mode": "b", "time": 2.5},
+        "4,a": {"bx": 4, "mode": "a", "time": 5.0}
+      }})");
+}
+
+const RecordedPoint& named(const Recording& recording, const std::string& name) {
+    const auto it = std::find_if(recording.points.begin(), recording.points.end(),
+                                 [&](const RecordedPoint& p) { return p.name == name; });
+    REQUIRE(it != recording.points.end());
+    return *it;
+}
+
+std::string error_of(const nlohmann::json& json) {
+    try {
+        read_recording(json, "space.json");
+    } catch (const std::runtime_error& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+/// A rugged, sparse recorded space: 12x12x6 grid, only points with (x + 2y + z) % 3 != 0 recorded
+/// (two thirds), some of those failing, times a rough surface with one best point.
+Recording sparse_space() {
+    nlohmann::json json{{"kernel_name", "rugged"},
+                        {"tune_params_keys", {"x", "y", "z"}},
+                        {"tune_params",
+                         {{"x", nlohmann::json::array()},
+                          {"y", nlohmann::json::array()},
+                          {"z", nlohmann::json::array()}}},
+                        {"cache", nlohmann::json::object()}};
+    for (int v = 0; v < 12; ++v) {
+        json["tune_params"]["x"].push_back(v);
+        json["tune_params"]["y"].push_back(v);
+        if (v < 6) {
+            json["tune_params"]["z"].push_back(v);
+        }
+    }
+    for (int x = 0; x < 12; ++x) {
+        for (int y = 0; y < 12; ++y) {
+            for (int z = 0; z < 6; ++z) {
+                if ((x + 2 * y + z) % 3 == 0) {
+                    continue;
+                }
+                nlohmann::json entry{{"x", x}, {"y", y}, {"z", z}};
+                if ((x * 7 + y * 5 + z * 3) % 11 == 0) {
+                    entry["time"] = "RuntimeFailedConfig";
+                } else {
+                    const int rough = (x * 13 + y * 29 + z * 7) % 17;
+                    entry["time"] =
+                        1.0 + 0.02 * ((x - 9) * (x - 9) + (y - 2) * (y - 2) + (z - 4) * (z - 4)) +
+                        0.05 * rough;
+                }
+                json["cache"]
+                    [std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z)] = entry;
+            }
+        }
+    }
+    return read_recording(json, "rugged.json");
+}
+
+}  // namespace
+
+TEST_CASE("a Kernel Tuner cache file reads as the grid, its recorded points and its failures") {
+    const Recording recording = read_recording(small_cache(), "conv.json");
+    CHECK(recording.name == "conv");
+    REQUIRE(recording.parameters.size() == 2);
+    CHECK(recording.parameters[0].name == "bx");
+    CHECK(recording.parameters[1].values == std::vector<nlohmann::json>{"a", "b"});
+    CHECK(recording.points.size() == 5);  // (4,b) was never recorded: outside the space
+    const RecordedPoint& repeats = named(recording, "conv[bx=1,mode=a]");
+    CHECK(repeats.levels == std::vector<std::size_t>{0, 0});
+    CHECK(repeats.times_ns == std::vector<double>{2e6, 3e6, 4e6});
+    CHECK(named(recording, "conv[bx=1,mode=b]").times_ns == std::vector<double>{1.5e6});
+    const RecordedPoint& failed = named(recording, "conv[bx=2,mode=a]");
+    CHECK(failed.error == "CompilationFailedConfig");
+    CHECK(failed.times_ns.empty());
+}
+
+TEST_CASE(
+    "a damaged recording is refused naming the file, the JSON pointer and what was expected") {
+    nlohmann::json unknown_value = small_cache();
+    unknown_value["cache"]["1,b"]["bx"] = 3;
+    CHECK(error_of(unknown_value) == "space.json: /cache/1,b/bx: 3 is not one of /tune_params/bx");
+
+    nlohmann::json no_time = small_cache();
+    no_time["cache"]["2,b"].erase("time");
+    CHECK(error_of(no_time) ==
+          "space.json: /cache/2,b: expected a member \"time\" (milliseconds, or why it failed)");
+
+    nlohmann::json negative = small_cache();
+    negative["cache"]["2,b"]["times"] = {1.0, -2.0};
+    CHECK(error_of(negative) ==
+          "space.json: /cache/2,b/times/1: expected a positive time in milliseconds, got -2.0");
+
+    nlohmann::json twice = small_cache();
+    twice["cache"]["1, b"] = twice["cache"]["1,b"];
+    CHECK(error_of(twice) == "space.json: /cache/1,b: the same configuration as /cache/1, b");
+
+    nlohmann::json no_keys = small_cache();
+    no_keys.erase("tune_params_keys");
+    CHECK(error_of(no_keys) ==
+          "space.json: /: expected a member \"tune_params_keys\" (an array "
+          "of parameter names)");
+
+    CHECK(error_of(nlohmann::json::array()) ==
+          "space.json: /: expected an object: a Kernel Tuner cache file or a tune --json report");
+}
+
+TEST_CASE("a recording written as a Kernel Tuner cache file reads back the same") {
+    const Recording recording = read_recording(small_cache(), "conv.json");
+    const nlohmann::json written = kernel_tuner_cache(recording);
+    CHECK(written["cache"]["2,a"]["time"] == "CompilationFailedConfig");
+    CHECK(written["cache"]["1,a"]["times"] == nlohmann::json{2.0, 3.0, 4.0});
+    const Recording again = read_recording(written, "again.json");
+    REQUIRE(again.points.size() == recording.points.size());
+    for (const RecordedPoint& point : recording.points) {
+        const RecordedPoint& back = named(again, point.name);
+        CHECK(back.levels == point.levels);
+        CHECK(back.times_ns == point.times_ns);
+        CHECK(back.error == point.error);
+    }
+}
+
+TEST_CASE("a tune --json report reads as a recording of its first family's measured points") {
+    const nlohmann::json report = nlohmann::json::parse(R"({"problems": [{
+      "families": [{"name": "mm", "grid": [{"parameter": "T", "values": [4, 8, 16]}]}],
+      "keys": [{"candidates": [
+        {"name": "mm[T=4]", "family": "mm", "point": {"T": 4}, "status": "ok",
+         "samples_ns": [200.0, 220.0]},
+        {"name": "mm[T=8]", "family": "mm", "point": {"T": 8}, "status": "winner",
+         "samples_ns": [100.0]},
+        {"name": "mm[T=16]", "family": "mm", "point": {"T": 16}, "status": "error",
+         "reason": "pipeline: too many invocations"},
+        {"name": "naive", "family": "naive", "point": {}, "status": "ok", "samples_ns": [9.0]}
+      ]}]}]})");
+    const Recording recording = read_recording(report, "run.json");
+    CHECK(recording.name == "mm");
+    REQUIRE(recording.points.size() == 3);
+    CHECK(named(recording, "mm[T=4]").times_ns == std::vector<double>{200.0, 220.0});
+    CHECK(named(recording, "mm[T=8]").levels == std::vector<std::size_t>{1});
+    CHECK(named(recording, "mm[T=16]").error == "pipeline: too many invocations");
+}
+
+TEST_CASE("a replay measures recorded times, fails recorded failures and stamps each point") {
+    const Recording recording = read_recording(small_cache(), "conv.json");
+    const SearchOutcome outcome = replay_search(recording, {}, SamplingSettings{});
+    // Five points: exhaustive, as tune would choose for so few.
+    CHECK(outcome.trace.strategy == SearchStrategy::exhaustive);
+    REQUIRE(outcome.trace.steps.size() == 5);
+    REQUIRE_FALSE(outcome.benchmark.ranking.empty());
+    CHECK(outcome.benchmark.ranking.front().name == "conv[bx=1,mode=b]");
+    CHECK(outcome.benchmark.ranking.front().statistics.median_ns == doctest::Approx(1.5e6));
+    REQUIRE(outcome.benchmark.failures.size() == 1);
+    CHECK(outcome.benchmark.failures.front().name == "conv[bx=2,mode=a]");
+    CHECK(outcome.benchmark.failures.front().reason == "recorded failure: CompilationFailedConfig");
+    // A point with repeats is measured with the recorded noise, nothing else.
+    for (const RankedCandidate& ranked : outcome.benchmark.ranking) {
+        if (ranked.name == "conv[bx=1,mode=a]") {
+            CHECK(ranked.statistics.min_ns >= 2e6);
+            CHECK(ranked.statistics.median_ns <= 4e6);
+        }
+    }
+    // The trace's clock is the recorded time spent so far.
+    double last = -1;
+    for (const SearchStep& step : outcome.trace.steps) {
+        REQUIRE(step.elapsed_s.has_value());
+        CHECK(*step.elapsed_s >= last);
+        last = *step.elapsed_s;
+    }
+}
+
+TEST_CASE("a replay of a large space uses tune's default strategy and is the same for a seed") {
+    const Recording recording = sparse_space();
+    REQUIRE(recording.points.size() > local_search_threshold);
+    SearchSettings settings;
+    settings.seed = 7;
+    const SearchOutcome first = replay_search(recording, settings, SamplingSettings{});
+    const SearchOutcome again = replay_search(recording, settings, SamplingSettings{});
+    CHECK(first.trace.strategy == choose_strategy({}, recording.points.size()));
+    // Each point is stamped with the recorded time spent before it: later points later.
+    REQUIRE(first.trace.steps.size() > 1);
+    CHECK(first.trace.steps.front().elapsed_s == 0.0);
+    CHECK(first.trace.steps.back().elapsed_s > first.trace.steps[1].elapsed_s);
+    REQUIRE(first.trace.steps.size() == again.trace.steps.size());
+    for (std::size_t s = 0; s < first.trace.steps.size(); ++s) {
+        CHECK(first.trace.steps[s].index == again.trace.steps[s].index);
+    }
+    settings.seed = 8;
+    const SearchOutcome other = replay_search(recording, settings, SamplingSettings{});
+    std::vector<std::size_t> a;
+    std::vector<std::size_t> b;
+    for (std::size_t s = 0; s < 10; ++s) {
+        a.push_back(first.trace.steps.at(s).index);
+        b.push_back(other.trace.steps.at(s).index);
+    }
+    CHECK(a != b);
+}
+
+}  // namespace replay_test
