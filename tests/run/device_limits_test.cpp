@@ -40,8 +40,13 @@ ResolvedCandidate candidate_with(std::array<std::uint32_t, 3> size,
 }
 
 std::vector<ResolvedBuffer> one_buffer(std::uint64_t bytes, BufferRole role = BufferRole::input) {
-    return {
-        {"x", spvtune::vulkan::ElementType::u8, bytes, bytes, spvtune::vulkan::FillZeros{}, role}};
+    return {{"x",
+             spvtune::vulkan::ElementType::u8,
+             bytes,
+             bytes,
+             spvtune::vulkan::FillZeros{},
+             role,
+             {0, bytes}}};
 }
 
 std::string failure(const ResolvedCandidate& candidate,

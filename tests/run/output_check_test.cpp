@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +50,28 @@ TEST_CASE("identical outputs match, unless they hold NaN, which matches nothing"
     CHECK(
         report->starts_with("y[1]: expected nan (the reference's output; NaN matches nothing), "
                             "got nan; 1 of 3 elements of y differ, at 1"));
+}
+
+TEST_CASE("a verdict reached where the candidate ran answers for the reference it was against") {
+    const Problem problem = parse(saxpy_json());
+    const auto truth = std::make_shared<const CandidateOutputs>(floats({1, 2, 3}));
+    CandidateOutputs matched;  // no buffers: they matched in the worker and stayed there
+    matched.verdict = CandidateOutputs::Verdict{truth, std::nullopt};
+    CHECK_FALSE(compare_outputs(problem, floats({1, 2, 3}), matched));  // an equal copy
+    CandidateOutputs differed = floats({1, 2, 3});
+    differed.verdict = CandidateOutputs::Verdict{truth, "y[2]: the worker's message"};
+    CHECK(compare_outputs(problem, *truth, differed) == "y[2]: the worker's message");
+
+    // Against another truth the verdict says nothing: the buffers, when there, are compared.
+    CHECK_FALSE(compare_outputs(problem, floats({1, 2, 3}), [&] {
+        CandidateOutputs other = floats({1, 2, 3});
+        other.verdict = CandidateOutputs::Verdict{
+            std::make_shared<const CandidateOutputs>(floats({7, 7, 7})), "y[0]: differs"};
+        return other;
+    }()));
+    const auto missing = compare_outputs(problem, floats({1, 2, 4}), matched);
+    REQUIRE(missing);
+    CHECK(missing->find("not at hand") != std::string::npos);
 }
 
 TEST_CASE("a mismatch report counts the mismatches, lists where and gives the largest errors") {

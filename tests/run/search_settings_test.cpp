@@ -5,9 +5,9 @@
 
 #include "problem/problem_test_support.hpp"
 
-// settings.search, search_budget_s, max_candidates and seed: read, refused with the field's
-// pointer and what was expected, and merged under the command line's overrides; and the grid
-// positions a search moves between.
+// settings.search, search_budget_s, max_candidates, seed and patience: read, refused with the
+// field's pointer and what was expected, and merged under the command line's overrides; and the
+// grid positions a search moves between.
 
 namespace search_settings_test {
 
@@ -19,12 +19,14 @@ using spvtune::tune::SearchStrategy;
 TEST_CASE("the search settings are read") {
     Json json = saxpy_json();
     json["settings"] = Json::parse(
-        R"({"search": "halving", "search_budget_s": 2.5, "max_candidates": 40, "seed": 9})");
+        R"({"search": "halving", "search_budget_s": 2.5, "max_candidates": 40, "seed": 9,
+            "patience": 7})");
     const Settings settings = parse(json).settings;
     CHECK(settings.search == SearchStrategy::halving);
     CHECK(settings.search_budget_s == 2.5);
     CHECK(settings.max_candidates == 40U);
     CHECK(settings.seed == 9U);
+    CHECK(settings.patience == 7U);
     for (const char* name : {"exhaustive", "random", "local"}) {
         json["settings"] = Json::object({{"search", name}});
         CHECK(Json(*parse(json).settings.search) == name);
@@ -64,6 +66,10 @@ TEST_CASE("bad search budgets, limits and seeds are refused") {
     CHECK(contains(error_of(json), "/settings/seed"));
     json["settings"] = Json::parse(R"({"seed": "zero"})");
     CHECK(contains(error_of(json), "/settings/seed"));
+    json["settings"] = Json::parse(R"({"patience": 0})");
+    CHECK(contains(error_of(json), "/settings/patience: expected an integer in 1..1000, found 0"));
+    json["settings"] = Json::parse(R"({"patience": 1001})");
+    CHECK(contains(error_of(json), "/settings/patience"));
 }
 
 TEST_CASE("the command line's search settings override the file's, field by field") {
@@ -71,6 +77,7 @@ TEST_CASE("the command line's search settings override the file's, field by fiel
     file.search = SearchStrategy::random;
     file.search_budget_s = 3;
     file.seed = 5;
+    file.patience = 6;
     Settings overrides;
     overrides.search = SearchStrategy::local;
     overrides.max_candidates = 12;
@@ -79,10 +86,14 @@ TEST_CASE("the command line's search settings override the file's, field by fiel
     CHECK(merged.budget == std::chrono::milliseconds(3000));
     CHECK(merged.max_candidates == 12U);
     CHECK(merged.seed == 5U);
+    CHECK(merged.patience == 6U);
+    overrides.patience = 2;
+    CHECK(search_settings(file, overrides).patience == 2U);
     const spvtune::tune::SearchSettings defaults = search_settings({}, {});
     CHECK_FALSE(defaults.strategy.has_value());
     CHECK_FALSE(defaults.budget.has_value());
     CHECK(defaults.seed == 0U);
+    CHECK_FALSE(defaults.patience.has_value());
 }
 
 TEST_CASE("a grid candidate's position is its values' indices in the grid's value lists") {

@@ -1,4 +1,6 @@
 #include <chrono>
+#include <memory>
+#include <optional>
 #include <string>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -219,6 +221,112 @@ TEST_CASE("worker protocol: a first message that is no whole setup says what is 
     Message missing = setup_message(Setup{});
     missing.header.erase("min_window_ns");
     CHECK(contains_text(setup_from_message(missing).error(), "garbled setup"));
+}
+
+TEST_CASE("worker protocol: a setup of another protocol version, or of none, is refused") {
+    Message other = setup_message(Setup{});
+    REQUIRE(other.header.at("protocol") == protocol_version);
+    other.header["protocol"] = protocol_version + 1;
+    CHECK(contains_text(setup_from_message(other).error(),
+                        "speaks protocol " + std::to_string(protocol_version)));
+    Message none = setup_message(Setup{});
+    none.header.erase("protocol");
+    CHECK(contains_text(setup_from_message(none).error(), "asks for none"));
+}
+
+namespace {
+
+using spvtune::run::CandidateOutputs;
+
+std::shared_ptr<const CandidateOutputs> reference_outputs() {
+    return std::make_shared<const CandidateOutputs>(
+        CandidateOutputs{{{std::byte{1}, std::byte{2}}, {std::byte{3}}}, {}});
+}
+
+/// A run reply as the worker sends it, through encode and decode.
+Message sent(const Message& reply) {
+    auto decoded = decode(encode(reply));
+    REQUIRE(decoded);
+    return decoded.value();
+}
+
+}  // namespace
+
+TEST_CASE("worker protocol: a run checked in the worker brings only the verdict when it matches") {
+    const auto reference = reference_outputs();
+    CandidateOutputs matching = *reference;
+    const Message reply = sent(outputs_reply(matching, std::optional<std::string>()));
+    CHECK(reply.blobs.empty());  // the buffers stayed in the worker
+    auto outputs = outputs_from_reply(reply, 2, reference);
+    REQUIRE(outputs);
+    CHECK(outputs.value().buffers.empty());
+    REQUIRE(outputs.value().verdict);
+    CHECK(outputs.value().verdict->reference == reference);
+    CHECK_FALSE(outputs.value().verdict->mismatch);
+
+    // A mismatch brings its message, the violations and the buffers, for the reference's
+    // witnesses to be judged in the tuner.
+    CandidateOutputs differing{{{std::byte{1}, std::byte{9}}, {std::byte{3}}},
+                               {"writes to input buffer 'x'"}};
+    auto wrong = outputs_from_reply(
+        sent(outputs_reply(differing, std::optional<std::string>("y[1]: expected 2, got 9"))), 2,
+        reference);
+    REQUIRE(wrong);
+    CHECK(wrong.value().buffers == differing.buffers);
+    CHECK(wrong.value().violations == differing.violations);
+    REQUIRE(wrong.value().verdict);
+    CHECK(wrong.value().verdict->mismatch == "y[1]: expected 2, got 9");
+
+    // Unchecked (the worker did not hold the reference): the buffers, no verdict.
+    auto unchecked = outputs_from_reply(sent(outputs_reply(matching, std::nullopt)), 2, reference);
+    REQUIRE(unchecked);
+    CHECK(unchecked.value().buffers == reference->buffers);
+    CHECK_FALSE(unchecked.value().verdict);
+}
+
+TEST_CASE("worker protocol: a run reply that breaks the rules is an error, never outputs") {
+    const auto reference = reference_outputs();
+    const CandidateOutputs outputs = *reference;
+    const auto error = [&](const Message& reply,
+                           const std::shared_ptr<const CandidateOutputs>& checked_against) {
+        auto read = outputs_from_reply(reply, 2, checked_against);
+        REQUIRE_FALSE(read);
+        return read.error();
+    };
+    Message short_of_buffers = outputs_reply(outputs, std::nullopt);
+    short_of_buffers.blobs.pop_back();
+    CHECK(contains_text(error(short_of_buffers, nullptr), "1 buffer, expected 2 buffers"));
+    Message bad_violations = outputs_reply(outputs, std::nullopt);
+    bad_violations.header["violations"] = {1, 2};
+    CHECK(contains_text(error(bad_violations, nullptr), "a violation is not a string"));
+    const Message matched = outputs_reply(outputs, std::optional<std::string>());
+    // A verdict for a run that was not to be checked is no verdict the tuner asked for.
+    CHECK(contains_text(error(matched, nullptr), "not to be checked"));
+    Message matched_with_buffers = matched;
+    matched_with_buffers.blobs = outputs.buffers;
+    CHECK(contains_text(error(matched_with_buffers, reference), "expected 0 buffers"));
+    Message mismatch_without_buffers = outputs_reply(outputs, std::optional<std::string>("m"));
+    mismatch_without_buffers.blobs.clear();
+    CHECK(contains_text(error(mismatch_without_buffers, reference), "0 buffers, expected 2"));
+    Message odd_mismatch = matched;
+    odd_mismatch.header["mismatch"] = 7;
+    CHECK(contains_text(error(odd_mismatch, reference), "neither null nor a message"));
+    Message matched_with_violations = matched;
+    matched_with_violations.header["violations"] = {"wrote past the end of 'y'"};
+    CHECK(contains_text(error(matched_with_violations, reference), "checked as matching"));
+}
+
+TEST_CASE("worker protocol: a reference crosses once with its id, and a wrong one is refused") {
+    const auto reference = reference_outputs();
+    auto read = reference_from_message(sent(reference_message(41, *reference)), 2);
+    REQUIRE(read);
+    CHECK(read.value().first == 41);
+    CHECK(read.value().second.buffers == reference->buffers);
+    CHECK(contains_text(reference_from_message(reference_message(41, *reference), 3).error(),
+                        "2 buffers, expected 3 buffers"));
+    Message no_id = reference_message(41, *reference);
+    no_id.header["id"] = -1;
+    CHECK(contains_text(reference_from_message(no_id, 2).error(), "no unsigned id"));
 }
 
 }  // namespace worker_protocol_test

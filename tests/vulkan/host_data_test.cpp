@@ -42,6 +42,47 @@ TEST_CASE("fills are deterministic and follow their rule") {
     CHECK(zeros == std::vector<std::byte>(7));
 }
 
+namespace {
+
+/// How many of `count` elements of a random fill over [-range, range) the type stores as a
+/// subnormal (magnitude nonzero and below the smallest normal).
+std::size_t subnormals(ElementType type, double range, bool denormals) {
+    const std::size_t count = 4000;
+    FillRandom fill{7, -range, range};
+    fill.denormals = denormals;
+    const auto bytes = make_fill(type, count, fill);
+    const double smallest_normal = type == ElementType::f16
+                                       ? 0x1.0p-14
+                                       : static_cast<double>(std::numeric_limits<float>::min());
+    std::size_t found = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const double value = std::abs(read_element(type, bytes, i));
+        found += value != 0 && value < smallest_normal ? 1 : 0;
+    }
+    return found;
+}
+
+}  // namespace
+
+TEST_CASE("random floats are never subnormal in their type unless denormals are asked for") {
+    // Half of [-1e-4, 1e-4) lies below f16's smallest normal (6.1e-5), a tenth of
+    // [-1e-37, 1e-37) below f32's (1.2e-38).
+    CHECK(subnormals(ElementType::f16, 1e-4, false) == 0);
+    CHECK(subnormals(ElementType::f16, 1e-4, true) > 1000);
+    CHECK(subnormals(ElementType::f32, 1e-37, false) == 0);
+    CHECK(subnormals(ElementType::f32, 1e-37, true) > 200);
+    // The normal values are drawn as before: only the subnormal ones became zero.
+    FillRandom kept{7, -1e-4, 1e-4};
+    kept.denormals = true;
+    const auto with = make_fill(ElementType::f16, 4000, kept);
+    const auto without = make_fill(ElementType::f16, 4000, FillRandom{7, -1e-4, 1e-4});
+    for (std::size_t i = 0; i < 4000; ++i) {
+        const double value = read_element(ElementType::f16, with, i);
+        CHECK(read_element(ElementType::f16, without, i) ==
+              (std::abs(value) < 0x1.0p-14 ? 0.0 : value));
+    }
+}
+
 TEST_CASE("integer fills clamp to the type's range") {
     const auto bytes = make_fill(ElementType::u8, 2, FillIota{-5, 300});
     CHECK(read_element(ElementType::u8, bytes, 0) == 0);

@@ -14,6 +14,7 @@
 #include <spvtune/run/device_bridge.hpp>
 #include <spvtune/run/device_executor.hpp>
 #include <spvtune/run/kept_pipeline_cache.hpp>
+#include <spvtune/run/output_check.hpp>
 #include <spvtune/vulkan/buffer.hpp>
 #include <spvtune/vulkan/compute_job.hpp>
 #include <spvtune/vulkan/compute_pipeline.hpp>
@@ -192,8 +193,10 @@ struct DeviceExecutor::Impl {
         auto next = std::make_unique<KeyState>();
         next->key = plan.key;
         for (const problem::ResolvedBuffer& buffer : plan.buffers) {
+            // The fill covers the logical elements; the padding after them stays zero.
             next->initial.push_back(vulkan::make_fill(
-                buffer.type, static_cast<std::size_t>(buffer.count), buffer.fill));
+                buffer.type, static_cast<std::size_t>(buffer.count - buffer.padding), buffer.fill));
+            next->initial.back().resize(static_cast<std::size_t>(buffer.bytes));
             next->buffers.push_back(std::make_unique<detail::GuardedBuffer>(device, buffer));
             next->buffers.back()->upload(next->initial.back());
         }
@@ -309,6 +312,9 @@ tune::Result<CandidateOutputs> DeviceExecutor::run(const problem::ResolvedCandid
             outputs.buffers.push_back(state.buffers[comparison.buffer]->download());
         }
         outputs.violations = impl_->find_violations(state, plan);
+        // Here, where every run's outputs are made, so that in process and in a worker alike the
+        // checks, the key's truth and the dumps see the same elements.
+        keep_checked_range(impl_->problem, plan.buffers, outputs);
         return outputs;
     });
 }

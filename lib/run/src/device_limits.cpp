@@ -99,6 +99,8 @@ DeviceLimits DeviceLimits::from(const vulkan::PhysicalDeviceInfo& device) {
         limits.max_workgroup_size[i] = l.maxComputeWorkGroupSize[i];
     }
     limits.max_workgroup_invocations = l.maxComputeWorkGroupInvocations;
+    limits.max_shared_memory = l.maxComputeSharedMemorySize;
+    limits.subgroup_size = device.subgroups.size;
     limits.max_push_constants_size = l.maxPushConstantsSize;
     limits.max_storage_buffer_range = l.maxStorageBufferRange;
     limits.max_uniform_buffer_range = l.maxUniformBufferRange;
@@ -112,6 +114,15 @@ DeviceLimits DeviceLimits::from(const vulkan::PhysicalDeviceInfo& device) {
         }
     }
     return limits;
+}
+
+problem::DeviceProperties DeviceLimits::properties() const {
+    problem::DeviceProperties properties;
+    properties.subgroup_size = subgroup_size;
+    properties.max_shared_memory = max_shared_memory;
+    properties.max_workgroup_size = max_workgroup_size;
+    properties.max_workgroup_invocations = max_workgroup_invocations;
+    return properties;
 }
 
 std::uint64_t device_bytes_needed(std::span<const problem::ResolvedBuffer> buffers) {

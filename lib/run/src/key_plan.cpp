@@ -39,8 +39,11 @@ KeyPlan plan_key(const problem::Problem& problem, const problem::ProblemKey& key
     }
     plan.tuning_key = problem.tuning_key(key, level);
     plan.buffers = std::move(buffers).value();
+    const std::optional<problem::DeviceProperties> device =
+        limits != nullptr ? std::optional(limits->properties()) : std::nullopt;
     for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
-        auto resolved = resolve_candidate(problem, key, i, plan.buffers);
+        auto resolved =
+            resolve_candidate(problem, key, i, plan.buffers, device ? &*device : nullptr);
         std::optional<std::string> reason;
         if (!resolved) {
             reason = std::move(resolved).error();

@@ -9,6 +9,7 @@
 #include <spvtune/run/key_plan.hpp>
 #include <spvtune/run/output_check.hpp>
 #include <spvtune/run/problem_comparison.hpp>
+#include <spvtune/tune/shared_batch.hpp>
 
 namespace spvtune::run {
 
@@ -28,40 +29,6 @@ std::string_view arm_status_name(ArmStatus status) noexcept {
 }
 
 namespace {
-
-/// The batch of runs every arm's sample times. On lavapipe a batch of 1 ran 10-30% slower per run
-/// than one of 10 (the submission's fixed cost, paid once per batch), so two identical kernels near
-/// a batch-size boundary, one calibrated to 1 run and the other to 2, read as different; CI called
-/// such a copy of its baseline faster. Each arm calibrates its own batch on its first sample (a
-/// warm-up); after that every arm times the largest batch any arm calibrated, the one the fastest
-/// arm needs to span the sampling window. A far slower arm is not stretched beyond 64 times its
-/// own batch: its ratio is then so far from 1 that the fixed cost cannot change a verdict.
-class EqualBatches {
-  public:
-    explicit EqualBatches(std::size_t arms) : calibrated_(arms) {}
-
-    /// The runs the arm's next sample should time: own_batch until it has calibrated.
-    std::uint32_t runs_for(std::size_t arm) const {
-        if (!calibrated_[arm]) {
-            return own_batch;
-        }
-        std::uint32_t largest = 0;
-        for (const auto& runs : calibrated_) {
-            largest = std::max(largest, runs.value_or(0));
-        }
-        return std::min<std::uint32_t>(largest, *calibrated_[arm] * max_stretch);
-    }
-
-    void measured(std::size_t arm, const tune::Sample& sample) {
-        if (!calibrated_[arm]) {
-            calibrated_[arm] = static_cast<std::uint32_t>(std::max<std::uint64_t>(sample.runs, 1));
-        }
-    }
-
-  private:
-    static constexpr std::uint32_t max_stretch = 64;
-    std::vector<std::optional<std::uint32_t>> calibrated_;
-};
 
 /// A problem's plan for the key and its reference's output, shared by the arms of that problem.
 struct Truth {
@@ -152,7 +119,10 @@ KeyComparison compare_key(std::span<const ComparisonArm> arms, const problem::Pr
     } else {
         // An arm that is not ok fails its first warm-up here, so it is never measured and gets
         // no verdict; its status and message stay as the check found them.
-        EqualBatches batches(arms.size());
+        // Every arm's samples are timed over one batch (see SharedBatch): on lavapipe a batch of
+        // 1 ran 10-30% slower per run than one of 10, and CI called a copy of its baseline that
+        // calibrated to the other side of a batch boundary faster.
+        tune::SharedBatch batches(arms.size());
         comparison.outcome = tune::run_comparison(
             arms.size(), settings, [&](std::size_t index) -> tune::Result<tune::Sample> {
                 const ArmReport& report = comparison.arms[index];
@@ -160,8 +130,9 @@ KeyComparison compare_key(std::span<const ComparisonArm> arms, const problem::Pr
                     return tune::fail(std::string(arm_status_name(report.status)));
                 }
                 const ComparisonArm& arm = arms[index];
-                tune::Result<tune::Sample> sample = arm.runner->measure(
-                    arm.candidate, truths.at(arm.problem).plan, batches.runs_for(index));
+                tune::Result<tune::Sample> sample =
+                    arm.runner->measure(arm.candidate, truths.at(arm.problem).plan,
+                                        static_cast<std::uint32_t>(batches.runs_for(index)));
                 if (sample) {
                     batches.measured(index, sample.value());
                 }

@@ -1,8 +1,11 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include <spvtune/base/digest.hpp>
 #include <spvtune/problem/resolve.hpp>
@@ -32,6 +35,14 @@ struct ProblemRunner::Impl {
     std::unordered_map<problem::ProblemKey, std::vector<int>> priorities;
     std::unordered_map<problem::ProblemKey, std::vector<std::vector<tune::Sample>>> samples;
     std::unordered_map<problem::ProblemKey, ExecutorTime> time_spent;
+    /// Per exact key, the reference outputs the set took as the truth: the other candidates'
+    /// runs are checked against them where they run.
+    std::unordered_map<problem::ProblemKey, std::shared_ptr<const CandidateOutputs>> truths;
+    /// The exact key of the latest run: the one a comparison that follows judges.
+    std::optional<problem::ProblemKey> last_run_key;
+    /// The latest run of a reference candidate, until the set takes or refuses its outputs.
+    std::optional<std::pair<problem::ProblemKey, std::shared_ptr<const CandidateOutputs>>>
+        reference_run;
 
     Impl(const problem::Problem& p, CandidateExecutor& e) : problem(p), executor(e) {}
 
@@ -49,6 +60,40 @@ struct ProblemRunner::Impl {
         std::lock_guard lock(mutex);
         const auto found = priorities.find(tuning_key);
         return found == priorities.end() ? 0 : found->second[candidate];
+    }
+
+    bool is_reference(std::size_t candidate) const {
+        const auto& references = problem.reference.candidates;
+        return std::find(references.begin(), references.end(), candidate) != references.end();
+    }
+
+    /// The truth the key's other candidates are checked against where they run; null while
+    /// there is none, or when outputs are dumped (a dump needs every candidate's buffers).
+    std::shared_ptr<const CandidateOutputs> truth(std::size_t candidate,
+                                                  const problem::ProblemKey& key) const {
+        if (dump != nullptr || is_reference(candidate)) {
+            return nullptr;
+        }
+        std::lock_guard lock(mutex);
+        const auto found = truths.find(key);
+        return found == truths.end() ? nullptr : found->second;
+    }
+
+    /// Keeps a reference candidate's outputs until the set says whether they are the truth.
+    void ran_reference(const problem::ProblemKey& key, const CandidateOutputs& outputs) {
+        auto kept = std::make_shared<const CandidateOutputs>(outputs);
+        std::lock_guard lock(mutex);
+        reference_run.emplace(key, std::move(kept));
+    }
+
+    /// The set took `reference` as the truth: when it is the latest reference run, for that
+    /// run's key.
+    void took_reference(const CandidateOutputs& reference) {
+        std::lock_guard lock(mutex);
+        if (reference_run && same_outputs(*reference_run->second, reference)) {
+            truths.insert_or_assign(reference_run->first, std::move(reference_run->second));
+            reference_run.reset();
+        }
     }
 
     /// Runs `body` on the plan's resolved candidate, or says why the plan does not run it.
@@ -103,8 +148,14 @@ ProblemTunableSet ProblemRunner::make_set() {
         candidate.name = impl->problem.candidates[i].name;
         candidate.content_digest = candidate_digest(impl->problem, i);
         candidate.run = [this, i](const KeyInputs& inputs) { return run(i, *inputs.plan); };
-        candidate.measure = [this, i](const KeyInputs& inputs) { return measure(i, *inputs.plan); };
+        candidate.measure_batch = [this, i](const KeyInputs& inputs, std::uint64_t runs) {
+            // A shared batch is at most 64 times an executor's own, far below 2^32 runs.
+            const auto most = std::uint64_t{std::numeric_limits<std::uint32_t>::max()};
+            return measure(i, *inputs.plan, static_cast<std::uint32_t>(std::min(runs, most)));
+        };
         candidate.prepare = [this, i] { return prepare(i); };
+        candidate.reference_only =
+            impl->problem.families[impl->problem.candidates[i].family].reference_only;
         candidate.priority = [impl, i](const problem::ProblemKey& key) {
             return impl->priority(i, key);
         };
@@ -118,8 +169,19 @@ ProblemTunableSet ProblemRunner::make_set() {
     // fault; the next ones that can run it take over in turn. A plan with none is an error and
     // never reaches the check, so the fallback is only a formality.
     set.with_check(
-        [&problem](const CandidateOutputs& want, const CandidateOutputs& got) {
-            return compare_outputs(problem, want, got);
+        [impl](const CandidateOutputs& want, const CandidateOutputs& got) {
+            // A check's cost is the run's and the comparison's: in a worker the comparison is
+            // part of the run, so here it counts the same, with the run it judges (the last).
+            std::optional<problem::ProblemKey> key;
+            {
+                std::lock_guard lock(impl->mutex);
+                key = impl->last_run_key;
+            }
+            if (!key) {
+                return compare_outputs(impl->problem, want, got);
+            }
+            return impl->timed(*key, &ExecutorTime::output_runs_s,
+                               [&] { return compare_outputs(impl->problem, want, got); });
         },
         [&problem](const KeyInputs& inputs) {
             std::vector<std::size_t> references;
@@ -135,8 +197,12 @@ ProblemTunableSet ProblemRunner::make_set() {
         });
     // A reference that left elements unwritten (it stopped early) would make every candidate
     // differ from it: blame the reference instead.
-    set.with_reference_fault([&problem](const CandidateOutputs& reference) {
-        return unwritten_by_reference(problem, reference);
+    set.with_reference_fault([impl](const CandidateOutputs& reference) {
+        std::optional<std::string> fault = unwritten_by_reference(impl->problem, reference);
+        if (!fault) {
+            impl->took_reference(reference);
+        }
+        return fault;
     });
     // A reference that gives NaN or an infinity where two candidates agree on finite values is
     // the one at fault (a division by zero, an overflow), not every candidate.
@@ -162,13 +228,23 @@ ProblemTunableSet ProblemRunner::make_set() {
 
 tune::Result<CandidateOutputs> ProblemRunner::run(std::size_t candidate, const KeyPlan& plan) {
     return impl_->runnable(plan, candidate, [&](const problem::ResolvedCandidate& resolved) {
+        const std::shared_ptr<const CandidateOutputs> truth = impl_->truth(candidate, plan.key);
         tune::Result<CandidateOutputs> outputs =
-            impl_->timed(plan.key, &ExecutorTime::output_runs_s,
-                         [&] { return impl_->executor.run(resolved, plan); });
+            impl_->timed(plan.key, &ExecutorTime::output_runs_s, [&] {
+                return truth ? impl_->executor.run_checked(resolved, plan, truth)
+                             : impl_->executor.run(resolved, plan);
+            });
+        {
+            std::lock_guard lock(impl_->mutex);
+            impl_->last_run_key = plan.key;
+        }
         if (outputs && impl_->dump != nullptr) {
             const bool reference =
                 plan.reference && plan.runnable[*plan.reference].candidate == candidate;
             impl_->dump->write(impl_->problem, candidate, plan.key, reference, outputs.value());
+        }
+        if (outputs && impl_->is_reference(candidate)) {
+            impl_->ran_reference(plan.key, outputs.value());
         }
         return outputs;
     });

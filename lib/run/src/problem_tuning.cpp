@@ -69,6 +69,9 @@ tune::SearchSettings search_settings(const problem::Settings& file,
     if (const auto seed = either(overrides.seed, file.seed)) {
         settings.seed = *seed;
     }
+    if (const auto patience = either(overrides.patience, file.patience)) {
+        settings.patience = *patience;
+    }
     return settings;
 }
 

@@ -106,6 +106,18 @@ void write_element(ElementType type, std::byte* out, double value) noexcept {
     }
 }
 
+/// The smallest positive normal value of a floating element type.
+double smallest_normal(ElementType type) noexcept {
+    switch (type) {
+        case ElementType::f16:
+            return 0x1.0p-14;
+        case ElementType::f32:
+            return static_cast<double>(std::numeric_limits<float>::min());
+        default:
+            return std::numeric_limits<double>::min();
+    }
+}
+
 template <typename T>
 double load(const std::byte* in) noexcept {
     T value;
@@ -154,6 +166,9 @@ std::vector<std::byte> make_fill(ElementType type, std::size_t count, const Fill
             const auto& range = std::get<FillRandom>(fill);
             if (is_floating(type)) {
                 value = range.low + (range.high - range.low) * random.unit();
+                if (!range.denormals && std::abs(value) < smallest_normal(type)) {
+                    value = 0;
+                }
             } else {
                 // Inclusive integer range: floor over [low, high + 1).
                 value = std::floor(range.low + (range.high - range.low + 1) * random.unit());

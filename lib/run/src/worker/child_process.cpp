@@ -46,7 +46,8 @@ std::string describe_exit(int status) {
     return "it ended (wait status " + std::to_string(status) + ")";
 }
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
+ChildProcess::ChildProcess(const std::vector<std::string>& argv,
+                           const std::vector<std::string>& environment) {
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
         throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
@@ -57,6 +58,11 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
         args.push_back(const_cast<char*>(arg.c_str()));
     }
     args.push_back(nullptr);
+    std::vector<char*> variables;
+    for (const std::string& variable : environment) {
+        variables.push_back(const_cast<char*>(variable.c_str()));
+    }
+    variables.push_back(nullptr);
     const pid_t parent = ::getpid();
     pid_ = ::fork();
     if (pid_ < 0) {
@@ -77,7 +83,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
         } else if (::dup2(pair[1], worker_fd) < 0) {
             ::_exit(127);
         }
-        ::execv(args[0], args.data());
+        ::execve(args[0], args.data(), variables.data());
         ::_exit(127);
     }
     ::close(pair[1]);

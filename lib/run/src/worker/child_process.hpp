@@ -11,11 +11,11 @@ namespace spvtune::run::worker {
 /// socket, gives the worker a second to exit, then kills it.
 class ChildProcess {
   public:
-    /// Starts `argv` (argv[0] is the program's path) with its end of a new socket pair at
-    /// worker_fd. The child ignores SIGINT (the terminal's Ctrl-C is for the tuner, which
-    /// decides when to stop) and dies with its parent, so a killed tuner leaves no worker.
-    /// Throws std::runtime_error when the process cannot be made.
-    explicit ChildProcess(const std::vector<std::string>& argv);
+    /// Starts `argv` (argv[0] is the program's path) in `environment` ("NAME=value" strings)
+    /// with its end of a new socket pair at worker_fd. The child ignores SIGINT (the terminal's
+    /// Ctrl-C is for the tuner, which decides when to stop) and dies with its parent, so a killed
+    /// tuner leaves no worker. Throws std::runtime_error when the process cannot be made.
+    ChildProcess(const std::vector<std::string>& argv, const std::vector<std::string>& environment);
     ~ChildProcess();
     ChildProcess(const ChildProcess&) = delete;
     ChildProcess& operator=(const ChildProcess&) = delete;

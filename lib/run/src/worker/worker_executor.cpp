@@ -3,18 +3,21 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include <spvtune/base/digest.hpp>
 #include <spvtune/problem/candidate_identity.hpp>
+#include <spvtune/run/output_check.hpp>
 #include <spvtune/run/worker_executor.hpp>
 #include <spvtune/run/worker_protocol.hpp>
 #include <spvtune/run/worker_server.hpp>
 
 #include "worker/child_process.hpp"
 #include "worker/watchdog.hpp"
+#include "worker/worker_environment.hpp"
 
 namespace spvtune::run {
 namespace {
@@ -50,6 +53,13 @@ struct WorkerExecutor::Impl {
     worker::Watchdog watchdog;
     /// Wall time of prepare requests: the worker building pipelines or waiting for them.
     double build_seconds = 0;
+    /// The references the running worker holds for checked runs, by their id there, oldest
+    /// first (it keeps as many, worker::kept_references).
+    std::vector<std::pair<std::shared_ptr<const CandidateOutputs>, std::uint64_t>> references;
+    std::uint64_t next_reference_id = 0;
+    /// The outputs of the running worker's last unchecked run, which it keeps: when they are a
+    /// key's truth, it is told to keep them rather than sent them back.
+    std::optional<CandidateOutputs> last_run;
 
     Impl(const problem::Problem& p, WorkerLaunch l)
         : problem(p), launch(std::move(l)), watchdog(launch.kernel_timeout, launch.setup.batch) {}
@@ -57,8 +67,11 @@ struct WorkerExecutor::Impl {
     tune::Status start() {
         // The binary itself, whatever name or path it was started by.
         child = std::make_unique<worker::ChildProcess>(
-            std::vector<std::string>{"/proc/self/exe", std::string(worker_argument)});
+            std::vector<std::string>{"/proc/self/exe", std::string(worker_argument)},
+            worker::worker_environment());
         prepared.clear();
+        references.clear();
+        last_run.reset();
         auto ready = read_ready();
         std::string why;
         if (!ready) {
@@ -68,6 +81,9 @@ struct WorkerExecutor::Impl {
                       : ready.error().message + " (" + child->reap(std::chrono::seconds(1)) + ")";
         } else if (!ready.value().header.value("ready", false)) {
             why = ready.value().header.value("error", "it did not say it was ready");
+        } else if (ready.value().header.value("protocol", nlohmann::json()) !=
+                   worker::protocol_version) {
+            why = "it does not speak protocol " + std::to_string(worker::protocol_version);
         } else if (ready.value().header.value("candidates", "") !=
                    base::to_hex(candidate_list_checksum(problem))) {
             why = "its candidates differ from this process's: was " + problem.file.string() +
@@ -200,6 +216,46 @@ struct WorkerExecutor::Impl {
         }
     }
 
+    /// The worker's id of `reference`, sent to it (or kept from its last run) unless it holds
+    /// it; none when the worker cannot take it (it is then stopped, and no candidate blamed).
+    std::optional<std::uint64_t> reference_id(
+        const std::shared_ptr<const CandidateOutputs>& reference) {
+        for (const auto& [held, id] : references) {
+            if (held == reference) {
+                return id;
+            }
+        }
+        if (!child && !start()) {
+            return std::nullopt;
+        }
+        const std::uint64_t id = next_reference_id++;
+        Message request;
+        if (last_run && same_outputs(*last_run, *reference)) {
+            request.header = {{"op", "keep_reference"}, {"id", id}};
+        } else {
+            request = worker::reference_message(id, *reference);
+        }
+        last_run.reset();
+        const auto allowance = watchdog.prepare();
+        const auto deadline = std::chrono::steady_clock::now() +
+                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(allowance.seconds));
+        if (!worker::write_message(child->fd(), request)) {
+            child.reset();
+            return std::nullopt;
+        }
+        auto reply = worker::read_message(child->fd(), deadline);
+        if (!reply || !reply.value().header.value("ok", false)) {
+            child.reset();
+            return std::nullopt;
+        }
+        if (references.size() >= worker::kept_references) {
+            references.erase(references.begin());  // the worker lets its oldest go too
+        }
+        references.emplace_back(reference, id);
+        return id;
+    }
+
     /// Has the worker save its pipeline cache, which may take a while for a large one, before
     /// the socket closes: a closed socket gives it only a moment to end.
     void save_pipeline_cache() {
@@ -242,13 +298,41 @@ tune::Result<CandidateOutputs> WorkerExecutor::run(const problem::ResolvedCandid
     std::lock_guard lock(impl_->mutex);
     Impl& impl = *impl_;
     const auto start = std::chrono::steady_clock::now();
+    impl.last_run.reset();  // set again only from this run's reply, as the worker keeps it
     auto reply = impl.kernel_call(candidate, plan, "run", impl.watchdog.run(plan.key));
     if (!reply) {
         return tune::fail(reply.error());
     }
     impl.watchdog.ran(plan.key, std::chrono::steady_clock::now() - start);
-    return CandidateOutputs{std::move(reply.value().blobs),
-                            reply.value().header.value("violations", std::vector<std::string>{})};
+    auto outputs = worker::outputs_from_reply(std::move(reply.value()),
+                                              impl.problem.reference.compare.size(), nullptr);
+    if (outputs) {
+        impl.last_run = outputs.value();
+    }
+    return outputs;
+}
+
+tune::Result<CandidateOutputs> WorkerExecutor::run_checked(
+    const problem::ResolvedCandidate& candidate, const KeyPlan& plan,
+    const std::shared_ptr<const CandidateOutputs>& reference) {
+    std::unique_lock lock(impl_->mutex);
+    Impl& impl = *impl_;
+    const std::optional<std::uint64_t> id =
+        impl.faulted.contains(candidate.candidate) ? std::nullopt : impl.reference_id(reference);
+    if (!id) {
+        lock.unlock();
+        return run(candidate, plan);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    auto reply =
+        impl.kernel_call(candidate, plan, "run", impl.watchdog.run(plan.key), {{"check", *id}});
+    if (!reply) {
+        return tune::fail(reply.error());
+    }
+    impl.watchdog.ran(plan.key, std::chrono::steady_clock::now() - start);
+    // A worker that no longer held the reference (it was started afresh) answers unchecked.
+    return worker::outputs_from_reply(std::move(reply.value()),
+                                      impl.problem.reference.compare.size(), reference);
 }
 
 tune::Result<tune::Sample> WorkerExecutor::measure(const problem::ResolvedCandidate& candidate,

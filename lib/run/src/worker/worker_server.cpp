@@ -1,4 +1,5 @@
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include <spvtune/run/device_limits.hpp>
 #include <spvtune/run/kept_pipeline_cache.hpp>
 #include <spvtune/run/key_plan.hpp>
+#include <spvtune/run/output_check.hpp>
 #include <spvtune/run/problem_runner.hpp>
 #include <spvtune/run/worker_protocol.hpp>
 #include <spvtune/run/worker_server.hpp>
@@ -56,6 +58,9 @@ class Server {
             reply.header["ok"] = true;
             return reply;
         }
+        if (op == "reference" || op == "keep_reference") {
+            return keep_reference(request, op == "keep_reference");
+        }
         const std::size_t candidate = header.value("candidate", std::size_t{0});
         if (candidate >= problem_.candidates.size()) {
             return failure("no candidate #" + std::to_string(candidate));
@@ -76,9 +81,9 @@ class Server {
             if (!outputs) {
                 return failure(outputs.error());
             }
-            reply.blobs = std::move(outputs.value().buffers);
-            reply.header["violations"] = outputs.value().violations;
-        } else if (op == "measure") {
+            return run_reply(header, std::move(outputs.value()));
+        }
+        if (op == "measure") {
             const auto runs = header.value("runs", own_batch);
             auto sample = executor_.measure(*resolved, *plan_, runs);
             if (!sample) {
@@ -95,6 +100,50 @@ class Server {
     bool device_lost() const { return executor_.device_lost(); }
 
   private:
+    /// A run's outputs: compared here with the reference the request names when this worker
+    /// holds it (only a mismatch's buffers then travel), else sent back whole.
+    Message run_reply(const nlohmann::json& header, CandidateOutputs outputs) {
+        const auto check = header.find("check");
+        if (check != header.end() && check->is_number_unsigned()) {
+            if (const auto found = references_.find(check->get<std::uint64_t>());
+                found != references_.end()) {
+                std::optional<std::string> mismatch =
+                    compare_outputs(problem_, found->second, outputs);
+                return worker::outputs_reply(std::move(outputs), std::move(mismatch));
+            }
+        } else {
+            last_run_ = outputs;  // it may be the key's truth: keep_reference takes it
+        }
+        return worker::outputs_reply(std::move(outputs), std::nullopt);
+    }
+
+    /// Keeps a reference's outputs as `id` for checked runs: the ones sent, or (keep) this
+    /// worker's last unchecked run, which the tuner found to be the truth.
+    Message keep_reference(const Message& request, bool keep) {
+        std::pair<std::uint64_t, CandidateOutputs> reference;
+        if (keep) {
+            const auto id = request.header.find("id");
+            if (id == request.header.end() || !id->is_number_unsigned() || !last_run_) {
+                return failure("garbled keep_reference request, or no unchecked run to keep");
+            }
+            reference = {id->get<std::uint64_t>(), std::move(*last_run_)};
+            last_run_.reset();
+        } else {
+            auto sent = worker::reference_from_message(request, problem_.reference.compare.size());
+            if (!sent) {
+                return failure(sent.error());
+            }
+            reference = std::move(sent.value());
+        }
+        if (references_.size() >= worker::kept_references) {
+            references_.erase(references_.begin());  // the oldest id
+        }
+        references_.insert_or_assign(reference.first, std::move(reference.second));
+        Message reply;
+        reply.header["ok"] = true;
+        return reply;
+    }
+
     static std::unique_ptr<KeptPipelineCache> keep_pipelines(vulkan::Device& device,
                                                              const worker::Setup& setup) {
         if (setup.pipeline_cache.empty()) {
@@ -201,6 +250,11 @@ class Server {
     std::unique_ptr<KeptPipelineCache> kept_;  ///< before the executor, which uses it
     DeviceExecutor executor_;
     std::optional<KeyPlan> plan_;
+    /// The references checked runs are compared with, by the tuner's id (it numbers them in
+    /// order, so the first is the oldest).
+    std::map<std::uint64_t, CandidateOutputs> references_;
+    /// The outputs of the last unchecked run, until a keep_reference or the next such run.
+    std::optional<CandidateOutputs> last_run_;
 };
 
 /// Says it is ready, then answers the tuner's requests until it closes the socket; returns the
@@ -210,6 +264,7 @@ int serve(const problem::Problem& problem, vulkan::Device& device, const worker:
     Server server(problem, device, setup);
     Message ready;
     ready.header = {{"ready", true},
+                    {"protocol", worker::protocol_version},
                     {"candidates", base::to_hex(candidate_list_checksum(problem))}};
     if (!worker::write_message(fd, ready)) {
         return 1;

@@ -24,6 +24,7 @@ std::string text(const std::vector<std::byte>& blob) {
 Message setup_message(const Setup& setup) {
     Message message;
     message.header = {{"op", "setup"},
+                      {"protocol", protocol_version},
                       {"min_window_ns", setup.batch.min_window.count()},
                       {"max_batch", setup.batch.max_batch},
                       {"level", std::string(tune::to_string(setup.level))},
@@ -45,6 +46,12 @@ tune::Result<Setup> setup_from_message(const Message& message) {
     const nlohmann::json& header = message.header;
     if (header.value("op", "") != "setup") {
         return tune::fail("garbled setup: the first message is not a setup but " + header.dump());
+    }
+    if (const auto protocol = header.find("protocol");
+        protocol == header.end() || *protocol != protocol_version) {
+        return tune::fail("the worker speaks protocol " + std::to_string(protocol_version) +
+                          ", the setup asks for " +
+                          (protocol == header.end() ? std::string("none") : protocol->dump()));
     }
     if (message.blobs.size() < fixed_blobs) {
         return tune::fail("garbled setup: " + std::to_string(message.blobs.size()) +

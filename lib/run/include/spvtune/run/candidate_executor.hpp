@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -49,9 +50,20 @@ class CandidateExecutor {
 
     /// One run for the plan's key: the checked buffers' contents afterwards, outputs poisoned
     /// and inouts (and scratch buffers) reset to their initial contents before it, so unwritten
-    /// elements show.
+    /// elements show; elements outside each buffer's checked range are 0 (keep_checked_range).
     virtual tune::Result<CandidateOutputs> run(const problem::ResolvedCandidate& candidate,
                                                const KeyPlan& plan) = 0;
+
+    /// run(), the outputs to be checked against `reference`'s (the key's truth). An executor
+    /// that runs elsewhere (a worker process) compares them there and returns the verdict
+    /// (CandidateOutputs::verdict), and the buffers only when they differ, so outputs that
+    /// match never travel; compare_outputs then gives the verdict it returned. This one
+    /// returns run()'s outputs, for the caller to compare.
+    virtual tune::Result<CandidateOutputs> run_checked(
+        const problem::ResolvedCandidate& candidate, const KeyPlan& plan,
+        const std::shared_ptr<const CandidateOutputs>& /*reference*/) {
+        return run(candidate, plan);
+    }
 
     /// One sample for the plan's key: the time of one run (every dispatch of the candidate's
     /// steps), measured over a batch of `runs` back-to-back runs. `own_batch` lets the executor

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 
+#include <spvtune/problem/device_properties.hpp>
 #include <spvtune/problem/resolve.hpp>
 #include <spvtune/tune/result.hpp>
 #include <spvtune/vulkan/physical_device_info.hpp>
@@ -18,6 +19,9 @@ struct DeviceLimits {
     std::array<std::uint32_t, 3> max_workgroup_count{};
     std::array<std::uint32_t, 3> max_workgroup_size{};
     std::uint32_t max_workgroup_invocations = 0;
+    std::uint32_t max_shared_memory = 0;  ///< maxComputeSharedMemorySize, bytes
+    /// The subgroup size of compute shaders (0: unknown, a Vulkan 1.0 device).
+    std::uint32_t subgroup_size = 0;
     std::uint32_t max_push_constants_size = 0;
     std::uint64_t max_storage_buffer_range = 0;
     std::uint64_t max_uniform_buffer_range = 0;
@@ -30,6 +34,9 @@ struct DeviceLimits {
     std::vector<std::string> capabilities;
 
     static DeviceLimits from(const vulkan::PhysicalDeviceInfo& device);
+
+    /// What a candidate's expressions read as `device.<name>` variables.
+    problem::DeviceProperties properties() const;
 };
 
 /// Bytes of device memory a key needs: every buffer, plus a second copy of each checked buffer

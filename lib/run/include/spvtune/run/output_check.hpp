@@ -1,12 +1,14 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include <spvtune/problem/problem.hpp>
+#include <spvtune/problem/resolve.hpp>
 
 namespace spvtune::run {
 
@@ -18,6 +20,16 @@ struct CandidateOutputs {
     /// declared input ("writes to input buffer 'x': ..."), a write past either end of a buffer
     /// ("wrote past the end of 'y': ..."). compare_outputs rejects a candidate with any.
     std::vector<std::string> violations;
+
+    /// A comparison already made where the candidate ran (a worker process compares there, so
+    /// that outputs that match need not cross the socket): against which reference outputs,
+    /// and compare_outputs's message there (none: they match). `buffers` is then empty when
+    /// they match, and holds the outputs when they differ.
+    struct Verdict {
+        std::shared_ptr<const CandidateOutputs> reference;
+        std::optional<std::string> mismatch;
+    };
+    std::optional<Verdict> verdict = std::nullopt;
 };
 
 /// The bit pattern written over a candidate's output buffers before each run, so an element it
@@ -32,10 +44,16 @@ inline constexpr std::byte poison_byte{0xff};
 /// y differ, at 17, 18, 40; largest absolute error 0.5 at y[18], largest relative error 0.25 at
 /// y[40]". NaN never matches; an expected NaN or infinity is said to be the reference's value,
 /// and no tolerance is printed for it. A candidate whose run has violations is rejected with
-/// them, before its values are compared.
+/// them, before its values are compared. When `got` carries a verdict against outputs equal to
+/// `want`, that verdict is the answer; against other outputs, with no buffers to compare, the
+/// answer says the candidate's outputs are not at hand.
 std::optional<std::string> compare_outputs(const problem::Problem& problem,
                                            const CandidateOutputs& want,
                                            const CandidateOutputs& got);
+
+/// Whether `a` and `b` hold the same bytes in every buffer (their violations aside): how a
+/// verdict's reference is recognised.
+bool same_outputs(const CandidateOutputs& a, const CandidateOutputs& b);
 
 /// Why a reference's outputs cannot be the truth: the elements of its floating-point buffers
 /// it never wrote (they still hold the poison pattern, a NaN that arithmetic does not create), as
@@ -62,5 +80,14 @@ bool agree_where_reference_not_finite(const problem::Problem& problem,
                                       const CandidateOutputs& reference,
                                       const CandidateOutputs& first,
                                       const CandidateOutputs& second);
+
+/// Zeroes, in each checked buffer of `outputs`, the elements outside the range its comparison
+/// covers for the key (ResolvedBuffer::checked, from `buffers`: a comparison's range, else the
+/// buffer but its padding), so that the comparisons and the judgement of a reference look at
+/// that range only: a reduction's scratch elements past its result, or a tiled kernel's writes
+/// into the padding, are neither compared nor "not written".
+void keep_checked_range(const problem::Problem& problem,
+                        std::span<const problem::ResolvedBuffer> buffers,
+                        CandidateOutputs& outputs);
 
 }  // namespace spvtune::run

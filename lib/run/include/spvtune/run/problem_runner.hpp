@@ -30,7 +30,8 @@ struct KeyInputs {
 struct ExecutorTime {
     /// Measuring calls: the timed batches plus their submission and timestamp read-back.
     double measuring_s = 0;
-    /// Output runs (the checks): inputs reset, one dispatch, outputs read back.
+    /// Output runs (the checks): inputs reset, one dispatch, outputs read back and compared
+    /// with the reference's (in the worker, or here).
     double output_runs_s = 0;
     /// What those calls spent building pipelines or waiting for the build threads to finish
     /// them (CandidateExecutor::pipeline_build_seconds), taken out of the two above.
@@ -55,7 +56,10 @@ class ProblemRunner {
     ProblemRunner& operator=(const ProblemRunner&) = delete;
 
     /// Every candidate of the problem, in Problem::candidates order, with output checks against
-    /// the reference candidate. A candidate's priority for a key is the one its plan resolved;
+    /// the reference candidate. Once a reference's outputs are the key's truth (the set took
+    /// them: no reference fault), the other candidates' runs for that key are checked where
+    /// they run (CandidateExecutor::run_checked), so a candidate whose outputs match returns no
+    /// buffers, only the verdict. A candidate's priority for a key is the one its plan resolved;
     /// one the plan skipped gets a negative priority (never run for that key). The candidates
     /// the tuner announces (TunableSet::with_prefetch) go to the executor's prefetch.
     ProblemTunableSet make_set();
@@ -64,7 +68,8 @@ class ProblemRunner {
     /// must outlive the runner's use.
     void dump_outputs(OutputDump* dump);
 
-    /// One run of `candidate` for the plan's key: its checked buffers' contents afterwards.
+    /// One run of `candidate` for the plan's key: its checked buffers' contents afterwards; for a
+    /// candidate checked where it ran (see make_set), the verdict instead when they match.
     tune::Result<CandidateOutputs> run(std::size_t candidate, const KeyPlan& plan);
 
     /// One sample of `candidate` for the plan's key over a batch of `runs` (own_batch: the

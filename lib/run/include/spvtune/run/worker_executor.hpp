@@ -41,6 +41,12 @@ class WorkerExecutor final : public CandidateExecutor {
 
     tune::Result<CandidateOutputs> run(const problem::ResolvedCandidate& candidate,
                                        const KeyPlan& plan) override;
+    /// Sends the reference's outputs to the worker once (or has it keep them, when they are
+    /// its last run's), and has it compare the candidate's there: only a mismatch's buffers
+    /// cross the socket. A worker that cannot take the reference runs the candidate unchecked.
+    tune::Result<CandidateOutputs> run_checked(
+        const problem::ResolvedCandidate& candidate, const KeyPlan& plan,
+        const std::shared_ptr<const CandidateOutputs>& reference) override;
     tune::Result<tune::Sample> measure(const problem::ResolvedCandidate& candidate,
                                        const KeyPlan& plan, std::uint32_t runs) override;
     tune::Status prepare(const problem::ResolvedCandidate& candidate) override;

@@ -13,6 +13,7 @@
 
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/resolve.hpp>
+#include <spvtune/run/output_check.hpp>
 #include <spvtune/tune/anchor.hpp>
 #include <spvtune/tune/result.hpp>
 #include <spvtune/tune/sampling.hpp>
@@ -33,9 +34,11 @@
 /// 1. the tuner starts the worker with its end of the socket at worker_fd and sends `setup`
 ///    (Setup: what to load, which device, how to measure);
 /// 2. the worker loads the problem and opens the device, then replies `{"ready": true,
-///    "candidates": "<candidate list checksum, hex>"}`, or `{"ok": false, "error": "..."}` when
-///    it cannot start;
-/// 3. the tuner sends requests (`prepare`, `prefetch`, `run`, `measure`, `save`), each answered
+///    "protocol": protocol_version, "candidates": "<candidate list checksum, hex>"}`, or
+///    `{"ok": false, "error": "..."}` when it cannot start (a setup of another protocol version
+///    among the reasons);
+/// 3. the tuner sends requests (`prepare`, `prefetch`, `reference`, `keep_reference`, `run`,
+///    `measure`, `save`), each answered
 ///    `{"ok": true, ...}` or `{"ok": false, "error": "..."}`, with `"device_lost": true` when
 ///    nothing more can run (the worker then exits);
 /// 4. the tuner closes the socket, and the worker exits.
@@ -88,6 +91,32 @@ nlohmann::json step_specializations_to_json(std::span<const problem::ResolvedDis
 /// Those steps back, as dispatches that carry only `step` and `specializations`.
 tune::Result<std::vector<problem::ResolvedDispatch>> step_specializations_from_json(
     const nlohmann::json& json);
+
+/// The version of this protocol, in the setup and the ready reply: both ends are this very
+/// binary, unless it was replaced on disk while the tuner ran.
+inline constexpr int protocol_version = 2;
+
+/// How many reference outputs a worker keeps for checked runs (the keys' truths): the oldest
+/// goes first, and a run checked against one it no longer has is answered unchecked.
+inline constexpr std::size_t kept_references = 4;
+
+/// The `reference` request: outputs `id` (the tuner numbers them) are a key's truth, which later
+/// `run` requests with `"check": id` are compared with in the worker. Its buffers as blobs.
+Message reference_message(std::uint64_t id, const CandidateOutputs& reference);
+/// The id and buffers of a `reference` request; an error when it does not hold `buffers`
+/// blobs or a valid id.
+tune::Result<std::pair<std::uint64_t, CandidateOutputs>> reference_from_message(
+    Message message, std::size_t buffers);
+
+/// The reply to a `run`. Unchecked (`mismatch` unset): the buffers as blobs. Checked against a
+/// reference: `"checked": true` and compare_outputs's message, or null when they match, the
+/// buffers then left out. The violations in the header either way.
+Message outputs_reply(CandidateOutputs outputs, std::optional<std::optional<std::string>> mismatch);
+/// The outputs in a `run` reply, `buffers` of them, the verdict against `reference` when the
+/// reply says it was checked. An error for a reply that breaks the rules above: the worker's
+/// messages are untrusted too.
+tune::Result<CandidateOutputs> outputs_from_reply(
+    Message reply, std::size_t buffers, const std::shared_ptr<const CandidateOutputs>& reference);
 
 /// The worker's descriptor of its socket: the launcher puts its end there before exec.
 inline constexpr int worker_fd = 3;

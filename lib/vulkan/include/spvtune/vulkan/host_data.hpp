@@ -28,11 +28,14 @@ struct FillIota {
     double start = 0;
     double step = 1;
 };
-/// Uniform in [low, high) for floating types, in [low, high] for integer types.
+/// Uniform in [low, high) for floating types, in [low, high] for integer types. A float the
+/// element type would store as a subnormal becomes 0 unless `denormals`: many devices flush
+/// them, and a kernel's speed on them measures the device's slow path, not the kernel.
 struct FillRandom {
     std::uint64_t seed = 0;
     double low = 0;
     double high = 1;
+    bool denormals = false;
 };
 using Fill = std::variant<FillZeros, FillConstant, FillIota, FillRandom>;
 

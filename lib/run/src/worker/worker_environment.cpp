@@ -1,0 +1,46 @@
+#include "worker/worker_environment.hpp"
+
+#include <string_view>
+#include <unistd.h>
+
+namespace spvtune::run::worker {
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+// The worker runs the device. On lavapipe every compute workgroup slice allocates a 24-byte,
+// 4 KiB-aligned coroutine frame (about 200,000 in one small tune), each taking a 10 KiB chunk
+// of ASan's heap. The quarantine counts the 24 bytes, not the chunk, so it holds every frame
+// and the worker maps about 2 GB of fresh heap per tune: 4x its CPU time, and most of the
+// sanitizer build's test time. Its workers therefore run without a quarantine (freed blocks
+// are still poisoned until reused). The code a worker runs is also run in process by the
+// library tests and by `tune --in-process`, with the quarantine on.
+constexpr std::string_view sanitizer_options =
+    "quarantine_size_mb=0:thread_local_quarantine_size_kb=0";
+#else
+constexpr std::string_view sanitizer_options;
+#endif
+
+constexpr std::string_view sanitizer_variable = "ASAN_OPTIONS=";
+
+}  // namespace
+
+std::vector<std::string> worker_environment() {
+    std::vector<std::string> environment;
+    bool options_given = false;
+    for (char** entry = ::environ; *entry != nullptr; ++entry) {
+        std::string variable(*entry);
+        if (!sanitizer_options.empty() && variable.starts_with(sanitizer_variable)) {
+            // Later options win, so the worker's come last.
+            variable += (variable.size() > sanitizer_variable.size() ? ":" : "");
+            variable += sanitizer_options;
+            options_given = true;
+        }
+        environment.push_back(std::move(variable));
+    }
+    if (!sanitizer_options.empty() && !options_given) {
+        environment.push_back(std::string(sanitizer_variable) + std::string(sanitizer_options));
+    }
+    return environment;
+}
+
+}  // namespace spvtune::run::worker

@@ -1,0 +1,51 @@
+#include "worker/worker_environment.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include <doctest/doctest.h>
+
+namespace worker_environment_test {
+
+using spvtune::run::worker::worker_environment;
+
+namespace {
+
+bool holds(const std::vector<std::string>& environment, const std::string& variable) {
+    return std::ranges::find(environment, variable) != environment.end();
+}
+
+}  // namespace
+
+TEST_CASE("a worker starts with this process's environment") {
+    ::setenv("SPVTUNE_WORKER_ENVIRONMENT_TEST", "kept", 1);
+    const auto environment = worker_environment();
+    ::unsetenv("SPVTUNE_WORKER_ENVIRONMENT_TEST");
+    CHECK(holds(environment, "SPVTUNE_WORKER_ENVIRONMENT_TEST=kept"));
+    CHECK(holds(environment, std::string("PATH=") + std::getenv("PATH")));
+}
+
+TEST_CASE("a sanitizer build's worker runs without ASan's quarantine, keeping the other options") {
+    const char* before = std::getenv("ASAN_OPTIONS");
+    const std::string saved = before != nullptr ? before : "";
+    ::setenv("ASAN_OPTIONS", "detect_leaks=1", 1);
+    const auto environment = worker_environment();
+    if (before != nullptr) {
+        ::setenv("ASAN_OPTIONS", saved.c_str(), 1);
+    } else {
+        ::unsetenv("ASAN_OPTIONS");
+    }
+#if defined(__SANITIZE_ADDRESS__)
+    CHECK(holds(
+        environment,
+        "ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=0:thread_local_quarantine_size_kb=0"));
+#else
+    CHECK(holds(environment, "ASAN_OPTIONS=detect_leaks=1"));
+#endif
+    CHECK(std::ranges::count_if(environment, [](const std::string& variable) {
+              return variable.starts_with("ASAN_OPTIONS=");
+          }) == 1);
+}
+
+}  // namespace worker_environment_test
