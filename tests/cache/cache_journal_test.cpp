@@ -70,7 +70,7 @@ TEST_CASE("a save to an existing file appends to its journal and leaves the file
     const auto loaded = reader.load(sample_hardware(), sample_address("2"));
     REQUIRE(loaded);
     TuneEntry expected = sample_entry();
-    keep_ranking_order_only(expected);
+    keep_leading_statistics(expected, default_runners_up_with_statistics);
     check_same_entry(*loaded, expected);
 }
 
@@ -100,8 +100,9 @@ TEST_CASE("a record cut short by a crash is ignored, and the next save writes pa
 namespace {
 
 /// The journal of `f` with one byte of the first record's payload (line 2) changed, or of
-/// the last one's, or of the header.
-enum class Flip { first_record, last_record, header };
+/// the last one's, or of the header's text, or one hex digit of the header's base made another
+/// (a journal still well formed, but seemingly of another file).
+enum class Flip { first_record, last_record, header, base_digit };
 
 std::string damaged_journal(const JournalFixture& f, Flip where) {
     std::string journal = read_bytes(journal_of(f.file));
@@ -110,6 +111,12 @@ std::string damaged_journal(const JournalFixture& f, Flip where) {
     const auto at = where == Flip::header         ? journal.find("journal")
                     : where == Flip::first_record ? journal.find("tiled_16x16", second_line)
                                                   : journal.find("naive", last_line);
+    if (where == Flip::base_digit) {
+        char& digit = journal[journal.find('\n') - 1];
+        digit = digit == '0' ? '7' : '0';
+        write_bytes(journal_of(f.file), journal);
+        return journal;
+    }
     REQUIRE(at != std::string::npos);
     journal[at] = static_cast<char>(journal[at] ^ 0x20);
     write_bytes(journal_of(f.file), journal);
@@ -148,8 +155,24 @@ TEST_CASE("readers refuse a damaged journal, naming it and what follows the dama
     CHECK_THROWS_AS(read_cache_file(f.file), CacheFormatError);
 }
 
+TEST_CASE("a journal whose base lost a digit is damaged, not stale: its records are not dropped") {
+    JournalFixture f;
+    damaged_journal(f, Flip::base_digit);
+    try {
+        read_cache_file(f.file);
+        FAIL("read a journal whose base is one digit off as stale");
+    } catch (const CacheFormatError& error) {
+        CHECK(error.file() == journal_of(f.file));
+        CHECK_MESSAGE(std::string(error.what())
+                              .find("differs from the file's in only a few "
+                                    "digits") != std::string::npos,
+                      error.what());
+    }
+}
+
 TEST_CASE("a store keeps a damaged journal aside whole, and the entries before the damage") {
-    for (const Flip where : {Flip::first_record, Flip::last_record, Flip::header}) {
+    for (const Flip where :
+         {Flip::first_record, Flip::last_record, Flip::header, Flip::base_digit}) {
         CAPTURE(static_cast<int>(where));
         JournalFixture f;
         const std::string journal = damaged_journal(f, where);

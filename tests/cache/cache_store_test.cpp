@@ -56,9 +56,9 @@ TEST_CASE("a saved entry is in the file and a new store loads it back whole") {
     CHECK(file == nested / "test-gpu-00000000000000aa.json");
     const auto loaded = store.load(sample_hardware(), sample_address("64"));
     REQUIRE(loaded);
-    // By default the file keeps the winner's statistics and the others' order only.
+    // By default the file keeps the statistics of the winner and its first runners-up.
     TuneEntry expected = sample_entry();
-    keep_ranking_order_only(expected);
+    keep_leading_statistics(expected, default_runners_up_with_statistics);
     check_same_entry(*loaded, expected);
     CHECK_FALSE(store.load(sample_hardware(), sample_address("65")));
     CHECK_FALSE(store.load(sample_hardware(), sample_address("64", "other-tuner")));
@@ -69,6 +69,38 @@ TEST_CASE("a saved entry is in the file and a new store loads it back whole") {
     CHECK(document.tuners.at("matmul").at(sample_checksum).candidates.size() == 4);
     CHECK(document.find(sample_address("64"))->printed_key == "n=64");
     CHECK(warnings.messages.empty());
+}
+
+TEST_CASE("a store keeps the statistics of the first two runners-up and the order of the rest") {
+    TempDirectory directory;
+    TuneEntry entry = sample_entry();
+    entry.failures.clear();
+    RankedCandidate fourth = entry.ranking[2];
+    fourth.name = "broken";
+    fourth.index = 3;
+    entry.ranking.push_back(fourth);
+    {
+        CacheFileStore store(directory.path());
+        CHECK(
+            store.save(sample_hardware(), sample_address("64"), sample_candidates(), "n=64", entry)
+                .stored);
+    }
+    CacheFileStore store(directory.path());
+    const auto loaded = store.load(sample_hardware(), sample_address("64"));
+    REQUIRE(loaded);
+    REQUIRE(loaded->ranking.size() == 4);
+    // The runners-up' medians, intervals and tie/elimination marks are what reports show.
+    for (std::size_t i = 1; i < 3; ++i) {
+        CAPTURE(i);
+        CHECK(statistics_kept(loaded->ranking[i].statistics));
+        CHECK(loaded->ranking[i].statistics.median_ns == entry.ranking[i].statistics.median_ns);
+        CHECK(loaded->ranking[i].statistics.ci_low_ns == entry.ranking[i].statistics.ci_low_ns);
+        CHECK(loaded->ranking[i].statistics.ci_high_ns == entry.ranking[i].statistics.ci_high_ns);
+        CHECK(loaded->ranking[i].tied_with_winner == entry.ranking[i].tied_with_winner);
+        CHECK(loaded->ranking[i].eliminated == entry.ranking[i].eliminated);
+    }
+    CHECK(loaded->ranking[3].name == "broken");
+    CHECK_FALSE(statistics_kept(loaded->ranking[3].statistics));
 }
 
 TEST_CASE("a store lists the keys it holds for one tuner and candidate list, journal included") {

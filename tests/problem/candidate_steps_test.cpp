@@ -140,6 +140,32 @@ TEST_CASE("a repeated step dispatches once per iteration, with its iteration var
           "/candidates/1/steps/1/repeat: repeat count is -1 for this key; expected 0..4096");
 }
 
+TEST_CASE("a specialization of the iteration variable gives each repetition its own pipeline") {
+    Json json = saxpy_with_steps();
+    Json& second = steps_of(json)[1];
+    second["repeat"] = 3;
+    second["iteration"] = "pass";
+    // The workgroup size (local_size_x_id 0) doubles each pass, as a tree reduction's fan-in may.
+    second["specialization"]["0"] = "WG * pow2(pass)";
+    second["workgroups"][0] = "ceil_div(n, WG * pow2(pass))";
+    const Problem problem = parse(json);
+    const ResolvedCandidate candidate = resolved(problem, "twice[WG=32]", 1000);
+    REQUIRE(candidate.dispatches.size() == 4);
+    for (std::uint32_t pass = 0; pass < 3; ++pass) {
+        const ResolvedDispatch& dispatch = candidate.dispatches[1 + pass];
+        CAPTURE(pass);
+        REQUIRE(dispatch.specializations.size() == 1);
+        CHECK(std::get<std::uint32_t>(dispatch.specializations[0].value) == 32U << pass);
+        CHECK(dispatch.workgroup_size[0] == 32U << pass);
+        CHECK(dispatch.workgroup_counts[0] == (1000 + (32U << pass) - 1) / (32U << pass));
+    }
+    // A value that fails names the iteration.
+    second["specialization"]["0"] = "WG * pow2(pass) / (2 - pass)";
+    CHECK(contains(skip_reason(parse(json), "twice[WG=32]", 1000),
+                   "/candidates/1/steps/1/specialization/0: 'WG * pow2(pass) / (2 - pass)': "
+                   "column "));
+}
+
 TEST_CASE("every step repeating 0 times skips the candidate for that key") {
     Json json = saxpy_with_steps();
     steps_of(json)[0]["repeat"] = "n / 2000";
@@ -162,7 +188,7 @@ TEST_CASE("a bad repeat expression is reported at its pointer") {
                    "variable 'nn' (did you mean 'n'?)"));
 }
 
-TEST_CASE("the iteration variable is known only in its own step's workgroups and push constants") {
+TEST_CASE("the iteration variable is known only in its own step") {
     Json json = saxpy_with_steps();
     steps_of(json)[1]["iteration"] = "pass";
     steps_of(json)[0]["push_constants"][1]["value"] = "pass";
@@ -172,9 +198,9 @@ TEST_CASE("the iteration variable is known only in its own step's workgroups and
 
     json = saxpy_with_steps();
     steps_of(json)[1]["iteration"] = "pass";
-    steps_of(json)[1]["specialization"]["0"] = "pass";
+    steps_of(json)[0]["specialization"]["0"] = "pass";
     CHECK(contains(error_of(json),
-                   "/candidates/1/steps/1/specialization/0: bad expression: unknown variable "
+                   "/candidates/1/steps/0/specialization/0: bad expression: unknown variable "
                    "'pass'"));
 
     CHECK(second_step_error("iteration", "WG") ==
@@ -198,27 +224,74 @@ TEST_CASE("steps must be a non-empty array of steps that each name a module and 
     steps_of(json)[1].erase("workgroups");
     const auto errors = errors_of(json);
     REQUIRE(errors.size() == 2);
-    CHECK(contains(errors[0], "/candidates/1/steps/1: missing required field 'spirv' (or 'glsl')"));
-    CHECK(contains(errors[1], "/candidates/1/steps/1: missing required field 'workgroups'"));
+    CHECK(contains(errors[0],
+                   "/candidates/1/steps/1: missing required field 'spirv' (or "
+                   "'glsl'), in the step or the candidate"));
+    CHECK(contains(errors[1],
+                   "/candidates/1/steps/1: missing required field 'workgroups', in "
+                   "the step or the candidate"));
 }
 
-TEST_CASE("one-dispatch fields beside steps are errors: they belong in a step") {
+TEST_CASE("steps inherit the one-dispatch fields of the candidate and the defaults") {
+    // "twice" with nothing written twice: the defaults give the module and the push constants,
+    // the candidate the specialization and workgroups, each step only its bindings.
     Json json = saxpy_with_steps();
-    json["candidates"][1]["spirv"] = "saxpy.spv";
-    CHECK(error_of(json) ==
-          "/nonexistent/problem.json: /candidates/1/spirv: 'spirv' is a field of a step; this "
-          "candidate gives \"steps\" (/candidates/1/steps): put it in each step that needs it");
-}
-
-TEST_CASE("steps replace the one-dispatch fields of the defaults, and a variant may not add one") {
-    Json json = saxpy_with_steps();
-    json["defaults"] = {{"bindings", {{"0", "x"}, {"1", "y"}}}};
-    CHECK(parse(json).families[1].steps.size() == 2);
-
-    json["candidates"][1]["variants"] = {{{"name", "small"}, {"specialization", {{"0", 32}}}}};
+    json["defaults"] = {{"spirv", "saxpy.spv"},
+                        {"push_constants", steps_of(json)[0]["push_constants"]}};
+    Json& twice = json["candidates"][1];
+    twice["specialization"] = {{"0", "WG"}};
+    twice["workgroups"] = steps_of(json)[0]["workgroups"];
+    twice["steps"] = {{{"bindings", {{"0", "x"}, {"1", "y"}}}},
+                      {{"bindings", {{"0", "t"}, {"1", "y"}}}}};
+    const Problem problem = parse(json);
+    const CandidateFamily& family = problem.families.at(1);
+    REQUIRE(family.steps.size() == 2);
+    CHECK(family.steps[1].bindings.at(0).buffer == 2);  // t, the step's own
+    const ResolvedCandidate candidate = resolved(problem, "twice[WG=64]", 1000);
+    REQUIRE(candidate.dispatches.size() == 2);
+    for (const ResolvedDispatch& dispatch : candidate.dispatches) {
+        CHECK(dispatch.workgroup_size[0] == 64);
+        CHECK(dispatch.workgroup_counts[0] == 16);
+        CHECK(dispatch.push_constants.size() == 8);
+    }
+    // An inherited field's fault is reported where it was written.
+    twice["workgroups"][0] = "ceil_div(n, WGG)";
     CHECK(contains(error_of(json),
-                   "/candidates/1/variants/0/specialization: 'specialization' is "
-                   "a field of a step"));
+                   "/candidates/1/workgroups/0: bad expression: unknown "
+                   "variable 'WGG'"));
+}
+
+TEST_CASE("a variant's field reaches every step that does not write its own") {
+    // A split pass reusing the plain kernel's tile variants: the variants set the
+    // specialization, the second step keeps its own.
+    Json json = saxpy_with_steps();
+    Json& twice = json["candidates"][1];
+    twice.erase("grid");
+    steps_of(json)[0].erase("specialization");
+    steps_of(json)[0]["workgroups"][0] = "ceil_div(n, 64)";
+    steps_of(json)[1]["specialization"] = {{"0", 64}};
+    steps_of(json)[1]["workgroups"][0] = "ceil_div(n, 64)";
+    twice["variants"] = {{{"name", "small"}, {"specialization", {{"0", 32}}}},
+                         {{"name", "large"}, {"specialization", {{"0", 128}}}}};
+    json["reference"]["candidate"] = "saxpy[WG=64]";
+    const Problem problem = parse(json);
+    const ResolvedCandidate small = resolved(problem, "twice[small]", 1000);
+    CHECK(small.dispatches.at(0).workgroup_size[0] == 32);
+    CHECK(small.dispatches.at(1).workgroup_size[0] == 64);
+    CHECK(resolved(problem, "twice[large]", 1000).dispatches.at(0).workgroup_size[0] == 128);
+}
+
+TEST_CASE(
+    "a step's spirv drops an inherited glsl with its fields, and a glsl step's fields are "
+    "checked") {
+    Json json = saxpy_with_steps();
+    json["defaults"] = {{"glsl", "nowhere.comp"}, {"defines", {{"WG_SIZE", 64}}}};
+    // Each step gives "spirv": neither the GLSL nor its defines reach it.
+    CHECK(parse(json).families.at(1).steps.size() == 2);
+    steps_of(json)[1]["defines"] = {{"WG_SIZE", 64}};
+    CHECK(contains(error_of(json),
+                   "/candidates/1/steps/1/defines: 'defines' belongs to a "
+                   "\"glsl\" step; this one gives \"spirv\""));
 }
 
 TEST_CASE("a candidate's digest changes with its steps, and a one-step candidate's does not") {

@@ -58,9 +58,10 @@ TEST_CASE("syntax errors name what was expected and point at the column") {
           "column 8: unexpected token ')' after a complete expression");
     CHECK(parse_error_of("* 3") == "column 1: unexpected token '*', expected a value");
     CHECK(parse_error_of("1 + * 3") == "column 5: unexpected token '*', expected a value");
-    CHECK(parse_error_of("f(,)") ==
-          "column 1: unknown function 'f'; functions: abs, ceil, "
-          "ceil_div, ceil_log2, float, floor, int, log2, max, min, pow2, round");
+    CHECK(
+        parse_error_of("f(,)") ==
+        "column 1: unknown function 'f'; functions: abs, ceil, "
+        "ceil_div, ceil_log2, exp, float, floor, int, log, log2, max, min, pow, pow2, round, sqrt");
     CHECK(parse_error_of("1 +") == "column 4: unexpected end of expression, expected a value");
     CHECK(parse_error_of("") == "column 1: unexpected end of expression, expected a value");
     CHECK(parse_error_of("   ") == "column 4: unexpected end of expression, expected a value");
@@ -103,12 +104,15 @@ TEST_CASE("lexical errors: bad characters, numbers and strings") {
 }
 
 TEST_CASE("unknown functions and wrong argument counts are caught when parsing") {
-    CHECK(parse_error_of("mni(1, 2)") ==
-          "column 1: unknown function 'mni' (did you mean 'min'?); functions: abs, ceil, "
-          "ceil_div, ceil_log2, float, floor, int, log2, max, min, pow2, round");
-    CHECK(parse_error_of("n + ceil_dvi(n, 4)") ==
-          "column 5: unknown function 'ceil_dvi' (did you mean 'ceil_div'?); functions: abs, "
-          "ceil, ceil_div, ceil_log2, float, floor, int, log2, max, min, pow2, round");
+    CHECK(
+        parse_error_of("mni(1, 2)") ==
+        "column 1: unknown function 'mni' (did you mean 'min'?); functions: abs, ceil, "
+        "ceil_div, ceil_log2, exp, float, floor, int, log, log2, max, min, pow, pow2, round, sqrt");
+    CHECK(
+        parse_error_of("n + ceil_dvi(n, 4)") ==
+        "column 5: unknown function 'ceil_dvi' (did you mean 'ceil_div'?); functions: abs, "
+        "ceil, ceil_div, ceil_log2, exp, float, floor, int, log, log2, max, min, pow, pow2, round, "
+        "sqrt");
     CHECK(parse_error_of("ceil_div(1)") == "column 1: 'ceil_div' takes 2 arguments, got 1");
     CHECK(parse_error_of("1 + pow2(1, 2)") == "column 5: 'pow2' takes 1 argument, got 2");
     CHECK(parse_error_of("abs()") == "column 1: 'abs' takes 1 argument, got 0");

@@ -98,6 +98,27 @@ TEST_CASE("abs, floor, ceil, round, int and float") {
           "column 1: float: first argument must be a number, got string");
 }
 
+TEST_CASE("pow, exp, log and sqrt are real-valued") {
+    CHECK(show("pow(2, 10)") == "1024.0");            // a float even from ints
+    CHECK(show("pow(2.0, -8.0 * 2 / 8)") == "0.25");  // an ALiBi slope from key values
+    CHECK(show("pow(-2, 3)") == "-8.0");
+    CHECK(show("exp(0)") == "1.0");
+    CHECK(show("log(1)") == "0.0");
+    CHECK(show("sqrt(2.25)") == "1.5");
+    CHECK(show("floor(sqrt(10))") == "3");  // back to an int
+    CHECK(show("ceil(log(8) / log(2))") == "3");
+    CHECK(evaluation_error_of("pow(-2, 0.5)") ==
+          "column 1: pow: a negative base needs a whole exponent, got 0.5");
+    CHECK(evaluation_error_of("pow(10, 400)") ==
+          "column 1: pow: the result is not a finite number");
+    CHECK(evaluation_error_of("exp(1000)") == "column 1: exp: the result is not a finite number");
+    CHECK(evaluation_error_of("log(0)") == "column 1: log: argument must be positive, got 0");
+    CHECK(evaluation_error_of("sqrt(-1.5)") ==
+          "column 1: sqrt: argument must be at least 0, got -1.5");
+    CHECK(evaluation_error_of("sqrt(\"4\")") ==
+          "column 1: sqrt: first argument must be a number, got string");
+}
+
 TEST_CASE("function errors point at the function, also when nested") {
     CHECK(evaluation_error_of("1 + ceil_div(4, 2 - 2)") ==
           "column 5: ceil_div: divisor must be positive, got 0");

@@ -33,7 +33,8 @@ struct Sources {
                 "void main() { data[gl_GlobalInvocationID.x] *= FACTOR; }\n",
                 {{"WG_SIZE", std::move(wg)}},
                 {},
-                GlslTarget::vulkan1_1};
+                GlslTarget::vulkan1_1,
+                ""};
     }
 };
 
@@ -107,6 +108,42 @@ TEST_CASE("a corrupt cache entry is compiled again and replaced") {
     flipped[words] = flipped[words] == '1' ? '2' : '1';
     write_bytes(entry, flipped);
     CHECK(compile_counted(cache, sources.request()).first);
+}
+
+TEST_CASE("an entry's numbers out of range are a corrupt entry, not a cast of a huge float") {
+    const Sources sources;
+    TempDirectory cache_dir;
+    const GlslOutput good = GlslCache(cache_dir.path()).compile(sources.request());
+    REQUIRE(good.ok);
+    const fs::path entry = GlslCache(cache_dir.path()).entry_path(sources.request());
+    const std::string whole = read_bytes(entry);
+    // Found by fuzz_glsl_cache: a float where a word or the format is, which nlohmann's get<>
+    // would cast (undefined beyond the type's range), or an integer no 32-bit word holds.
+    const auto words = whole.find("\"words\":[") + 9;
+    const auto format = whole.find("\"format\":") + 9;
+    const auto after_format = whole.find_first_of(",}", format);
+    REQUIRE(after_format != std::string::npos);
+    for (const auto& [bad, warned] : std::vector<std::pair<std::string, bool>>{
+             {whole.substr(0, words) + "1e300," + whole.substr(words), true},
+             {whole.substr(0, words) + "4294967296," + whole.substr(words), true},
+             {whole.substr(0, words) + "-1," + whole.substr(words), true},
+             {whole.substr(0, format) + "1e300" + whole.substr(after_format), false}}) {
+        CAPTURE(bad.substr(0, 80));
+        write_bytes(entry, bad);
+        std::vector<std::string> warnings;
+        const GlslCache cache(cache_dir.path(),
+                              [&](const std::string& text) { warnings.push_back(text); });
+        const auto [recompiled, output] = compile_counted(cache, sources.request());
+        CHECK(recompiled);
+        CHECK(output.words == good.words);
+        CHECK(read_bytes(entry) == whole);
+        // A format that is no number this version writes is another version's entry.
+        REQUIRE(warnings.size() == (warned ? 1U : 0U));
+        if (warned) {
+            CHECK_MESSAGE(warnings.front().find("not a list of 32-bit words") != std::string::npos,
+                          warnings.front());
+        }
+    }
 }
 
 TEST_CASE("a compile error is not cached, and no directory means no cache") {

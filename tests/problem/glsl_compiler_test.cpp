@@ -29,7 +29,7 @@ void main() { data[gl_GlobalInvocationID.x] *= 2.0; }
 
 GlslRequest request_for(const fs::path& file, const std::string& source,
                         std::vector<GlslDefine> defines = {}) {
-    return {file, source, std::move(defines), {}, GlslTarget::vulkan1_1};
+    return {file, source, std::move(defines), {}, GlslTarget::vulkan1_1, ""};
 }
 
 bool contains(const std::string& text, const std::string& part) {

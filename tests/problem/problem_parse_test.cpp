@@ -109,7 +109,7 @@ TEST_CASE("unknown fields are errors with a suggestion and the list of known fie
           "'bindngs' (did you mean 'bindings'?); expected one of: name, spirv, "
           "workgroups, entry, grid, constraints, specialization, push_constants, "
           "bindings, priority, requires, glsl, defines, include_dirs, glsl_target, "
-          "steps, variants");
+          "steps, variants, reference_only, preamble, let");
 }
 
 TEST_CASE("every structural error of a file is reported in one pass") {

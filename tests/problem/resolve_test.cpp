@@ -30,6 +30,54 @@ TEST_CASE("buffers resolve to counts and sizes for a key") {
     CHECK(buffers.value()[1].role == BufferRole::inout);
 }
 
+TEST_CASE("a buffer's padding adds elements past its count that no check covers") {
+    Json json = saxpy_json();
+    json["buffers"]["x"]["padding"] = "n / 4 + 3";
+    json["buffers"]["y"]["padding"] = 64;
+    const Problem problem = parse(json);
+    const auto buffers = resolve_buffers(problem, n_key(1000));
+    REQUIRE(buffers);
+    CHECK(buffers.value()[0].count == 1253);
+    CHECK(buffers.value()[0].bytes == 1253 * 4);
+    CHECK(buffers.value()[0].padding == 253);
+    CHECK(buffers.value()[1].count == 1064);
+    CHECK(buffers.value()[1].padding == 64);
+    CHECK(buffers.value()[1].checked == std::pair<std::uint64_t, std::uint64_t>{0, 1000});
+
+    // A checked range is one of the logical elements: it may not reach into the padding.
+    json["reference"]["compare"]["y"]["range"] = {0, 1001};
+    const auto past = resolve_buffers(parse(json), n_key(1000));
+    REQUIRE_FALSE(past);
+    CHECK(past.error() ==
+          "/reference/compare/y/range: [0, 1001] for n=1000 is not a range of buffer 'y' (1000 "
+          "elements); expected 0 <= begin < end <= its count");
+
+    // A padding that goes negative for a key is that key's error, naming where it was given.
+    json["reference"]["compare"]["y"].erase("range");
+    json["buffers"]["x"]["padding"] = "1024 - n";
+    const auto negative = resolve_buffers(parse(json), n_key(4096));
+    REQUIRE_FALSE(negative);
+    CHECK(negative.error() ==
+          "/buffers/x/padding: buffer 'x' would have -3072 elements of "
+          "padding for n=4096; expected a padding >= 0");
+    CHECK(resolve_buffers(parse(json), n_key(1000)).value()[0].padding == 24);
+}
+
+TEST_CASE("an f16 iota that would run past 65504 for a key is that key's error") {
+    Json json = saxpy_json();
+    json["buffers"]["x"]["type"] = "f16";
+    json["buffers"]["x"]["init"] = {{"iota", {{"start", -100}, {"step", 64}}}};
+    const Problem problem = parse(json);
+    // n = 1000: up to -100 + 64 * 999 = 63836, within f16's range.
+    REQUIRE(resolve_buffers(problem, n_key(1000)));
+    const auto past = resolve_buffers(problem, n_key(4096));
+    REQUIRE_FALSE(past);
+    CHECK(past.error() ==
+          "/buffers/x/init/iota: element 4095 of buffer 'x' would be 261980 for "
+          "n=4096, beyond what f16 holds (a magnitude at most 65504); expected a "
+          "start and step that keep every element within it");
+}
+
 TEST_CASE("a candidate resolves to typed specializations, dispatch size and push-constant bytes") {
     const Problem problem = parse(saxpy_json());
     const ProblemKey key = n_key(1000);
@@ -57,6 +105,19 @@ TEST_CASE("a candidate resolves to typed specializations, dispatch size and push
     CHECK(candidate.bindings[1].binding == 1);
     CHECK(candidate.bindings[1].buffer == 1);
     CHECK(candidate.bindings[1].type == spvtune::vulkan::DescriptorType::storage_buffer);
+}
+
+TEST_CASE("a float push constant takes a real value computed from the key (an ALiBi slope)") {
+    Json json = saxpy_json();
+    json["candidates"][0]["push_constants"][0]["value"] = "pow(2.0, -8.0 * 4 / n) * sqrt(0.25)";
+    const Problem problem = parse(json);
+    const ProblemKey key = n_key(16);
+    const auto buffers = resolve_buffers(problem, key).value();
+    const auto resolved = resolve_candidate(problem, key, 0, buffers);
+    REQUIRE(resolved);
+    float slope = 0;
+    std::memcpy(&slope, resolved.value().dispatches.at(0).push_constants.data(), 4);
+    CHECK(slope == doctest::Approx(0.5 * 0.25));  // 2^(-32/16) = 0.25, times 0.5
 }
 
 TEST_CASE("a key constraint that is false skips the candidate for that key with the reason") {

@@ -69,8 +69,13 @@ TEST_CASE("the schema's objects have exactly the fields the parser accepts") {
     CHECK(parser_fields(Json::json_pointer("/candidates/0/variants/0"), {{"name", "v"}}) ==
           layer_fields);
     CHECK(schema.at("properties").at("defaults").at("$ref") == "#/$defs/candidate");
-    CHECK(defs.at("candidate").at("properties").at("variants").at("items").at("$ref") ==
-          "#/$defs/candidate");
+    CHECK(defs.at("candidate")
+              .at("properties")
+              .at("variants")
+              .at("oneOf")
+              .at(0)
+              .at("items")
+              .at("$ref") == "#/$defs/candidate");
     CHECK(schema_fields(defs.at("buffer")) == parser_fields(Json::json_pointer("/buffers/x")));
     CHECK(schema_fields(defs.at("parameter")) ==
           parser_fields(Json::json_pointer("/parameters/n")));

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -35,6 +37,43 @@ std::optional<double> winner_ns(const CacheKeyRecord* record) {
     return record->entry.ranking.front().statistics.median_ns;
 }
 
+std::optional<MedianInterval> winner_interval(const CacheKeyRecord* record) {
+    if (record == nullptr || record->entry.ranking.empty() ||
+        !statistics_kept(record->entry.ranking.front().statistics)) {
+        return std::nullopt;
+    }
+    const tune::SampleStatistics& statistics = record->entry.ranking.front().statistics;
+    if (!std::isfinite(statistics.ci_low_ns) || !std::isfinite(statistics.ci_high_ns)) {
+        return std::nullopt;
+    }
+    return MedianInterval{statistics.ci_low_ns, statistics.ci_high_ns};
+}
+
+// Whether `entry`'s run ranked the candidate `index` tied with its winner (statistics kept).
+bool ranked_tied(const tune::TuneEntry& entry, std::size_t index) {
+    return std::ranges::any_of(entry.ranking, [&](const tune::RankedCandidate& ranked) {
+        return ranked.index == index && ranked.tied_with_winner &&
+               statistics_kept(ranked.statistics);
+    });
+}
+
+std::string noise_reason(const CacheKeyRecord& old_record, const CacheKeyRecord& new_record,
+                         const EntryDifference& difference) {
+    if (ranked_tied(new_record.entry, old_record.entry.winner_index)) {
+        return "tied with " + old_record.entry.winner_name + " in the new run";
+    }
+    if (ranked_tied(old_record.entry, new_record.entry.winner_index)) {
+        return "tied with " + new_record.entry.winner_name + " in the old run";
+    }
+    const auto& old_interval = difference.old_interval;
+    const auto& new_interval = difference.new_interval;
+    if (old_interval && new_interval && old_interval->low_ns <= new_interval->high_ns &&
+        new_interval->low_ns <= old_interval->high_ns) {
+        return "the winners' intervals overlap";
+    }
+    return "";
+}
+
 }  // namespace
 
 std::string_view entry_change_name(EntryChange change) noexcept {
@@ -50,15 +89,24 @@ std::vector<EntryDifference> diff_caches(const CacheDocument& old_document,
         const auto& [tuner, checksum, key] = address;
         const auto found = new_records.find(address);
         const CacheKeyRecord* now = found == new_records.end() ? nullptr : found->second;
-        EntryDifference difference{
-            EntryChange::removed,      tuner, checksum,          record->printed_key,
-            record->entry.winner_name, "",    winner_ns(record), winner_ns(now)};
+        EntryDifference difference{EntryChange::removed,
+                                   tuner,
+                                   checksum,
+                                   record->printed_key,
+                                   record->entry.winner_name,
+                                   "",
+                                   winner_ns(record),
+                                   winner_ns(now),
+                                   winner_interval(record),
+                                   winner_interval(now),
+                                   ""};
         if (now != nullptr) {
             difference.new_winner = now->entry.winner_name;
             if (now->entry.needs_retune) {
                 difference.change = EntryChange::stale;
             } else if (now->entry.winner_name != record->entry.winner_name) {
                 difference.change = EntryChange::winner_changed;
+                difference.within_noise = noise_reason(*record, *now, difference);
             } else {
                 continue;
             }
@@ -70,11 +118,19 @@ std::vector<EntryDifference> diff_caches(const CacheDocument& old_document,
             continue;
         }
         const auto& [tuner, checksum, key] = address;
-        differences.emplace(
-            address,
-            EntryDifference{record->entry.needs_retune ? EntryChange::stale : EntryChange::added,
-                            tuner, checksum, record->printed_key, "", record->entry.winner_name,
-                            std::nullopt, winner_ns(record)});
+        EntryDifference difference{
+            record->entry.needs_retune ? EntryChange::stale : EntryChange::added,
+            tuner,
+            checksum,
+            record->printed_key,
+            "",
+            record->entry.winner_name,
+            std::nullopt,
+            winner_ns(record),
+            std::nullopt,
+            winner_interval(record),
+            ""};
+        differences.emplace(address, std::move(difference));
     }
     std::vector<EntryDifference> out;
     for (auto& [address, difference] : differences) {

@@ -43,11 +43,15 @@ bool statistics_kept(const tune::SampleStatistics& statistics) noexcept {
     return !(statistics.samples == 0 && std::isnan(statistics.median_ns));
 }
 
-void keep_ranking_order_only(tune::TuneEntry& entry) {
-    for (std::size_t i = 1; i < entry.ranking.size(); ++i) {
+void keep_leading_statistics(tune::TuneEntry& entry, std::size_t runners_up_with_statistics) {
+    for (std::size_t i = 1 + runners_up_with_statistics; i < entry.ranking.size(); ++i) {
         tune::RankedCandidate& ranked = entry.ranking[i];
         ranked = cache_json::runner_up(std::move(ranked.name), ranked.index);
     }
+}
+
+void keep_ranking_order_only(tune::TuneEntry& entry) {
+    keep_leading_statistics(entry, 0);
 }
 
 std::size_t CacheDocument::entry_count() const noexcept {

@@ -9,9 +9,9 @@
 
 namespace spvtune::cache {
 
-CacheDocument read_cache_file(const std::filesystem::path& file) {
+CacheDocument read_cache_file(const std::filesystem::path& file, base::LinkPolicy links) {
     for (int attempt = 1;; ++attempt) {
-        const auto contents = cache_io::read_file(file);
+        const auto contents = cache_io::read_file(file, links);
         if (!contents) {
             throw std::system_error(ENOENT, std::generic_category(),
                                     "cannot open " + file.string());

@@ -478,7 +478,7 @@ tune::StoreOutcome CacheFileStore::save(const tune::HardwareIdentity& hardware,
     }
     CacheKeyRecord record{key_display, entry};
     if (!impl_->options.keep_ranking) {
-        keep_ranking_order_only(record.entry);
+        keep_leading_statistics(record.entry, impl_->options.runners_up_with_statistics);
     }
     const std::lock_guard guard(impl_->mutex);
     HardwareState& state = impl_->state_for(hardware);

@@ -18,7 +18,8 @@
 // out (a header not of this form, a bad record with a line after it) is damage, which no crash
 // makes: its records after the damage are not read, and they must not be cut off either. A
 // journal whose base is not the file as it is (a full write replaced the file and was stopped
-// before removing the journal) is stale and ignored: the file already holds its records.
+// before removing the journal) is stale and ignored: the file already holds its records. A base
+// that differs from the file's in only a few digits is no other file's: it is damage.
 // Replaying records only puts entries, so replaying a journal twice changes nothing.
 namespace spvtune::cache::cache_journal {
 

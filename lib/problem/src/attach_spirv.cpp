@@ -238,13 +238,18 @@ void attach_specialization(Reader& reader, DispatchStep& step, const StepDraft& 
 void check_constant(Reader& reader, const Problem& problem, std::size_t f,
                     const LocatedExpression& located, const std::string& what,
                     const std::function<void(const Value&, std::string_view)>& convert) {
-    // Anything but grid parameters (a key parameter, a step's iteration) is known only per key.
+    // Anything but the point's values (a key parameter, a step's iteration) is known only per
+    // key; every candidate of the family has the same names in its point.
     const auto& names = located.expression.variables();
-    const auto& grid = problem.families[f].grid;
-    const bool per_key = std::any_of(names.begin(), names.end(), [&grid](const auto& name) {
-        return std::none_of(grid.begin(), grid.end(),
-                            [&name](const GridAxis& axis) { return axis.name == name; });
-    });
+    const auto first =
+        std::find_if(problem.candidates.begin(), problem.candidates.end(),
+                     [f](const Candidate& candidate) { return candidate.family == f; });
+    const bool per_key =
+        first == problem.candidates.end() ||
+        std::any_of(names.begin(), names.end(), [&first](const auto& name) {
+            return std::none_of(first->point.begin(), first->point.end(),
+                                [&name](const auto& value) { return value.first == name; });
+        });
     if (per_key) {
         return;
     }

@@ -32,6 +32,10 @@ void add_bindings(base::Fnv1a& digest, const Problem& problem, const DispatchSte
         digest.add(std::uint64_t{binding.set}).add(std::uint64_t{binding.binding});
         digest.add_field(buffer.name).add_field(vulkan::to_string(buffer.type));
         digest.add_field(buffer.count.text()).add_field(to_string(buffer.role));
+        if (buffer.padding) {
+            // Only when given, so that the digests of buffers without padding stay as they were.
+            digest.add_field("padding").add_field(buffer.padding->text());
+        }
     }
 }
 

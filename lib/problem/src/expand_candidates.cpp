@@ -1,15 +1,18 @@
 #include <algorithm>
 #include <map>
 
+#include <spvtune/problem/device_properties.hpp>
+
 #include "parse/problem_parser.hpp"
 
 namespace spvtune::problem::detail {
 namespace {
 
+/// Whether `expression` is known only per key: it uses a key parameter or a device property.
 bool uses_key(const Problem& problem, const Expression& expression) {
     const auto& names = expression.variables();
     return std::any_of(names.begin(), names.end(), [&problem](const std::string& name) {
-        return problem.find_parameter(name) != nullptr;
+        return problem.find_parameter(name) != nullptr || is_device_variable(name);
     });
 }
 
@@ -28,6 +31,9 @@ bool allowed(Reader& reader, const CandidateFamily& family,
              std::map<std::size_t, std::size_t>& rejections, std::vector<bool>& reported) {
     Scope scope;
     for (const auto& [name, value] : point) {
+        scope.set(name, Value(value));
+    }
+    for (const auto& [name, value] : family.let) {
         scope.set(name, Value(value));
     }
     for (std::size_t c = 0; c < family.constraints.size(); ++c) {
@@ -83,6 +89,7 @@ void expand_candidates(Reader& reader, Problem& problem) {
                 if (!label.empty()) {
                     name += "[" + label + "]";
                 }
+                point.insert(point.end(), family.let.begin(), family.let.end());
                 problem.candidates.push_back({std::move(name), f, std::move(point)});
             }
             // Odometer over the axes, the first written varying slowest.

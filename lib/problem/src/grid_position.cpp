@@ -7,7 +7,8 @@ namespace spvtune::problem {
 std::optional<tune::GridPosition> grid_position(const Problem& problem, std::size_t candidate) {
     const Candidate& described = problem.candidates.at(candidate);
     const CandidateFamily& family = problem.families.at(described.family);
-    if (family.grid.empty() || described.point.size() != family.grid.size()) {
+    // The point holds the grid's values first, then the family's `let` values.
+    if (family.grid.empty() || described.point.size() < family.grid.size()) {
         return std::nullopt;
     }
     tune::GridPosition position;

@@ -1,4 +1,9 @@
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <variant>
 
 #include <spvtune/problem/resolve.hpp>
 #include <spvtune/vulkan/error.hpp>
@@ -24,19 +29,51 @@ std::string failure(const std::string& pointer, const ExpressionError& error) {
     return pointer + ": '" + error.expression() + "': " + error.what();
 }
 
-/// The key parameters `expression` uses, as `n=1000,m=3`.
-std::string key_values_used(const Problem& problem, const ProblemKey& key,
+/// The key parameters and device properties `expression` uses, as `n=1000,m=3` or
+/// `device.subgroup_size=8`.
+std::string key_values_used(const Problem& problem, const ProblemKey& key, const Scope& scope,
                             const Expression& expression) {
     std::string text;
     for (const std::string& name : expression.variables()) {
-        if (problem.find_parameter(name) == nullptr) {
-            continue;
-        }
-        if (const KeyValue* value = key.find(name)) {
-            text += (text.empty() ? "" : ",") + name + "=" + to_string(*value);
+        if (problem.find_parameter(name) != nullptr) {
+            if (const KeyValue* value = key.find(name)) {
+                text += (text.empty() ? "" : ",") + name + "=" + to_string(*value);
+            }
+        } else if (is_device_variable(name)) {
+            if (const Value* value = scope.find(name)) {
+                text += (text.empty() ? "" : ",") + name + "=" + to_string(*value);
+            }
         }
     }
     return text;
+}
+
+/// The first device property `family`'s per-key expressions use, if any.
+std::optional<std::string> device_variable_used(const CandidateFamily& family) {
+    std::vector<const LocatedExpression*> expressions{&family.priority};
+    for (const Constraint& constraint : family.constraints) {
+        expressions.push_back(&constraint.condition);
+    }
+    for (const DispatchStep& step : family.steps) {
+        expressions.push_back(&step.repeat);
+        for (const LocatedExpression& count : step.workgroups) {
+            expressions.push_back(&count);
+        }
+        for (const SpecializationEntry& entry : step.specialization) {
+            expressions.push_back(&entry.value);
+        }
+        for (const PushConstant& constant : step.push_constants) {
+            expressions.push_back(&constant.value);
+        }
+    }
+    for (const LocatedExpression* located : expressions) {
+        for (const std::string& name : located->expression.variables()) {
+            if (is_device_variable(name)) {
+                return located->pointer + ": '" + located->expression.text() + "' uses " + name;
+            }
+        }
+    }
+    return std::nullopt;
 }
 
 bool matches(ParameterType type, const KeyValue& value) {
@@ -87,6 +124,30 @@ std::string iteration_note(const DispatchStep& step, std::int64_t i) {
                                   : " (iteration " + step.iteration + "=" + std::to_string(i) + ")";
 }
 
+/// Sets `dispatch`'s specializations from `step`'s values in `scope`; throws ExpressionError,
+/// with `at` then the pointer of the value that failed.
+void specialize(const DispatchStep& step, const Scope& scope, ResolvedDispatch& dispatch,
+                const std::string*& at) {
+    dispatch.specializations.clear();
+    for (const SpecializationEntry& entry : step.specialization) {
+        at = &entry.value.pointer;
+        dispatch.specializations.push_back(
+            {entry.id, detail::to_specialization(entry.value.expression.evaluate(scope),
+                                                 entry.declared, entry.value.expression.text())});
+    }
+}
+
+/// The workgroup size of `entry` under `dispatch`'s specializations.
+tune::Status size_workgroup(const vulkan::ComputeEntryPoint& entry, ResolvedDispatch& dispatch) {
+    try {
+        dispatch.workgroup_size =
+            vulkan::specialized_workgroup_size(entry, dispatch.specializations);
+    } catch (const vulkan::SpirvError& error) {
+        return tune::fail(error.what());
+    }
+    return tune::ok();
+}
+
 /// The most repetitions of one step: far beyond any log-depth pass count, and small enough that
 /// a runaway expression is a clear skip rather than a command buffer that exhausts memory.
 constexpr std::int64_t max_repeat = 4096;
@@ -96,6 +157,14 @@ constexpr std::int64_t max_repeat = 4096;
 tune::Status resolve_step(const DispatchStep& step, std::size_t index, const Scope& scope,
                           std::span<const ResolvedBuffer> buffers,
                           std::vector<ResolvedDispatch>& dispatches) {
+    // A specialization of the iteration variable gives each repetition its own pipeline.
+    const bool per_repetition =
+        !step.iteration.empty() &&
+        std::any_of(step.specialization.begin(), step.specialization.end(),
+                    [&step](const SpecializationEntry& entry) {
+                        const auto& names = entry.value.expression.variables();
+                        return std::find(names.begin(), names.end(), step.iteration) != names.end();
+                    });
     ResolvedDispatch first;
     first.step = index;
     first.module = step.module;
@@ -108,21 +177,17 @@ tune::Status resolve_step(const DispatchStep& step, std::size_t index, const Sco
             return tune::fail(step.repeat.pointer + ": repeat count is " + std::to_string(repeat) +
                               " for this key; expected 0.." + std::to_string(max_repeat));
         }
-        for (const SpecializationEntry& entry : step.specialization) {
-            at = &entry.value.pointer;
-            first.specializations.push_back(
-                {entry.id,
-                 detail::to_specialization(entry.value.expression.evaluate(scope), entry.declared,
-                                           entry.value.expression.text())});
+        if (!per_repetition) {
+            specialize(step, scope, first, at);
         }
     } catch (const ExpressionError& error) {
         return tune::fail(failure(*at, error));
     }
     const vulkan::ComputeEntryPoint& entry = step.entry_point();
-    try {
-        first.workgroup_size = vulkan::specialized_workgroup_size(entry, first.specializations);
-    } catch (const vulkan::SpirvError& error) {
-        return tune::fail(error.what());
+    if (!per_repetition) {
+        if (auto sized = size_workgroup(entry, first); !sized) {
+            return sized;
+        }
     }
     for (const Binding& binding : step.bindings) {
         const auto reflected = std::find_if(
@@ -147,6 +212,12 @@ tune::Status resolve_step(const DispatchStep& step, std::size_t index, const Sco
         }
         ResolvedDispatch dispatch = first;
         try {
+            if (per_repetition) {
+                specialize(step, iteration_scope, dispatch, at);
+                if (auto sized = size_workgroup(entry, dispatch); !sized) {
+                    return sized;
+                }
+            }
             for (std::size_t axis = 0; axis < 3; ++axis) {
                 const LocatedExpression& count = step.workgroups[axis];
                 at = &count.pointer;
@@ -171,6 +242,56 @@ tune::Status resolve_step(const DispatchStep& step, std::size_t index, const Sco
         dispatches.push_back(std::move(dispatch));
     }
     return tune::ok();
+}
+
+/// A comparison's `range` for the key: 0 <= begin < end <= the buffer's count.
+/// An iota over `elements` floats that runs past what the type holds would store infinities
+/// from that element on, and every candidate would be checked against them: the key's error.
+/// (Integer fills clamp, as documented.)
+tune::Status check_iota_fits(const BufferSpec& spec, std::uint64_t elements,
+                             const ProblemKey& key) {
+    const auto* iota = std::get_if<vulkan::FillIota>(&spec.init);
+    if (iota == nullptr || !vulkan::is_floating(spec.type) || elements == 0) {
+        return tune::ok();
+    }
+    const double largest = spec.type == vulkan::ElementType::f16 ? 65504.0
+                           : spec.type == vulkan::ElementType::f32
+                               ? static_cast<double>(std::numeric_limits<float>::max())
+                               : std::numeric_limits<double>::max();
+    // Linear in the index: the first and the last element are the extremes.
+    const double last = iota->start + iota->step * static_cast<double>(elements - 1);
+    if (std::isfinite(last) && std::abs(last) <= largest) {
+        return tune::ok();
+    }
+    std::ostringstream text;
+    text << spec.pointer << "/init/iota: element " << elements - 1 << " of buffer '" << spec.name
+         << "' would be " << last << " for " << to_string(key) << ", beyond what "
+         << vulkan::to_string(spec.type) << " holds (a magnitude at most " << largest
+         << "); expected a start and step that keep every element within it";
+    return tune::fail(text.str());
+}
+
+tune::Result<std::pair<std::uint64_t, std::uint64_t>> checked_range(
+    const std::array<LocatedExpression, 2>& range, const Scope& scope, const ResolvedBuffer& buffer,
+    const ProblemKey& key) {
+    std::array<std::int64_t, 2> ends{};
+    for (std::size_t i = 0; i < 2; ++i) {
+        try {
+            ends[i] = as_int(range[i].expression.evaluate(scope), range[i].expression.text());
+        } catch (const ExpressionError& error) {
+            return tune::fail(failure(range[i].pointer, error));
+        }
+    }
+    // Within the logical size: the padding is never checked.
+    const auto count = static_cast<std::int64_t>(buffer.count - buffer.padding);
+    if (ends[0] < 0 || ends[0] >= ends[1] || ends[1] > count) {
+        return tune::fail(range[0].pointer.substr(0, range[0].pointer.size() - 2) + ": [" +
+                          std::to_string(ends[0]) + ", " + std::to_string(ends[1]) + "] for " +
+                          to_string(key) + " is not a range of buffer '" + buffer.name + "' (" +
+                          std::to_string(count) +
+                          " elements); expected 0 <= begin < end <= its count");
+    }
+    return std::pair{static_cast<std::uint64_t>(ends[0]), static_cast<std::uint64_t>(ends[1])};
 }
 
 }  // namespace
@@ -215,23 +336,67 @@ tune::Result<std::vector<ResolvedBuffer>> resolve_buffers(const Problem& problem
                               std::to_string(count) + " elements for " + to_string(key) +
                               "; expected a count > 0");
         }
-        const auto size = static_cast<std::uint64_t>(vulkan::element_size(spec.type));
-        const auto elements = static_cast<std::uint64_t>(count);
-        if (elements > UINT64_MAX / size) {
-            return tune::fail(pointer + ": buffer '" + spec.name + "' of " + std::to_string(count) +
-                              " elements overflows 64-bit byte sizes");
+        std::int64_t padding = 0;
+        if (spec.padding) {
+            const std::string padding_pointer = spec.pointer + "/padding";
+            try {
+                padding = as_int(spec.padding->evaluate(scope), spec.padding->text());
+            } catch (const ExpressionError& error) {
+                return tune::fail(failure(padding_pointer, error));
+            }
+            if (padding < 0) {
+                return tune::fail(padding_pointer + ": buffer '" + spec.name + "' would have " +
+                                  std::to_string(padding) + " elements of padding for " +
+                                  to_string(key) + "; expected a padding >= 0");
+            }
         }
-        buffers.push_back({spec.name, spec.type, elements, elements * size, spec.init, spec.role});
+        const auto size = static_cast<std::uint64_t>(vulkan::element_size(spec.type));
+        const auto logical = static_cast<std::uint64_t>(count);
+        const auto padded = static_cast<std::uint64_t>(padding);
+        if (padded > UINT64_MAX - logical || logical + padded > UINT64_MAX / size) {
+            return tune::fail(pointer + ": buffer '" + spec.name + "' of " + std::to_string(count) +
+                              " elements and " + std::to_string(padding) +
+                              " of padding overflows 64-bit byte sizes");
+        }
+        if (auto fits = check_iota_fits(spec, logical, key); !fits) {
+            return tune::fail(std::move(fits).error());
+        }
+        const std::uint64_t elements = logical + padded;
+        buffers.push_back({spec.name,
+                           spec.type,
+                           elements,
+                           elements * size,
+                           spec.init,
+                           spec.role,
+                           {0, logical},
+                           padded});
+    }
+    for (const Comparison& comparison : problem.reference.compare) {
+        if (!comparison.range) {
+            continue;
+        }
+        ResolvedBuffer& buffer = buffers[comparison.buffer];
+        auto range = checked_range(*comparison.range, scope, buffer, key);
+        if (!range) {
+            return tune::fail(std::move(range).error());
+        }
+        buffer.checked = range.value();
     }
     return buffers;
 }
 
 tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const ProblemKey& key,
                                                   std::size_t index,
-                                                  std::span<const ResolvedBuffer> buffers) {
+                                                  std::span<const ResolvedBuffer> buffers,
+                                                  const DeviceProperties* device) {
     const Candidate& candidate = problem.candidates.at(index);
     const CandidateFamily& family = problem.families.at(candidate.family);
-    const Scope keys = key_scope(key);
+    Scope keys = key_scope(key);
+    if (device != nullptr) {
+        set_device_variables(keys, *device);
+    } else if (std::optional<std::string> used = device_variable_used(family)) {
+        return tune::fail(*used + ", a property of the device, and no device is known here");
+    }
     Scope scope(&keys);
     for (const auto& [name, value] : candidate.point) {
         scope.set(name, Value(value));
@@ -250,7 +415,7 @@ tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const 
             at = &constraint.condition.pointer;
             if (!as_bool(condition.evaluate(scope), condition.text())) {
                 return tune::fail("constraint '" + condition.text() + "' is false for " +
-                                  key_values_used(problem, key, condition));
+                                  key_values_used(problem, key, scope, condition));
             }
         }
         resolved.required_capabilities = family.required_capabilities;

@@ -144,20 +144,62 @@ Value call_float(std::span<const Value> arguments, const Location& at) {
     return to_double(number_argument("float", arguments, 0, at));
 }
 
+// pow, exp, log and sqrt: real-valued, a float whatever their arguments (ALiBi slopes, scales
+// computed from key values); a result that is not a finite number is an error, not a value.
+double finite_result(std::string_view name, double result, const Location& at) {
+    if (!std::isfinite(result)) {
+        at.fail(std::string(name) + ": the result is not a finite number");
+    }
+    return result;
+}
+
+Value call_pow(std::span<const Value> arguments, const Location& at) {
+    const double base = to_double(number_argument("pow", arguments, 0, at));
+    const double exponent = to_double(number_argument("pow", arguments, 1, at));
+    if (base < 0.0 && exponent != std::trunc(exponent)) {
+        at.fail("pow: a negative base needs a whole exponent, got " + to_string(arguments[1]));
+    }
+    return finite_result("pow", std::pow(base, exponent), at);
+}
+
+Value call_exp(std::span<const Value> arguments, const Location& at) {
+    return finite_result("exp", std::exp(to_double(number_argument("exp", arguments, 0, at))), at);
+}
+
+Value call_log(std::span<const Value> arguments, const Location& at) {
+    const double x = to_double(number_argument("log", arguments, 0, at));
+    if (x <= 0.0) {
+        at.fail("log: argument must be positive, got " + to_string(arguments[0]));
+    }
+    return std::log(x);
+}
+
+Value call_sqrt(std::span<const Value> arguments, const Location& at) {
+    const double x = to_double(number_argument("sqrt", arguments, 0, at));
+    if (x < 0.0) {
+        at.fail("sqrt: argument must be at least 0, got " + to_string(arguments[0]));
+    }
+    return std::sqrt(x);
+}
+
 // Sorted by name so function_names() is sorted too.
 constexpr Function functions[] = {
     {"abs", 1, 1, call_abs},
     {"ceil", 1, 1, call_ceil},
     {"ceil_div", 2, 2, call_ceil_div},
     {"ceil_log2", 1, 1, call_ceil_log2},
+    {"exp", 1, 1, call_exp},
     {"float", 1, 1, call_float},
     {"floor", 1, 1, call_floor},
     {"int", 1, 1, call_int},
+    {"log", 1, 1, call_log},
     {"log2", 1, 1, call_log2},
     {"max", 2, unlimited, call_extreme<false>},
     {"min", 2, unlimited, call_extreme<true>},
+    {"pow", 2, 2, call_pow},
     {"pow2", 1, 1, call_pow2},
     {"round", 1, 1, call_round},
+    {"sqrt", 1, 1, call_sqrt},
 };
 
 }  // namespace

@@ -114,8 +114,13 @@ class Lexer {
         }
         if (is_name_start(c)) {
             std::size_t begin = pos_;
-            while (pos_ < text_.size() && is_name_char(text_[pos_])) {
+            skip_name();
+            // `device.subgroup_size`: a device property is one name, its prefix and a dot
+            // included (the only dotted names there are).
+            if (spelled(begin) == "device" && pos_ + 1 < text_.size() && text_[pos_] == '.' &&
+                is_name_start(text_[pos_ + 1])) {
                 ++pos_;
+                skip_name();
             }
             return make(TokenKind::name, begin, pos_);
         }
@@ -200,6 +205,12 @@ class Lexer {
             token.integer = parse_integer(begin, hex);
         }
         return token;
+    }
+
+    void skip_name() {
+        while (pos_ < text_.size() && is_name_char(text_[pos_])) {
+            ++pos_;
+        }
     }
 
     void swallow_rest_of_word() {

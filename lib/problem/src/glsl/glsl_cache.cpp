@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <system_error>
 #include <variant>
@@ -51,6 +53,23 @@ struct Miss {
     std::string damage;
 };
 
+/// `json` as SPIR-V words when it is a list of integers that fit 32 bits.
+std::optional<std::vector<std::uint32_t>> spirv_words(const nlohmann::json& json) {
+    if (!json.is_array()) {
+        return std::nullopt;
+    }
+    std::vector<std::uint32_t> words;
+    words.reserve(json.size());
+    for (const nlohmann::json& word : json) {
+        if (!word.is_number_unsigned() ||
+            word.get<std::uint64_t>() > std::numeric_limits<std::uint32_t>::max()) {
+            return std::nullopt;
+        }
+        words.push_back(static_cast<std::uint32_t>(word.get<std::uint64_t>()));
+    }
+    return words;
+}
+
 /// The entry's SPIR-V when it is whole, was made by this glslang and every include it records
 /// still has the text it was compiled with; why not otherwise. The entry and its includes are
 /// read only as regular files of at most largest_glsl_file bytes, never blocking (a FIFO named
@@ -68,7 +87,9 @@ std::variant<std::vector<std::uint32_t>, Miss> read_entry(const fs::path& entry)
     }
     try {
         const auto json = nlohmann::json::parse(file->text);
-        if (json.at("format").get<int>() != entry_format ||
+        // Compared as JSON, and the words read one by one: nlohmann's get<> casts a float to
+        // an integer type, undefined beyond its range, and an entry is untrusted input.
+        if (json.at("format") != entry_format ||
             json.at("glslang").get<std::string>() != glslang_version()) {
             return Miss{};
         }
@@ -84,11 +105,14 @@ std::variant<std::vector<std::uint32_t>, Miss> read_entry(const fs::path& entry)
                 return Miss{};
             }
         }
-        auto words = json.at("words").get<std::vector<std::uint32_t>>();
-        if (words.empty() || digest_of(words) != json.at("digest").get<std::string>()) {
+        const std::optional<std::vector<std::uint32_t>> words = spirv_words(json.at("words"));
+        if (!words) {
+            return Miss{"its SPIR-V is not a list of 32-bit words"};
+        }
+        if (words->empty() || digest_of(*words) != json.at("digest").get<std::string>()) {
             return Miss{"its SPIR-V does not match its digest"};
         }
-        return words;
+        return *words;
     } catch (const nlohmann::json::exception& error) {
         return Miss{error.what()};
     }
@@ -156,6 +180,9 @@ fs::path GlslCache::entry_path(const GlslRequest& request) const {
     digest.add(static_cast<std::uint64_t>(defines.size()));
     for (const GlslDefine& define : defines) {
         digest.add_field(define.name).add_field(define.value);
+    }
+    if (!request.preamble.empty()) {  // entries without one keep their names
+        digest.add_field("preamble").add_field(request.preamble);
     }
     return directory_.value() / (base::to_hex(digest.value()) + ".json");
 }

@@ -55,15 +55,42 @@ struct Source {
     std::string pointer;
 };
 
+/// Reads a `{"file": ...}` preamble into `glsl.preamble`, found like the GLSL source; false
+/// (reported) when it cannot be found or read.
+bool read_preamble_file(Reader& reader, StepDraft::Glsl& glsl, const std::string& pointer,
+                        const LoadOptions& options) {
+    if (glsl.preamble_file.empty()) {
+        return true;
+    }
+    const std::string at = child(pointer, "file");
+    const auto found = find_kernel(glsl.preamble_file, reader.file(), options.kernel_dirs);
+    if (!found) {
+        reader.error(at, kernel_not_found("preamble", glsl.preamble_file, reader.file(),
+                                          options.kernel_dirs));
+        return false;
+    }
+    auto text = read_glsl_text(*found);
+    if (!text) {
+        reader.error(at, "cannot read preamble file '" + found->string() + "'");
+        return false;
+    }
+    glsl.preamble = std::move(*text);
+    return true;
+}
+
 /// The family's GLSL steps with their sources; nothing when one cannot be found or read (each
 /// such step reported).
-std::optional<std::vector<Source>> read_sources(Reader& reader, const FamilyDraft& draft,
+std::optional<std::vector<Source>> read_sources(Reader& reader, FamilyDraft& draft,
                                                 const LoadOptions& options) {
     std::vector<Source> sources;
     bool readable = true;
     for (std::size_t s = 0; s < draft.steps.size(); ++s) {
-        const StepDraft& step = draft.steps[s];
+        StepDraft& step = draft.steps[s];
         if (!step.glsl) {
+            continue;
+        }
+        if (!read_preamble_file(reader, *step.glsl, step.at("preamble"), options)) {
+            readable = false;
             continue;
         }
         const std::string pointer = step.at("glsl");
@@ -162,10 +189,11 @@ class FamilyCompiler {
 
     void build(const Source& source, const Slot& slot, const std::vector<GlslDefine>& defines) {
         GlslFailure why;
-        auto module = build_glsl_module(
-            cache_,
-            {source.file, source.text, defines, source.glsl.include_dirs, source.glsl.target},
-            source.glsl.file, why);
+        auto module =
+            build_glsl_module(cache_,
+                              {source.file, source.text, defines, source.glsl.include_dirs,
+                               source.glsl.target, source.glsl.preamble},
+                              source.glsl.file, why);
         if (module) {
             module_of_[slot] = std::move(module);
         } else {

@@ -157,12 +157,16 @@ Environment environment(GlslTarget target) {
     return {glslang::EShTargetVulkan_1_1, glslang::EShTargetSpv_1_3};
 }
 
-/// The defines as source lines; `#include` is enabled as glslc enables it, so a source need not
-/// ask for GL_GOOGLE_include_directive itself.
-std::string preamble(const std::vector<GlslDefine>& defines) {
+/// The defines as source lines, then the request's preamble; `#include` is enabled as glslc
+/// enables it, so a source need not ask for GL_GOOGLE_include_directive itself.
+std::string preamble(const GlslRequest& request) {
     std::string text = "#extension GL_GOOGLE_include_directive : enable\n";
-    for (const GlslDefine& define : defines) {
+    for (const GlslDefine& define : request.defines) {
         text += "#define " + define.name + " " + define.value + "\n";
+    }
+    text += request.preamble;
+    if (!request.preamble.empty() && request.preamble.back() != '\n') {
+        text += '\n';
     }
     return text;
 }
@@ -193,7 +197,7 @@ GlslOutput compile_glsl(const GlslRequest& request) {
     const char* text = request.source.c_str();
     const int length = static_cast<int>(request.source.size());
     const char* names = name.c_str();
-    const std::string defines = preamble(request.defines);
+    const std::string defines = preamble(request);
 
     glslang::TShader shader(EShLangCompute);
     shader.setStringsWithLengthsAndNames(&text, &length, &names, 1);

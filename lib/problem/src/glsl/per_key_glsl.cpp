@@ -22,6 +22,9 @@ std::uint64_t identity_of(const StepDraft::Glsl& glsl, const std::filesystem::pa
     for (const auto& define : glsl.defines) {
         digest.add_field(define.name).add_field(define.value.expression.text());
     }
+    if (!glsl.preamble.empty()) {
+        digest.add_field("preamble").add_field(glsl.preamble);
+    }
     return digest.value();
 }
 
@@ -67,9 +70,9 @@ PerKeyGlsl::Built PerKeyGlsl::build(const Problem& problem, const DispatchStep& 
                                     const std::vector<GlslDefine>& defines) const {
     const StepDraft::Glsl& glsl = *draft_.glsl;
     Built built;
-    auto module =
-        build_glsl_module(cache_, {file_, source_, defines, glsl.include_dirs, glsl.target},
-                          glsl.file, built.failure);
+    auto module = build_glsl_module(
+        cache_, {file_, source_, defines, glsl.include_dirs, glsl.target, glsl.preamble}, glsl.file,
+        built.failure);
     if (!module) {
         return built;
     }

@@ -130,7 +130,7 @@ std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json, const s
         return std::nullopt;  // reported by object()
     }
     vulkan::FillRandom random;
-    if (reader.object(value, at, {}, {"seed", "min", "max"})) {
+    if (reader.object(value, at, {}, {"seed", "min", "max", "denormals"})) {
         if (value.contains("seed")) {
             random.seed = static_cast<std::uint64_t>(
                 reader.integer(value["seed"], child(at, "seed"), 0).value_or(0));
@@ -141,6 +141,10 @@ std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json, const s
         if (value.contains("max")) {
             random.high = element_value(reader, value["max"], child(at, "max"), type).value_or(1);
         }
+        if (value.contains("denormals")) {
+            random.denormals =
+                reader.boolean(value["denormals"], child(at, "denormals")).value_or(false);
+        }
         if (reader.error_count() == errors && !(random.low <= random.high)) {
             reader.error(child(at, "min"), "expected min <= max, found min " + value["min"].dump() +
                                                " > max " + value["max"].dump());
@@ -150,14 +154,17 @@ std::optional<vulkan::Fill> parse_init(Reader& reader, const Json& json, const s
 }
 
 /// A count that uses no key parameter is the same for every key: check it now.
-void check_constant_count(Reader& reader, const Expression& count, const std::string& pointer) {
+void check_constant_count(Reader& reader, const Expression& count, const std::string& pointer,
+                          std::int64_t least = 1) {
     if (!count.variables().empty()) {
         return;
     }
     try {
         const std::int64_t value = as_int(count.evaluate(Scope{}), count.text());
-        if (value <= 0) {
-            reader.error(pointer, "expected a count > 0, found " + std::to_string(value));
+        if (value < least) {
+            reader.error(pointer, std::string(least > 0 ? "expected a count > 0"
+                                                        : "expected a padding >= 0") +
+                                      ", found " + std::to_string(value));
         }
     } catch (const ExpressionError& error) {
         reader.error(pointer, error.message(), error.render("    "));
@@ -184,7 +191,7 @@ void parse_buffers(Reader& reader, const Json& json, Problem& problem) {
     for (const auto& [name, spec] : json.items()) {
         const std::string at = child(pointer, name);
         if (!reader.identifier(name, at, "a buffer name") ||
-            !reader.object(spec, at, {"type", "count", "role"}, {"init"})) {
+            !reader.object(spec, at, {"type", "count", "role"}, {"init", "padding"})) {
             continue;
         }
         BufferSpec buffer;
@@ -208,6 +215,13 @@ void parse_buffers(Reader& reader, const Json& json, Problem& problem) {
                                                "a buffer count may use the key parameters")) {
                 buffer.count = std::move(*count);
                 check_constant_count(reader, buffer.count, child(at, "count"));
+            }
+        }
+        if (spec.contains("padding")) {
+            if (auto padding = reader.expression(spec["padding"], child(at, "padding"), key_names,
+                                                 "a buffer's padding may use the key parameters")) {
+                buffer.padding = std::move(*padding);
+                check_constant_count(reader, *buffer.padding, child(at, "padding"), 0);
             }
         }
         if (spec.contains("role")) {

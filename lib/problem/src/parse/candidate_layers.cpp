@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 
 #include "candidate_fields.hpp"
@@ -9,17 +10,15 @@
 namespace spvtune::problem::detail {
 namespace {
 
-// The fields that only mean something with one kind of module source.
-constexpr std::string_view glsl_only[] = {"glsl", "defines", "include_dirs", "glsl_target"};
-
 void erase(CandidateFields& fields, std::string_view field) {
     fields.values.erase(std::string(field));
     fields.pointers.erase(std::string(field));
 }
 
 /// A layer that names a module source replaces the other kind from earlier layers, with the
-/// fields that only belong to it: `defaults` may say "glsl" and one candidate "spirv". Likewise
-/// "steps" replaces an earlier layer's one-dispatch fields, and "spirv" or "glsl" earlier steps.
+/// fields that only belong to it: `defaults` may say "glsl" and one candidate "spirv". A later
+/// layer's "spirv" or "glsl" replaces earlier steps; "steps" keeps the earlier one-dispatch
+/// fields, which its steps inherit.
 void replace_source(Reader& reader, CandidateFields& fields, const Json& layer,
                     const std::string& pointer) {
     const bool spirv = layer.contains("spirv");
@@ -29,21 +28,69 @@ void replace_source(Reader& reader, CandidateFields& fields, const Json& layer,
                      "a candidate is either \"spirv\" or \"glsl\"; this one gives both");
     }
     if (layer.contains("steps")) {
-        // A one-dispatch field beside "steps" in this layer is reported by require_run_fields.
-        for (const std::string_view field : dispatch_fields()) {
-            erase(fields, field);
-        }
-        return;
+        return;  // the one-dispatch fields so far, and this layer's, are its steps' defaults
     }
     if (spirv || glsl) {
         erase(fields, "steps");
     }
-    if (spirv) {
-        for (const std::string_view field : glsl_only) {
-            erase(fields, field);
+    drop_replaced_source(layer, [&](std::string_view field) { erase(fields, field); });
+}
+
+/// The index of the step named `name` in `steps`, if one is.
+std::optional<std::size_t> find_step(const Json& steps, const std::string& name) {
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const Json& step = steps[i];
+        if (step.is_object() && step.contains("name") && step["name"] == name) {
+            return i;
         }
-    } else if (glsl) {
-        erase(fields, "spirv");
+    }
+    return std::nullopt;
+}
+
+/// `"steps": {"reduce": {...}}` in a later layer: each named step of the earlier layers' steps
+/// takes the fields given for it, as a layer's fields replace a candidate's (a "spirv" drops
+/// the step's "glsl" with its GLSL-only fields, a "glsl" its "spirv").
+void override_named_steps(Reader& reader, CandidateFields& fields, const Json& by_name,
+                          const std::string& pointer) {
+    if (!fields.has("steps") || !fields["steps"].is_array()) {
+        reader.error(pointer,
+                     "steps given by name change the named steps of the candidate or the "
+                     "defaults, and neither gives \"steps\" as an array");
+        return;
+    }
+    if (by_name.empty()) {
+        reader.error(pointer,
+                     "expected at least one step name with the fields to change, found {}");
+        return;
+    }
+    Json& steps = fields.values["steps"];
+    for (const auto& [name, changes] : by_name.items()) {
+        const std::string at = child(pointer, name);
+        const std::optional<std::size_t> index = find_step(steps, name);
+        if (!index) {
+            std::string named;
+            for (const Json& step : steps) {
+                if (step.is_object() && step.contains("name") && step["name"].is_string()) {
+                    named += (named.empty() ? "" : ", ") + step["name"].get<std::string>();
+                }
+            }
+            reader.error(at, "no step is named '" + name + "'; " +
+                                 (named.empty() ? "no step has a \"name\""
+                                                : "the named steps are: " + named));
+            continue;
+        }
+        if (!reader.object(changes, at, {}, step_fields())) {
+            continue;
+        }
+        Json& step = steps[*index];
+        drop_replaced_source(changes, [&](std::string_view field) {
+            step.erase(std::string(field));
+            fields.step_pointers.erase({*index, std::string(field)});
+        });
+        for (const auto& [field, value] : changes.items()) {
+            step[field] = value;
+            fields.step_pointers[{*index, field}] = child(at, field);
+        }
     }
 }
 
@@ -52,27 +99,25 @@ void overlay(Reader& reader, CandidateFields& fields, const Json& layer, const s
              std::initializer_list<std::string_view> skipped) {
     replace_source(reader, fields, layer, pointer);
     for (const auto& [name, value] : layer.items()) {
-        if (std::find(skipped.begin(), skipped.end(), name) == skipped.end()) {
-            fields.values[name] = value;
-            fields.pointers[name] = child(pointer, name);
+        if (std::find(skipped.begin(), skipped.end(), name) != skipped.end()) {
+            continue;
         }
+        if (name == "steps" && value.is_object()) {
+            override_named_steps(reader, fields, value, child(pointer, name));
+            continue;
+        }
+        if (name == "steps") {
+            fields.step_pointers.clear();
+        }
+        fields.values[name] = value;
+        fields.pointers[name] = child(pointer, name);
     }
 }
 
 // Fields without which a candidate cannot run; any layer may set them.
 void require_run_fields(Reader& reader, const CandidateFields& fields) {
     if (fields.has("steps")) {
-        // Written beside "steps", or by a later layer (a variant) over an earlier "steps".
-        for (const std::string_view field : dispatch_fields()) {
-            if (fields.has(field)) {
-                reader.error(fields.at(field), "'" + std::string(field) +
-                                                   "' is a field of a step; this candidate "
-                                                   "gives \"steps\" (" +
-                                                   fields.at("steps") +
-                                                   "): put it in each step that needs it");
-            }
-        }
-        return;
+        return;  // each step, with what it inherits, is checked by parse_steps
     }
     if (!fields.has("spirv") && !fields.has("glsl")) {
         reader.error(fields.pointer, "missing required field 'spirv' (or 'glsl')");
@@ -83,7 +128,7 @@ void require_run_fields(Reader& reader, const CandidateFields& fields) {
     if (fields.has("glsl")) {
         return;
     }
-    for (const std::string_view field : glsl_only) {
+    for (const std::string_view field : glsl_fields()) {
         if (fields.has(field)) {
             reader.error(fields.at(field), "'" + std::string(field) +
                                                "' belongs to a \"glsl\" candidate; this one "
@@ -100,6 +145,21 @@ bool is_candidate_name(std::string_view name) {
     });
 }
 
+std::optional<std::string> read_member_name(Reader& reader, const Json& name,
+                                            const std::string& pointer, std::string_view what,
+                                            std::set<std::string>& names) {
+    const auto written = reader.string(name, pointer);
+    if (written && !is_candidate_name(*written)) {
+        reader.error(pointer, "expected a " + std::string(what) +
+                                  " name of letters, digits, '_', '-' and '.', found " +
+                                  describe(name));
+    } else if (written && !names.insert(*written).second) {
+        reader.error(pointer, std::string(what) + " name '" + *written +
+                                  "' is used twice in this candidate; expected unique names");
+    }
+    return written;
+}
+
 CandidateFields parse_defaults(Reader& reader, const Json* defaults) {
     CandidateFields fields;
     fields.pointer = "/defaults";
@@ -111,8 +171,64 @@ CandidateFields parse_defaults(Reader& reader, const Json* defaults) {
     return fields;
 }
 
+namespace {
+
+/// The variants `"variants": "tiled"` shares: candidate `tiled`'s list, and where it is written.
+/// Null, reported, when no other candidate of that name gives a list of its own.
+/// A shared variant that names a module or lists steps is reported in layer_candidate.
+const Json* shared_variants(Reader& reader, const Json& candidates, const Json& spec,
+                            const std::string& at, std::string& list_at) {
+    const std::string wanted = spec["variants"].get<std::string>();
+    std::vector<std::string> sharable;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const Json& other = candidates[i];
+        if (&other == &spec || !other.is_object() || !other.contains("name") ||
+            !other["name"].is_string() || !other.contains("variants") ||
+            !other["variants"].is_array()) {
+            continue;
+        }
+        const std::string name = other["name"].get<std::string>();
+        if (name == wanted) {
+            list_at = child(child("/candidates", i), "variants");
+            return &other["variants"];
+        }
+        sharable.push_back(name);
+    }
+    reader.error(at, unknown("candidate with variants to share", wanted, sharable) +
+                         (sharable.empty() ? "; no other candidate gives a list of variants"
+                                           : "; expected one of: " + join_some(sharable)));
+    return nullptr;
+}
+
+/// A variant that gives a module or a list of steps would make the candidate sharing it run the
+/// variant's kernel under its own name (a split-K matmul timing the plain one), so a shared
+/// variant carries values only (let, specialization, defines, workgroups, ...). Returns the
+/// variant less what is refused, so that nothing built on a refused field is reported too.
+Json shared_values(Reader& reader, const Json& spec, const Json& variant,
+                   const std::string& variant_at) {
+    const std::string sharer =
+        spec.contains("name") && spec["name"].is_string() ? spec["name"].get<std::string>() : "";
+    Json values = variant;
+    for (const char* field : {"spirv", "glsl", "steps"}) {
+        const auto found = variant.find(field);
+        if (found == variant.end() || (std::string_view(field) == "steps" && !found->is_array())) {
+            continue;
+        }
+        reader.error(child(variant_at, field),
+                     "a variant that candidate '" + sharer + "' shares gives \"" + field +
+                         "\", which would replace that candidate's own kernel; expected shared "
+                         "variants to give values only (let, specialization, defines, "
+                         "workgroups, ...), and each candidate its own module or steps");
+        values.erase(field);
+    }
+    return values;
+}
+
+}  // namespace
+
 std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFields& defaults,
-                                             const Json& spec, const std::string& pointer) {
+                                             const Json& candidates, const Json& spec,
+                                             const std::string& pointer) {
     static constexpr std::string_view name[] = {"name"};
     if (!reader.object(spec, pointer, name, candidate_fields())) {
         return {};
@@ -124,10 +240,21 @@ std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFiel
         require_run_fields(reader, candidate);
         return {std::move(candidate)};
     }
-    const std::string at = child(pointer, "variants");
-    const Json& variants = spec["variants"];
+    std::string at = child(pointer, "variants");
+    const Json* list = &spec["variants"];
+    const bool shared = list->is_string();
+    if (shared) {
+        // Each shared variant is layered over this candidate; a fault in it is reported where
+        // the variant is written.
+        list = shared_variants(reader, candidates, spec, at, at);
+        if (list == nullptr) {
+            return {};
+        }
+    }
+    const Json& variants = *list;
     if (!reader.is_type(variants, at, variants.is_array() && !variants.empty(),
-                        "a non-empty array of variants ({\"name\": ..., fields to replace})")) {
+                        "a non-empty array of variants ({\"name\": ..., fields to replace}), or "
+                        "the name of a candidate whose variants to share")) {
         return {};
     }
     std::vector<CandidateFields> layered;
@@ -141,21 +268,12 @@ std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFiel
         CandidateFields fields = candidate;
         fields.pointer = variant_at;
         if (variant.contains("name")) {
-            const std::string name_at = child(variant_at, "name");
-            const auto name = reader.string(variant["name"], name_at);
-            if (name && !is_candidate_name(*name)) {
-                reader.error(name_at,
-                             "expected a variant name of letters, digits, '_', '-' and '.', "
-                             "found " +
-                                 describe(variant["name"]));
-            } else if (name && !names.insert(*name).second) {
-                reader.error(name_at, "variant name '" + *name +
-                                          "' is used twice in this candidate; expected unique "
-                                          "names");
-            }
-            fields.variant = name.value_or("");
+            fields.variant = read_member_name(reader, variant["name"], child(variant_at, "name"),
+                                              "variant", names)
+                                 .value_or("");
         }
-        overlay(reader, fields, variant, variant_at, {"name"});
+        overlay(reader, fields, shared ? shared_values(reader, spec, variant, variant_at) : variant,
+                variant_at, {"name"});
         require_run_fields(reader, fields);
         layered.push_back(std::move(fields));
     }

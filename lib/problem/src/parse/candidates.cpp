@@ -2,6 +2,7 @@
 #include <cctype>
 #include <set>
 
+#include <spvtune/problem/device_properties.hpp>
 #include <spvtune/vulkan/capabilities.hpp>
 
 #include "candidate_fields.hpp"
@@ -61,6 +62,34 @@ void parse_grid(Reader& reader, const Json& json, const std::string& pointer,
     }
 }
 
+/// `"let": {"TM": 4, "TN": 8}`: named integers in the candidate's scope, as a grid parameter of
+/// one value would be. They let variants that a second candidate shares (`"variants": "tiled"`)
+/// carry values each candidate uses in expressions of its own, without naming its points.
+void parse_let(Reader& reader, const Json& json, const std::string& pointer, const Problem& problem,
+               CandidateFamily& family) {
+    if (!reader.is_type(json, pointer, json.is_object(), "an object (name -> integer)")) {
+        return;
+    }
+    for (const auto& item : json.items()) {
+        const std::string& name = item.key();
+        const Json& value = item.value();
+        const std::string at = child(pointer, name);
+        if (!reader.variable_name(name, at, "a let name")) {
+            continue;
+        }
+        const bool grid = std::any_of(family.grid.begin(), family.grid.end(),
+                                      [&name](const GridAxis& axis) { return axis.name == name; });
+        if (problem.find_parameter(name) != nullptr || grid) {
+            reader.error(at, "let name '" + name + "' has the name of a " +
+                                 (grid ? "grid" : "key") + " parameter; expected a distinct name");
+            continue;
+        }
+        // A value that is not an integer is reported here; its name stays declared, so that
+        // every expression using it is not reported too.
+        family.let.emplace_back(name, reader.integer(value, at).value_or(0));
+    }
+}
+
 void parse_constraints(Reader& reader, const Json& json, const std::string& pointer,
                        const std::vector<std::string>& variables, CandidateFamily& family) {
     if (!reader.is_type(json, pointer, json.is_array(), "an array of expression strings")) {
@@ -79,7 +108,8 @@ void parse_constraints(Reader& reader, const Json& json, const std::string& poin
 }
 
 void parse_specialization(Reader& reader, const Json& json, const std::string& pointer,
-                          const std::vector<std::string>& variables, StepDraft& draft) {
+                          const std::vector<std::string>& variables,
+                          const std::string& iteration_note, StepDraft& draft) {
     if (!reader.is_type(json, pointer, json.is_object(),
                         "an object (SpecId or constant name -> value)")) {
         return;
@@ -89,9 +119,9 @@ void parse_specialization(Reader& reader, const Json& json, const std::string& p
         if (!all_digits(label) && !reader.identifier(label, at, "a specialization constant")) {
             continue;
         }
-        if (auto expression =
-                reader.expression(value, at, variables,
-                                  "a specialization value may use the key and grid parameters")) {
+        if (auto expression = reader.expression(
+                value, at, variables,
+                "a specialization value may use the key and grid parameters" + iteration_note)) {
             draft.specialization.push_back({label, {std::move(*expression), at}});
         }
     }
@@ -231,6 +261,12 @@ std::vector<std::string> candidate_variables(const Problem& problem,
     for (const GridAxis& axis : family.grid) {
         names.push_back(axis.name);
     }
+    for (const auto& [name, value] : family.let) {
+        names.push_back(name);
+    }
+    for (const std::string_view device : device_variable_names()) {
+        names.emplace_back(device);
+    }
     return names;
 }
 
@@ -290,9 +326,16 @@ void parse_step(Reader& reader, const Json& values,
         step.entry = reader.string(values["entry"], at("entry")).value_or("main");
     }
     const auto variables = candidate_variables(problem, family);
+    if (values.contains("iteration")) {
+        parse_iteration(reader, values["iteration"], at("iteration"), variables, step);
+    }
+    auto with_iteration = variables;
+    if (!step.iteration.empty()) {
+        with_iteration.push_back(step.iteration);
+    }
     if (values.contains("specialization")) {
-        parse_specialization(reader, values["specialization"], at("specialization"), variables,
-                             draft);
+        parse_specialization(reader, values["specialization"], at("specialization"), with_iteration,
+                             iteration_note(step), draft);
     }
     step.repeat.pointer = child(pointer, "repeat");
     if (values.contains("repeat")) {
@@ -301,13 +344,6 @@ void parse_step(Reader& reader, const Json& values,
                                             "a repeat count may use the key and grid parameters")) {
             step.repeat.expression = std::move(*repeat);
         }
-    }
-    if (values.contains("iteration")) {
-        parse_iteration(reader, values["iteration"], at("iteration"), variables, step);
-    }
-    auto with_iteration = variables;
-    if (!step.iteration.empty()) {
-        with_iteration.push_back(step.iteration);
     }
     if (values.contains("workgroups")) {
         parse_workgroups(reader, values["workgroups"], at("workgroups"), with_iteration, step);
@@ -319,39 +355,89 @@ void parse_step(Reader& reader, const Json& values,
     if (values.contains("bindings")) {
         parse_bindings(reader, values["bindings"], at("bindings"), problem, step);
     }
-    parse_glsl_fields(reader, values, pointers, variables, draft);
+    // A define is compiled in when the file is loaded (or per key, without the device).
+    auto without_device = variables;
+    std::erase_if(without_device, [](const std::string& name) { return is_device_variable(name); });
+    parse_glsl_fields(reader, values, pointers, without_device, draft);
 }
 
-/// `"steps": [{...}, ...]`: each step's fields, checked like a candidate's.
-void parse_steps(Reader& reader, const Json& json, const std::string& pointer,
-                 const Problem& problem, CandidateFamily& family, FamilyDraft& draft) {
+/// A step's fields: the one-dispatch fields of the candidate's layers (the defaults, the
+/// candidate, its variant), each replaced by the step's own. A step's "spirv" drops an inherited
+/// "glsl" with its GLSL-only fields, and its "glsl" an inherited "spirv".
+void inherit(const CandidateFields& fields, const Json& spec, const std::string& at, Json& values,
+             std::map<std::string, std::string, std::less<>>& pointers) {
+    for (const std::string_view field : dispatch_fields()) {
+        if (fields.has(field)) {
+            values[std::string(field)] = fields[field];
+            pointers[std::string(field)] = fields.at(field);
+        }
+    }
+    drop_replaced_source(spec, [&](std::string_view field) {
+        values.erase(std::string(field));
+        pointers.erase(std::string(field));
+    });
+    for (const auto& [field, value] : spec.items()) {
+        values[field] = value;
+        pointers[field] = child(at, field);
+    }
+}
+
+/// `"steps": [{...}, ...]`: each step's fields, with what it inherits, checked like a
+/// candidate's.
+void parse_steps(Reader& reader, const CandidateFields& fields, const Problem& problem,
+                 CandidateFamily& family, FamilyDraft& draft) {
+    const Json& json = fields["steps"];
+    const std::string& pointer = fields.at("steps");
     if (!reader.is_type(json, pointer, json.is_array() && !json.empty(),
                         "a non-empty array of steps ({\"spirv\" or \"glsl\", \"workgroups\", "
                         "...})")) {
         return;
     }
+    std::set<std::string> step_names;
     for (std::size_t i = 0; i < json.size(); ++i) {
         const std::string at = child(pointer, i);
         const Json& spec = json[i];
         if (!reader.object(spec, at, {}, step_fields())) {
             continue;
         }
-        if (!spec.contains("spirv") && !spec.contains("glsl")) {
-            reader.error(at, "missing required field 'spirv' (or 'glsl')");
-        } else if (spec.contains("spirv") && spec.contains("glsl")) {
+        if (spec.contains("spirv") && spec.contains("glsl")) {
             reader.error(child(at, "glsl"),
                          "a step is either \"spirv\" or \"glsl\"; this one gives both");
         }
-        if (!spec.contains("workgroups")) {
-            reader.error(at, "missing required field 'workgroups'");
+        if (spec.contains("name")) {
+            read_member_name(reader, spec["name"], child(at, "name"), "step", step_names);
         }
+        Json values = Json::object();
         std::map<std::string, std::string, std::less<>> pointers;
-        for (const auto& [field, value] : spec.items()) {
-            pointers[field] = child(at, field);
+        inherit(fields, spec, at, values, pointers);
+        values.erase("name");
+        pointers.erase("name");
+        // Fields a later layer changed by the step's name are its faults' places.
+        for (const auto& [field, written] : fields.step_pointers) {
+            if (field.first == i && pointers.contains(field.second)) {
+                pointers[field.second] = written;
+            }
+        }
+        if (!values.contains("spirv") && !values.contains("glsl")) {
+            reader.error(at,
+                         "missing required field 'spirv' (or 'glsl'), in the step or the "
+                         "candidate");
+        }
+        if (!values.contains("workgroups")) {
+            reader.error(at, "missing required field 'workgroups', in the step or the candidate");
+        }
+        if (!values.contains("glsl")) {
+            for (const std::string_view field : glsl_fields()) {
+                if (field != "glsl" && values.contains(field)) {
+                    reader.error(pointers.find(field)->second,
+                                 "'" + std::string(field) +
+                                     "' belongs to a \"glsl\" step; this one gives \"spirv\"");
+                }
+            }
         }
         DispatchStep step;
         StepDraft step_draft;
-        parse_step(reader, spec, pointers, at, problem, family, step, step_draft);
+        parse_step(reader, values, pointers, at, problem, family, step, step_draft);
         family.steps.push_back(std::move(step));
         draft.steps.push_back(std::move(step_draft));
     }
@@ -369,6 +455,9 @@ void parse_family(Reader& reader, const CandidateFields& fields, const std::stri
     if (fields.has("grid")) {
         parse_grid(reader, fields["grid"], fields.at("grid"), problem, family);
     }
+    if (fields.has("let")) {
+        parse_let(reader, fields["let"], fields.at("let"), problem, family);
+    }
     const auto variables = candidate_variables(problem, family);
     if (fields.has("constraints")) {
         parse_constraints(reader, fields["constraints"], fields.at("constraints"), variables,
@@ -382,11 +471,15 @@ void parse_family(Reader& reader, const CandidateFields& fields, const std::stri
             family.priority.expression = std::move(*priority);
         }
     }
+    if (fields.has("reference_only")) {
+        family.reference_only =
+            reader.boolean(fields["reference_only"], fields.at("reference_only")).value_or(false);
+    }
     if (fields.has("requires")) {
         parse_requires(reader, fields["requires"], fields.at("requires"), family);
     }
     if (fields.has("steps")) {
-        parse_steps(reader, fields["steps"], fields.at("steps"), problem, family, draft);
+        parse_steps(reader, fields, problem, family, draft);
     } else {
         DispatchStep step;
         StepDraft step_draft;
@@ -416,7 +509,7 @@ void parse_candidates(Reader& reader, const Json& json, const Json* defaults, Pr
     for (std::size_t i = 0; i < json.size(); ++i) {
         const std::string at = child(pointer, i);
         const Json& spec = json[i];
-        const std::vector<CandidateFields> layered = layer_candidate(reader, base, spec, at);
+        const std::vector<CandidateFields> layered = layer_candidate(reader, base, json, spec, at);
         std::string name;
         if (spec.is_object() && spec.contains("name")) {
             if (auto written = reader.string(spec["name"], child(at, "name"))) {

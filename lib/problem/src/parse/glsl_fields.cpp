@@ -8,15 +8,10 @@
 namespace spvtune::problem::detail {
 namespace {
 
-/// A define's `{"text": "..."}`: the text as it is, as a string literal the expression
-/// language gives back unchanged (a define of a string is its bare text). Nothing when it is
-/// not one line of text.
-std::optional<Expression> define_text(Reader& reader, const Json& json, const std::string& at) {
-    if (!reader.object(json, at, {"text"}, {}) || !json.contains("text")) {
-        return std::nullopt;
-    }
-    const std::string pointer = child(at, "text");
-    const auto text = reader.string(json["text"], pointer);
+/// Macro text at `pointer` as a string literal the expression language gives back unchanged
+/// (a define of a string is its bare text). Nothing when it is not one line of text.
+std::optional<Expression> macro_text(Reader& reader, const Json& json, const std::string& pointer) {
+    const auto text = reader.string(json, pointer);
     if (!text) {
         return std::nullopt;
     }
@@ -36,6 +31,48 @@ std::optional<Expression> define_text(Reader& reader, const Json& json, const st
     }
 }
 
+/// A define's `{"text": "..."}`: the text as it is.
+std::optional<Expression> define_text(Reader& reader, const Json& json, const std::string& at) {
+    if (!reader.object(json, at, {"text"}, {}) || !json.contains("text")) {
+        return std::nullopt;
+    }
+    return macro_text(reader, json["text"], child(at, "text"));
+}
+
+/// `SCALE(v)` or `MAD(a, b, c)`: a function-like macro's name and parameters, written as GLSL's
+/// preprocessor needs them (no space before the parenthesis, none around the commas); nothing
+/// when `key` is not one.
+std::optional<std::string> function_like_macro(std::string_view key) {
+    const auto open = key.find('(');
+    if (open == std::string_view::npos || key.back() != ')' ||
+        !is_identifier(key.substr(0, open))) {
+        return std::nullopt;
+    }
+    std::string name(key.substr(0, open + 1));
+    std::string_view parameters = key.substr(open + 1, key.size() - open - 2);
+    const auto trimmed = [](std::string_view text) {
+        const auto first = text.find_first_not_of(" \t");
+        const auto last = text.find_last_not_of(" \t");
+        return first == std::string_view::npos ? std::string_view()
+                                               : text.substr(first, last - first + 1);
+    };
+    if (!trimmed(parameters).empty()) {
+        for (bool first = true;; first = false) {
+            const auto comma = parameters.find(',');
+            const std::string_view parameter = trimmed(parameters.substr(0, comma));
+            if (!is_identifier(parameter)) {
+                return std::nullopt;
+            }
+            name += (first ? "" : ",") + std::string(parameter);
+            if (comma == std::string_view::npos) {
+                break;
+            }
+            parameters.remove_prefix(comma + 1);
+        }
+    }
+    return name + ')';
+}
+
 void parse_defines(Reader& reader, const Json& json, const std::string& pointer,
                    const std::vector<std::string>& variables, StepDraft::Glsl& glsl) {
     if (!reader.is_type(json, pointer, json.is_object(),
@@ -44,6 +81,23 @@ void parse_defines(Reader& reader, const Json& json, const std::string& pointer,
     }
     for (const auto& [name, value] : json.items()) {
         const std::string at = child(pointer, name);
+        if (name.find('(') != std::string::npos) {
+            // A function-like macro's value is macro text, as written: "((v) * 4.0)".
+            const auto macro = function_like_macro(name);
+            if (!macro) {
+                reader.error(at,
+                             "expected a function-like macro name such as 'SCALE(v)' or "
+                             "'MAD(a, b, c)' (an identifier, then identifiers in "
+                             "parentheses), found '" +
+                                 name + "'");
+                continue;
+            }
+            if (auto text = value.is_object() ? define_text(reader, value, at)
+                                              : macro_text(reader, value, at)) {
+                glsl.defines.push_back({*macro, {std::move(*text), at}});
+            }
+            continue;
+        }
         if (!reader.identifier(name, at, "a macro name")) {
             continue;
         }
@@ -80,6 +134,23 @@ void parse_include_dirs(Reader& reader, const Json& json, const std::string& poi
     }
 }
 
+/// `"preamble"`: text placed after the defines, before the source (a project's macros), or
+/// `{"file": "macros.glsl"}`, read when the candidate is compiled.
+void parse_preamble(Reader& reader, const Json& json, const std::string& pointer,
+                    StepDraft::Glsl& glsl) {
+    if (json.is_object()) {
+        if (reader.object(json, pointer, {"file"}, {}) && json.contains("file")) {
+            glsl.preamble_file = reader.path(json["file"], child(pointer, "file")).value_or("");
+        }
+        return;
+    }
+    if (!reader.is_type(json, pointer, json.is_string(),
+                        "the preamble's text, or {\"file\": \"path\"}")) {
+        return;
+    }
+    glsl.preamble = json.get<std::string>();
+}
+
 }  // namespace
 
 void parse_glsl_fields(Reader& reader, const Json& values,
@@ -96,6 +167,9 @@ void parse_glsl_fields(Reader& reader, const Json& values,
     }
     if (values.contains("include_dirs")) {
         parse_include_dirs(reader, values["include_dirs"], at("include_dirs"), glsl);
+    }
+    if (values.contains("preamble")) {
+        parse_preamble(reader, values["preamble"], at("preamble"), glsl);
     }
     if (values.contains("glsl_target")) {
         glsl.target = reader

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include <spvtune/base/json_text.hpp>
+#include <spvtune/problem/device_properties.hpp>
 #include <spvtune/problem/suggest.hpp>
 #include <spvtune/problem/value.hpp>
 
@@ -15,15 +16,6 @@ namespace {
 std::string shorten(std::string text) {
     constexpr std::size_t limit = 40;
     return text.size() > limit ? text.substr(0, limit) + "..." : text;
-}
-
-bool is_identifier(std::string_view name) {
-    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) != 0) {
-        return false;
-    }
-    return std::all_of(name.begin(), name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-    });
 }
 
 /// The 1-based column of the first whole-word occurrence of `name` in `text`, in characters.
@@ -47,6 +39,15 @@ std::size_t column_of(std::string_view text, std::string_view name) {
 }
 
 }  // namespace
+
+bool is_identifier(std::string_view name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) != 0) {
+        return false;
+    }
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+    });
+}
 
 std::string child(const std::string& pointer, std::string_view token) {
     // json_pointer escapes '~' and '/' in the token as RFC 6901 requires.
@@ -105,10 +106,14 @@ std::string unknown(std::string_view what, const std::string& name,
 }
 
 void Reader::error(std::string pointer, std::string message, std::string detail) {
-    diagnostics_.push_back({file_, std::move(pointer), std::move(message), std::move(detail)});
+    ++reported_;
+    if (told_.emplace(pointer, message, detail).second) {
+        diagnostics_.push_back({file_, std::move(pointer), std::move(message), std::move(detail)});
+    }
 }
 
 void Reader::error_at_points(Diagnostic diagnostic, const std::string& cause, std::size_t points) {
+    ++reported_;
     const auto [known, added] =
         causes_.try_emplace({diagnostic.pointer, cause}, diagnostics_.size());
     if (!added) {
@@ -261,13 +266,25 @@ std::optional<Expression> Reader::expression(const Json& json, const std::string
     try {
         Expression expression = Expression::parse(text);
         bool ok = true;
+        // The device properties are listed apart: every candidate expression may use them.
+        std::vector<std::string> listed;
+        std::vector<std::string> device;
+        for (const std::string& variable : variables) {
+            (is_device_variable(variable) ? device : listed).push_back(variable);
+        }
         for (const std::string& name : expression.variables()) {
             if (std::find(variables.begin(), variables.end(), name) != variables.end()) {
                 continue;
             }
-            const std::string message = unknown("variable", name, variables) + "; " +
-                                        std::string(scope_note) +
-                                        (variables.empty() ? ": none" : ": " + join(variables));
+            const bool device_name = name.starts_with("device.");
+            std::string message =
+                device_name
+                    ? unknown("device property", name, device) + "; " +
+                          (device.empty()
+                               ? std::string(scope_note) + " and none of the device properties"
+                               : "the device properties are: " + join(device))
+                    : unknown("variable", name, listed) + "; " + std::string(scope_note) +
+                          (listed.empty() ? ": none" : ": " + join(listed));
             const ExpressionError located(text, column_of(text, name), name.size(),
                                           "unknown variable");
             error(pointer, "bad expression: " + message, located.render("    "));

@@ -10,9 +10,11 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -54,7 +56,9 @@ class Reader {
     /// Reports `diagnostic`, found at `points` grid points, once per distinct `cause` at its
     /// pointer: a later report of the same cause only adds its points to the first one.
     void error_at_points(Diagnostic diagnostic, const std::string& cause, std::size_t points);
-    std::size_t error_count() const noexcept { return diagnostics_.size(); }
+    /// Every error reported so far, a repeat of one already told included: callers compare it
+    /// before and after a call to learn whether the call found a fault.
+    std::size_t error_count() const noexcept { return reported_; }
     const std::vector<Diagnostic>& diagnostics() const noexcept { return diagnostics_; }
 
     /// Checks that `json` is an object with every `required` field and no field outside
@@ -124,8 +128,15 @@ class Reader {
     std::filesystem::path file_;
     /// (pointer, cause) -> index in diagnostics_, for error_at_points.
     std::map<std::pair<std::string, std::string>, std::size_t> causes_;
+    /// Pointer, message and detail of each error() told: variants shared by two candidates are
+    /// read twice, and a fault written once is told once.
+    std::set<std::tuple<std::string, std::string, std::string>> told_;
+    std::size_t reported_ = 0;
     std::vector<Diagnostic> diagnostics_;
 };
+
+/// `[A-Za-z_][A-Za-z0-9_]*`.
+bool is_identifier(std::string_view name);
 
 /// Parses `text` as JSON; a syntax error becomes a diagnostic with its line and column.
 std::optional<Json> parse_json(std::string_view text, Reader& reader);

@@ -45,6 +45,10 @@ struct StepDraft {
         std::vector<Define> defines;
         std::vector<std::filesystem::path> include_dirs;  ///< resolved against the problem file
         GlslTarget target = GlslTarget::vulkan1_1;
+        /// `"preamble"`: its text, or the file `{"file": ...}` names (as written), which
+        /// compile_glsl_candidates reads into `preamble` (found like the source).
+        std::string preamble;
+        std::string preamble_file;
     };
     std::optional<Glsl> glsl;
 };
@@ -125,7 +129,8 @@ std::vector<std::string> parameter_names(const Problem& problem);
 /// The names of the buffers, in file order.
 std::vector<std::string> buffer_names(const Problem& problem);
 
-/// The variables candidate expressions of `family` may use: key then grid parameters.
+/// The variables candidate expressions of `family` may use: key then grid parameters, then the
+/// `device.<name>` properties.
 std::vector<std::string> candidate_variables(const Problem& problem, const CandidateFamily& family);
 
 }  // namespace spvtune::problem::detail

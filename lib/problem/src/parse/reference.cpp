@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <set>
 
 #include "problem_parser.hpp"
 
@@ -71,14 +72,63 @@ void resolve_candidates(Reader& reader, const Json& json, const std::string& poi
     }
 }
 
+/// A reference-only candidate that is no reference would never run; a file whose candidates
+/// are all reference-only has none that may win.
+void check_reference_only(Reader& reader, const Problem& problem) {
+    const auto& listed = problem.reference.candidates;
+    bool any_may_win = false;
+    std::set<std::size_t> reported;
+    for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
+        const std::size_t family = problem.candidates[i].family;
+        if (!problem.families[family].reference_only) {
+            any_may_win = true;
+        } else if (std::find(listed.begin(), listed.end(), i) == listed.end() &&
+                   reported.insert(family).second) {
+            reader.error(child(problem.families[family].pointer, "reference_only"),
+                         "candidate '" + problem.candidates[i].name +
+                             "' is reference only but not listed in /reference/candidate; "
+                             "expected it there (else it would never run)");
+        }
+    }
+    if (!any_may_win && !problem.candidates.empty()) {
+        reader.error("/candidates",
+                     "every candidate is reference only; expected at least one "
+                     "that may be the winner");
+    }
+}
+
+/// `"range": [begin, end]`: the elements compared, two expressions of the key parameters.
+std::optional<std::array<LocatedExpression, 2>> parse_range(Reader& reader, const Json& json,
+                                                            const std::string& pointer,
+                                                            const Problem& problem) {
+    if (!reader.is_type(json, pointer, json.is_array() && json.size() == 2,
+                        "an array [begin, end] of the elements compared (end excluded)")) {
+        return std::nullopt;
+    }
+    std::array<LocatedExpression, 2> range;
+    for (std::size_t i = 0; i < 2; ++i) {
+        const std::string at = child(pointer, i);
+        auto expression = reader.expression(json[i], at, parameter_names(problem),
+                                            "a range may use the key parameters");
+        if (!expression) {
+            return std::nullopt;
+        }
+        range[i] = {std::move(*expression), at};
+    }
+    return range;
+}
+
 std::optional<Comparison> parse_comparison(Reader& reader, const Json& json,
                                            const std::string& pointer, std::size_t buffer,
-                                           const BufferSpec& spec) {
-    if (!reader.object(json, pointer, {}, {"exact", "atol", "rtol"})) {
+                                           const BufferSpec& spec, const Problem& problem) {
+    if (!reader.object(json, pointer, {}, {"exact", "atol", "rtol", "range"})) {
         return std::nullopt;
     }
     const std::size_t errors = reader.error_count();
-    Comparison comparison{buffer, false, 0, 0};
+    Comparison comparison{buffer, false, 0, 0, std::nullopt};
+    if (json.contains("range")) {
+        comparison.range = parse_range(reader, json["range"], child(pointer, "range"), problem);
+    }
     if (json.contains("exact")) {
         comparison.exact = reader.boolean(json["exact"], child(pointer, "exact")).value_or(false);
     }
@@ -132,7 +182,7 @@ void parse_compare(Reader& reader, const Json& json, const std::string& pointer,
             continue;
         }
         const auto index = static_cast<std::size_t>(buffer - problem.buffers.data());
-        if (auto comparison = parse_comparison(reader, spec, at, index, *buffer)) {
+        if (auto comparison = parse_comparison(reader, spec, at, index, *buffer, problem)) {
             problem.reference.compare.push_back(*comparison);
         }
     }
@@ -156,6 +206,7 @@ void parse_reference(Reader& reader, const Json& json, Problem& problem, CleanSt
     }
     if (clean.candidates && json.contains("candidate")) {
         resolve_candidates(reader, json["candidate"], child(pointer, "candidate"), problem);
+        check_reference_only(reader, problem);
     }
     if (clean.buffers && json.contains("compare")) {
         parse_compare(reader, json["compare"], child(pointer, "compare"), problem);

@@ -1,3 +1,5 @@
+#include <spvtune/tune/search.hpp>
+
 #include "problem_parser.hpp"
 
 namespace spvtune::problem::detail {
@@ -22,7 +24,7 @@ std::optional<double> positive_seconds(Reader& reader, const Json& json, const s
     return value;
 }
 
-/// The search's settings: strategy, budget, limit on points, seed.
+/// The search's settings: strategy, budget, limit on points, seed, patience.
 void parse_search_settings(Reader& reader, const Json& json, Settings& settings) {
     const std::string pointer = "/settings";
     if (json.contains("search")) {
@@ -44,6 +46,12 @@ void parse_search_settings(Reader& reader, const Json& json, Settings& settings)
             settings.seed = static_cast<std::uint64_t>(*seed);
         }
     }
+    if (json.contains("patience")) {
+        if (auto patience = reader.integer(json["patience"], child(pointer, "patience"), 1,
+                                           static_cast<std::int64_t>(tune::max_patience))) {
+            settings.patience = static_cast<std::uint32_t>(*patience);
+        }
+    }
 }
 
 }  // namespace
@@ -54,7 +62,7 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
             json, pointer, {},
             {"mode", "warmup", "samples", "min_samples", "min_sample_ms", "time_budget_s",
              "candidate_budget_s", "indifference_percent", "kernel_timeout_s", "search",
-             "search_budget_s", "max_candidates", "seed"})) {
+             "search_budget_s", "max_candidates", "seed", "patience"})) {
         return;
     }
     Settings& settings = problem.settings;

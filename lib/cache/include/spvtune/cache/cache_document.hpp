@@ -30,9 +30,18 @@ struct CacheKeyRecord {
 /// (`runners_up`); those read back with 0 samples and NaN times.
 bool statistics_kept(const tune::SampleStatistics& statistics) noexcept;
 
-/// Keeps the winner's statistics and, of the other ranked candidates, only their order (what a
-/// winner failing at run time falls back along): what a store writes unless asked to keep the
-/// whole ranking. A file shrinks to about a third and loads that much faster.
+/// How many runners-up a store keeps the statistics of, after the winner, by default: enough
+/// for `cache show` (margin to the runner-up) and `cache diff` (was a new winner tied with the
+/// old one?) while the rest of a long ranking keeps only its order.
+inline constexpr std::size_t default_runners_up_with_statistics = 2;
+
+/// Keeps the statistics of the winner and of its first `runners_up_with_statistics` runners-up
+/// and, of the other ranked candidates, only their order (what a winner failing at run time
+/// falls back along): what a store writes unless asked to keep the whole ranking.
+void keep_leading_statistics(tune::TuneEntry& entry, std::size_t runners_up_with_statistics);
+
+/// Keeps the winner's statistics and, of the other ranked candidates, only their order: the
+/// smallest file, about a third of a whole ranking's (keep_leading_statistics with none).
 void keep_ranking_order_only(tune::TuneEntry& entry);
 
 /// The entries of one candidate list, identified by its checksum.

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <functional>
 
+#include <spvtune/base/regular_file.hpp>
 #include <spvtune/cache/cache_document.hpp>
 
 namespace spvtune::cache {
@@ -10,8 +11,10 @@ namespace spvtune::cache {
 /// Reads and validates one cache file, with the entries its journal ("<file>.journal", see
 /// docs/cache-format.md) adds that a full write has not folded in yet. Throws std::system_error
 /// naming the file when it cannot be read (including when it does not exist) and CacheFormatError
-/// when it is not a valid cache.
-CacheDocument read_cache_file(const std::filesystem::path& file);
+/// when it is not a valid cache. With LinkPolicy::refuse a symbolic link at `file` is an error
+/// (std::system_error, ELOOP) naming it, as one at its journal always is.
+CacheDocument read_cache_file(const std::filesystem::path& file,
+                              base::LinkPolicy links = base::LinkPolicy::follow);
 
 /// Edits an existing cache file safely: under the file's advisory lock, reads it (with its
 /// journal), applies `edit`, and, when `edit` returns true, replaces the file atomically with

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <spvtune/cache/cache_document.hpp>
 #include <spvtune/cache/cache_lookup.hpp>
 #include <spvtune/cache/cache_warning.hpp>
 #include <spvtune/tune/tune_store.hpp>
@@ -23,10 +24,13 @@ struct CacheFileStoreOptions {
     /// marks stay in memory, and a corrupt file is reported and left where it is, not moved
     /// aside. No lock file is created either.
     bool read_only = false;
-    /// Write every ranked candidate's statistics. By default only the winner's are written and,
-    /// of the others, their order (what a winner that fails at run time falls back along), which
-    /// keeps files small and quick to load.
+    /// Write every ranked candidate's statistics. By default only those of the winner and of
+    /// `runners_up_with_statistics` runners-up are written and, of the others, their order (what
+    /// a winner that fails at run time falls back along), which keeps files small and quick to
+    /// load.
     bool keep_ranking = false;
+    /// How many runners-up keep their statistics when the ranking is not kept whole.
+    std::size_t runners_up_with_statistics = default_runners_up_with_statistics;
 };
 
 /// The persistent cache: one JSON file per hardware identity in one directory.

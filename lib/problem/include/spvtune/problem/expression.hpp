@@ -33,8 +33,9 @@ struct Tree;
 ///     ')'
 ///
 /// Literals: `42`, `0x2A`, `1.5`, `.5`, `1e-3`, `"f32"` (escapes `\"` and `\\`). Names are
-/// `[A-Za-z_][A-Za-z0-9_]*`, resolved from the Scope at evaluation. Functions: min, max (two or
-/// more arguments), ceil_div, pow2, log2, abs, floor, ceil, round, int, float.
+/// `[A-Za-z_][A-Za-z0-9_]*`, or `device.` followed by one (device_properties.hpp), resolved from
+/// the Scope at evaluation. Functions: min, max (two or more arguments), ceil_div, pow2, log2,
+/// ceil_log2, abs, floor, ceil, round, int, float, and the real-valued pow, exp, log, sqrt.
 ///
 /// Semantics: int op int stays int (division truncates toward zero, `%` needs ints); a float on
 /// either side makes the result a float. Integer overflow, division or modulo by zero and a

@@ -25,7 +25,8 @@ NLOHMANN_JSON_SERIALIZE_ENUM(GlslTarget, {
                                              {GlslTarget::vulkan1_3, "vulkan1.3"},
                                          })
 
-/// `#define name value`, placed before the source's first line.
+/// `#define name value`, placed before the source's first line; a function-like macro's name
+/// holds its parameters (`SCALE(v)`).
 struct GlslDefine {
     std::string name;
     std::string value;
@@ -41,6 +42,9 @@ struct GlslRequest {
     /// Searched for `#include "x"` after the including file's directory, and for `#include <x>`.
     std::vector<std::filesystem::path> include_dirs;
     GlslTarget target = GlslTarget::vulkan1_1;
+    /// Text placed after the defines, before the source's first line: a project's preamble of
+    /// macros (several lines).
+    std::string preamble;
 };
 
 /// A file an `#include` pulled in, as it was read: part of what the SPIR-V was made from.

@@ -89,6 +89,9 @@ struct BufferSpec {
     std::string name;
     vulkan::ElementType type = vulkan::ElementType::f32;
     Expression count = Expression::parse("1");  ///< of the key parameters only
+    /// Elements allocated past `count` and zero-filled, for kernels that read past the logical
+    /// size by design (a tile running over the last row); never checked. Of the key parameters.
+    std::optional<Expression> padding;
     vulkan::Fill init;
     BufferRole role = BufferRole::input;
     std::string pointer;
@@ -108,7 +111,8 @@ struct LocatedExpression {
 
 struct Constraint {
     LocatedExpression condition;
-    /// False: it uses only grid parameters and was applied at expansion.
+    /// False: it uses only grid parameters and was applied at expansion. True: it uses a key
+    /// parameter or a device property, and is evaluated per key.
     bool uses_key = false;
 };
 
@@ -169,6 +173,9 @@ struct CandidateFamily {
     std::string variant;
     std::string pointer;  ///< "/candidates/3", or "/candidates/3/variants/1"
     std::vector<GridAxis> grid;
+    /// Named integers a "let" gives (a shared variant's tile sizes, say): in scope as grid
+    /// parameters of one value would be, appended to each candidate's point, never in its name.
+    std::vector<std::pair<std::string, std::int64_t>> let;
     std::vector<Constraint> constraints;
     /// Run in this order in one command buffer, each after the previous one's writes; at least
     /// one. A candidate written without "steps" is one step.
@@ -177,6 +184,9 @@ struct CandidateFamily {
     /// Device capabilities the candidate needs (vulkan::known_capabilities() names); on a device
     /// without one, the candidate is skipped with that reason.
     std::vector<std::string> required_capabilities;
+    /// `"reference_only": true`: its candidates only check the others (they must be listed in
+    /// `reference`): never measured and never the winner (tune::Candidate::reference_only).
+    bool reference_only = false;
 };
 
 /// One point of a family's grid that its grid-only constraints allow.
@@ -185,7 +195,7 @@ struct Candidate {
     /// has neither grid nor variant.
     std::string name;
     std::size_t family = 0;  ///< index into Problem::families
-    /// Grid parameter values, in the family's grid order.
+    /// Grid parameter values, in the family's grid order, then the family's `let` values.
     std::vector<std::pair<std::string, std::int64_t>> point;
 };
 
@@ -196,6 +206,10 @@ struct Comparison {
     bool exact = false;
     double atol = 0;
     double rtol = 0;
+    /// `"range": [begin, end]`: only elements begin..end-1 are compared (a reduction that leaves
+    /// its result in element 0 of an inout buffer); expressions of the key parameters, resolved
+    /// per key into ResolvedBuffer::checked. Empty: the whole buffer.
+    std::optional<std::array<LocatedExpression, 2>> range;
 };
 
 struct Reference {
@@ -231,11 +245,13 @@ struct Settings {
     /// The longest one kernel may run in the worker before its candidate counts as hung.
     std::optional<double> kernel_timeout_s;
     /// Which candidates of a key are measured (tune::SearchSettings): the strategy, the seconds
-    /// a key's search may propose new points, the most points measured per key, the seed.
+    /// a key's search may propose new points, the most points measured per key, the seed, and
+    /// the fruitless restarts in a row after which `local` ends.
     std::optional<tune::SearchStrategy> search;
     std::optional<double> search_budget_s;
     std::optional<std::uint32_t> max_candidates;
     std::optional<std::uint64_t> seed;
+    std::optional<std::uint32_t> patience;
 };
 
 /// A candidate the file describes that could not be loaded: a grid point whose templated `spirv`

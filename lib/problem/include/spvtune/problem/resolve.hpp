@@ -6,8 +6,10 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <spvtune/problem/device_properties.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/tune/result.hpp>
 #include <spvtune/vulkan/compute_pipeline.hpp>
@@ -24,10 +26,16 @@ namespace spvtune::problem {
 struct ResolvedBuffer {
     std::string name;
     vulkan::ElementType type = vulkan::ElementType::f32;
-    std::uint64_t count = 0;  ///< > 0
+    std::uint64_t count = 0;  ///< > 0, the padding included
     std::uint64_t bytes = 0;  ///< count * element size
     vulkan::Fill fill;
     BufferRole role = BufferRole::input;
+    /// The elements a checked buffer's comparison covers, [first, second): the whole buffer but
+    /// its padding, unless its comparison gives a `range`.
+    std::pair<std::uint64_t, std::uint64_t> checked{0, 0};
+    /// The last `padding` of the `count` elements: past the buffer's logical size, zero-filled
+    /// rather than filled, outside every check.
+    std::uint64_t padding = 0;
 };
 
 struct ResolvedBinding {
@@ -82,8 +90,12 @@ tune::Result<std::vector<ResolvedBuffer>> resolve_buffers(const Problem& problem
 /// negative, an expression fails or gives a value of the wrong type or range, a workgroup count
 /// is 0, a repeat count is negative or too large, no step is dispatched at all, or a bound
 /// buffer is smaller than the shader's fixed block.
+///
+/// `device` gives the `device.<name>` variables; without it (nothing runs on a device), an
+/// expression that uses one skips the candidate with that reason.
 tune::Result<ResolvedCandidate> resolve_candidate(const Problem& problem, const ProblemKey& key,
                                                   std::size_t candidate,
-                                                  std::span<const ResolvedBuffer> buffers);
+                                                  std::span<const ResolvedBuffer> buffers,
+                                                  const DeviceProperties* device = nullptr);
 
 }  // namespace spvtune::problem
