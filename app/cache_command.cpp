@@ -3,9 +3,11 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -234,15 +236,63 @@ int run_show(const CacheOptions& options) {
     return exit_success;
 }
 
+/// Which entries a clear removes: by tuner, canonical key and record.
+using EntryPredicate = std::function<bool(const std::string& tuner, const std::string& key_json,
+                                          const cache::CacheKeyRecord& record)>;
+
+/// The level an entry's key was bucketed at, as a problem file's tuning records it.
+std::optional<tune::AutotuneLevel> recorded_level(const tune::TuneEntry& entry) {
+    if (!entry.settings.is_object()) {
+        return std::nullopt;
+    }
+    const auto found = entry.settings.find("autotune_level");
+    if (found == entry.settings.end() || !found->is_string()) {
+        return std::nullopt;
+    }
+    const auto level = tune::parse_autotune_level(found->get<std::string>());
+    return level ? std::optional(level.value()) : std::nullopt;
+}
+
+/// Matches the entries whose key is the selection's key bucketed as `tune` buckets it at the
+/// entry's recorded level, and collects each bucket it mapped to, for the user to see.
+EntryPredicate bucket_match(const EntrySelection& selection, std::set<std::string>& buckets) {
+    return [&selection, &buckets](const std::string& tuner, const std::string& key_json,
+                                  const cache::CacheKeyRecord& record) {
+        const auto level = recorded_level(record.entry);
+        const auto bucketed = level ? selection.bucketed(*level) : std::nullopt;
+        if (!bucketed || !bucketed->matches(tuner, key_json)) {
+            return false;
+        }
+        buckets.insert(bucketed->filter_text() + " (as tune buckets it at level " +
+                       std::string(tune::to_string(*level)) + ")");
+        return true;
+    };
+}
+
+std::size_t count_matches(const std::vector<CacheDocument>& documents,
+                          const EntryPredicate& matches) {
+    std::size_t count = 0;
+    for (const CacheDocument& document : documents) {
+        for (const auto& [tuner, lists] : document.tuners) {
+            for (const auto& [checksum, list] : lists) {
+                for (const auto& [key_json, record] : list.entries) {
+                    count += matches(tuner, key_json, record) ? 1 : 0;
+                }
+            }
+        }
+    }
+    return count;
+}
+
 // Removes the selected entries from one file under its lock, reports them and counts them.
-std::size_t clear_file(const EntrySelection& selection, const fs::path& file) {
+std::size_t clear_file(const EntryPredicate& matches, const fs::path& file) {
     std::vector<std::string> removed;
     cache::edit_cache_file(file, [&](CacheDocument& document) {
         for (auto tuner = document.tuners.begin(); tuner != document.tuners.end();) {
             for (auto list = tuner->second.begin(); list != tuner->second.end();) {
                 auto& entries = list->second.entries;
                 for (auto entry = entries.begin(); entry != entries.end();) {
-                    if (selection.matches(tuner->first, entry->first)) {
+                    if (matches(tuner->first, entry->first, entry->second)) {
                         removed.push_back(tuner->first + "  " + entry->second.printed_key);
                         entry = entries.erase(entry);
                     } else {
@@ -283,15 +333,39 @@ int run_clear(const CacheOptions& options) {
         }
     }
     int status = exit_success;
-    std::size_t removed = 0;
+    std::vector<fs::path> valid;
+    std::vector<CacheDocument> documents;
     for (const fs::path& file : files) {
         // Validate first, so a bad file is reported like in `show` and never touched.
-        if (!read_or_report(file)) {
+        auto document = read_or_report(file);
+        if (!document) {
             status = exit_usage;
             continue;
         }
+        valid.push_back(file);
+        documents.push_back(std::move(*document));
+    }
+    EntryPredicate matches = [&](const std::string& tuner, const std::string& key_json,
+                                 const cache::CacheKeyRecord&) {
+        return selection.value().matches(tuner, key_json);
+    };
+    // `tune` prints a bucketed key as `n=1000 (tuned as n=1024)` and stores it under n=1024: a
+    // key that matches no stored key as written selects the bucket it maps to, named here.
+    std::set<std::string> buckets;
+    if (selection.value().filtered() && count_matches(documents, matches) == 0) {
+        EntryPredicate in_bucket = bucket_match(selection.value(), buckets);
+        if (count_matches(documents, in_bucket) > 0) {
+            matches = std::move(in_bucket);
+            for (const std::string& bucket : buckets) {
+                std::cout << selection.value().describe() << " is stored in the bucket " << bucket
+                          << '\n';
+            }
+        }
+    }
+    std::size_t removed = 0;
+    for (const fs::path& file : valid) {
         try {
-            removed += clear_file(selection.value(), file);
+            removed += clear_file(matches, file);
         } catch (const cache::CacheFormatError& error) {
             std::cerr << "spvtune: error: " << error.what() << '\n';
             status = exit_usage;
@@ -300,6 +374,11 @@ int run_clear(const CacheOptions& options) {
     // A selection that matched nothing is most likely a mistyped key or tuner: say so.
     if (removed == 0 && selection.value().filtered() && status == exit_success) {
         std::cerr << "spvtune: error: no cache entry matches " << selection.value().describe()
+                  << (selection.value().filter_text().empty()
+                          ? ""
+                          : ", nor its bucket as tune buckets a size (for a parameter with a "
+                            "bucket base or bounds of its own, give the key tune printed after "
+                            "'tuned as')")
                   << '\n';
         return exit_usage;
     }
@@ -347,9 +426,12 @@ CommandAction register_cache_command(CLI::App& parent) {
     add_cache_dir_option(*clear, *options->cache_dir, "Cache directory");
 
     const std::vector<CacheSubcommand> own_files = {
-        add_cache_merge_command(*command), add_cache_verify_command(*command, options->cache_dir),
-        add_cache_prune_command(*command, options->cache_dir), add_cache_diff_command(*command),
-        add_cache_compact_command(*command)};
+        add_cache_merge_command(*command),
+        add_cache_verify_command(*command, options->cache_dir),
+        add_cache_prune_command(*command, options->cache_dir),
+        add_cache_diff_command(*command),
+        add_cache_compact_command(*command),
+        add_cache_export_command(*command)};
 
     return [options, path, list, show, clear, own_files] {
         for (const CacheSubcommand& subcommand : own_files) {

@@ -58,11 +58,31 @@ std::string time_text(const std::optional<double>& ns) {
     return ns ? format_duration_ns(*ns) : "";
 }
 
-/// The new winner's time against the old one's; empty unless both are known.
+/// "1.23 ms [1.2 ms, 1.25 ms]": a median with its confidence interval, when known.
+std::string time_with_interval(const std::optional<double>& ns,
+                               const std::optional<cache::MedianInterval>& interval) {
+    std::string text = time_text(ns);
+    if (!text.empty() && interval) {
+        text += " [" + format_duration_ns(interval->low_ns) + ", " +
+                format_duration_ns(interval->high_ns) + "]";
+    }
+    return text;
+}
+
+/// The new winner's time against the old one's, or why the change is only noise; empty unless
+/// both times are known or the change is within the recorded noise.
 std::string winner_speedup(const cache::EntryDifference& difference) {
+    if (!difference.within_noise.empty()) {
+        return "within noise: " + difference.within_noise;
+    }
     return difference.old_ns && difference.new_ns
                ? speedup_text(*difference.old_ns, *difference.new_ns)
                : "";
+}
+
+nlohmann::json interval_json(const std::optional<cache::MedianInterval>& interval) {
+    return interval ? nlohmann::json::array({interval->low_ns, interval->high_ns})
+                    : nlohmann::json(nullptr);
 }
 
 nlohmann::json diff_json(const std::vector<HardwareDiff>& diffs,
@@ -71,13 +91,18 @@ nlohmann::json diff_json(const std::vector<HardwareDiff>& diffs,
     for (const HardwareDiff& diff : diffs) {
         nlohmann::json entries = nlohmann::json::array();
         for (const cache::EntryDifference& d : diff.differences) {
-            entries.push_back({{"change", cache::entry_change_name(d.change)},
-                               {"tuner", d.tuner},
-                               {"key", d.printed_key},
-                               {"old_winner", d.old_winner},
-                               {"new_winner", d.new_winner},
-                               {"old_ns", d.old_ns ? nlohmann::json(*d.old_ns) : nullptr},
-                               {"new_ns", d.new_ns ? nlohmann::json(*d.new_ns) : nullptr}});
+            entries.push_back(
+                {{"change", cache::entry_change_name(d.change)},
+                 {"tuner", d.tuner},
+                 {"key", d.printed_key},
+                 {"old_winner", d.old_winner},
+                 {"new_winner", d.new_winner},
+                 {"old_ns", d.old_ns ? nlohmann::json(*d.old_ns) : nullptr},
+                 {"new_ns", d.new_ns ? nlohmann::json(*d.new_ns) : nullptr},
+                 {"old_interval_ns", interval_json(d.old_interval)},
+                 {"new_interval_ns", interval_json(d.new_interval)},
+                 {"within_noise", d.within_noise.empty() ? nlohmann::json(nullptr)
+                                                         : nlohmann::json(d.within_noise)}});
         }
         hardware.push_back(
             {{"hardware", diff.hardware}, {"device", diff.device}, {"entries", entries}});
@@ -110,8 +135,10 @@ std::string diff_markdown(const std::vector<HardwareDiff>& diffs,
         for (const cache::EntryDifference& d : diff.differences) {
             out << "| " << cache::entry_change_name(d.change) << " | " << markdown_text(d.tuner)
                 << " | " << markdown_text(d.printed_key) << " | " << markdown_text(d.old_winner)
-                << " | " << markdown_text(d.new_winner) << " | " << time_text(d.old_ns) << " | "
-                << time_text(d.new_ns) << " | " << winner_speedup(d) << " |\n";
+                << " | " << markdown_text(d.new_winner) << " | "
+                << time_with_interval(d.old_ns, d.old_interval) << " | "
+                << time_with_interval(d.new_ns, d.new_interval) << " | "
+                << markdown_text(winner_speedup(d)) << " |\n";
         }
     }
     return out.str();
@@ -164,10 +191,12 @@ int run_diff(const DiffOptions& options) {
             out << "  " << cache::entry_change_name(d.change) << "  " << d.tuner << ' '
                 << d.printed_key;
             if (!d.old_winner.empty()) {
-                out << "  old " << d.old_winner << ' ' << time_text(d.old_ns);
+                out << "  old " << d.old_winner << ' '
+                    << time_with_interval(d.old_ns, d.old_interval);
             }
             if (!d.new_winner.empty()) {
-                out << "  new " << d.new_winner << ' ' << time_text(d.new_ns);
+                out << "  new " << d.new_winner << ' '
+                    << time_with_interval(d.new_ns, d.new_interval);
             }
             const std::string speedup = winner_speedup(d);
             if (!speedup.empty() && d.change == cache::EntryChange::winner_changed) {

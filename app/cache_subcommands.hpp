@@ -24,5 +24,6 @@ CacheSubcommand add_cache_prune_command(CLI::App& cache,
                                         const std::shared_ptr<std::string>& cache_dir);
 CacheSubcommand add_cache_diff_command(CLI::App& cache);
 CacheSubcommand add_cache_compact_command(CLI::App& cache);
+CacheSubcommand add_cache_export_command(CLI::App& cache);
 
 }  // namespace spvtune::app

@@ -29,10 +29,19 @@ std::string hex(std::uint64_t value) {
     return text;
 }
 
-/// What is missing from one cache file for one problem, one line per gap.
-std::vector<std::string> gaps(const cache::CacheDocument& document,
-                              const problem::ProblemCacheLayout& layout) {
-    std::vector<std::string> found;
+/// Why a key lacks a current entry. A key never tuned needs a tuning run; a stale one was tuned
+/// for candidates that have changed since, or its entry no longer answers for today's.
+enum class GapKind { never_tuned, stale };
+
+struct Gap {
+    GapKind kind;
+    std::string line;
+};
+
+/// What is missing from one cache file for one problem, one gap per key.
+std::vector<Gap> gaps(const cache::CacheDocument& document,
+                      const problem::ProblemCacheLayout& layout) {
+    std::vector<Gap> found;
     const auto tuner = document.tuners.find(layout.tuner);
     const cache::CacheCandidateList* list = nullptr;
     if (tuner != document.tuners.end()) {
@@ -52,18 +61,25 @@ std::vector<std::string> gaps(const cache::CacheDocument& document,
                     older = older || other.entries.contains(key_json);
                 }
             }
-            found.push_back(where + ": no entry for today's candidates (checksum " +
-                            hex(layout.checksum) + ")" +
-                            (older ? "; the file has one for an older candidate list" : ""));
+            if (older) {
+                found.push_back({GapKind::stale, where +
+                                                     ": stale (candidates changed): the file has "
+                                                     "an entry for an older candidate list, none "
+                                                     "for today's (checksum " +
+                                                     hex(layout.checksum) + ")"});
+            } else {
+                found.push_back({GapKind::never_tuned,
+                                 where + ": never tuned: no entry for any candidate list"});
+            }
             continue;
         }
         const tune::TuneEntry& entry = record->second.entry;
         if (entry.needs_retune) {
-            found.push_back(where + ": marked for re-tune");
+            found.push_back({GapKind::stale, where + ": stale (marked for re-tune)"});
         } else if (std::find(layout.candidates.begin(), layout.candidates.end(),
                              entry.winner_name) == layout.candidates.end()) {
-            found.push_back(where + ": the winner " + entry.winner_name +
-                            " is no longer a candidate");
+            found.push_back({GapKind::stale, where + ": stale (candidates changed): the winner " +
+                                                 entry.winner_name + " is no longer a candidate"});
         }
     }
     return found;
@@ -95,26 +111,28 @@ int run_verify(const VerifyOptions& options, const std::string& cache_dir) {
         }
         files.push_back(file);
     }
-    std::size_t total = 0;
+    std::size_t never_tuned = 0;
+    std::size_t stale = 0;
     for (const fs::path& file : files) {
         const auto document = read_or_report(file);
         if (!document) {
             return exit_usage;
         }
         for (const problem::ProblemCacheLayout& layout : *layouts) {
-            for (const std::string& gap : gaps(*document, layout)) {
-                std::cout << file.string() << ": " << gap << '\n';
-                ++total;
+            for (const Gap& gap : gaps(*document, layout)) {
+                std::cout << file.string() << ": " << gap.line << '\n';
+                ++(gap.kind == GapKind::never_tuned ? never_tuned : stale);
             }
         }
     }
+    const std::size_t total = never_tuned + stale;
     if (total + missing == 0) {
         std::cout << "verified " << files.size() << " cache files against " << layouts->size()
                   << " problems: every key has a current entry\n";
         return exit_success;
     }
-    std::cout << total << " keys without a current entry, " << missing
-              << " hardware files missing\n";
+    std::cout << total << " keys without a current entry (" << never_tuned << " never tuned, "
+              << stale << " stale), " << missing << " hardware files missing\n";
     return exit_failure;
 }
 

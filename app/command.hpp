@@ -24,6 +24,7 @@ CommandAction register_check_command(CLI::App& parent);
 CommandAction register_compare_command(CLI::App& parent);
 CommandAction register_tune_command(CLI::App& parent);
 CommandAction register_report_command(CLI::App& parent);
+CommandAction register_replay_command(CLI::App& parent);
 CommandAction register_show_output_command(CLI::App& parent);
 CommandAction register_worker_command(CLI::App& parent);
 /// `completion SHELL`: a completion script generated from `parent`'s command tree.

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -48,6 +49,8 @@ struct CompareOptions {
     std::vector<std::string> key_filters;
     double threshold_percent = 5;
     std::optional<double> fail_if_slower_percent;
+    std::string inconclusive = "warn";
+    double budget_s = default_budget_s;
     std::string json_out;
     std::string markdown_out;
     std::string junit_out;
@@ -130,13 +133,17 @@ Side& load_side(run::Session& session, std::deque<Side>& sides, const std::strin
 
 tune::ComparisonSettings comparison_settings(const problem::Problem& problem,
                                              const CompareOptions& options) {
-    const tune::SamplingSettings sampling =
-        run::sampling_settings(problem.settings, options.overrides);
+    // A file's `samples` sizes its tune; compare samples until its verdicts settle or its budget
+    // runs out, capped only by --samples given here.
+    problem::Settings file = problem.settings;
+    file.samples.reset();
+    const tune::SamplingSettings sampling = run::sampling_settings(file, options.overrides);
     tune::ComparisonSettings settings;
     settings.threshold = options.threshold_percent / 100;
     settings.warmup_runs = sampling.warmup_runs;
     settings.min_samples = sampling.min_samples;
-    settings.max_samples = sampling.max_samples;
+    settings.max_samples =
+        options.overrides.samples ? sampling.max_samples : problem::max_sample_count;
     settings.time_budget = sampling.time_budget;
     return settings;
 }
@@ -167,23 +174,6 @@ struct Lineup {
     std::vector<std::pair<Side*, std::size_t>> arms;  ///< the baseline first
 };
 
-/// Warns when the baseline's noise is too high to settle a verdict at the run's threshold. The
-/// robust measure, so that one outlier (which the medians shrug off) raises no alarm.
-void warn_if_noisy(CompareRun& run, const run::KeyComparison& key) {
-    const double cv = tune::robust_coefficient_of_variation(key.arms.front().samples_ns);
-    if (!tune::too_noisy_for(cv, run.settings.threshold, run.settings.max_samples)) {
-        return;
-    }
-    char text[400];
-    std::snprintf(text, sizeof text,
-                  "%s: the baseline's samples vary by %.1f%% (robust coefficient of variation), "
-                  "too much to settle a ±%g%% threshold within %zu samples: raise --samples or "
-                  "--min-sample-ms, widen --threshold, or quiet the machine",
-                  problem::to_string(key.key).c_str(), cv * 100, run.settings.threshold * 100,
-                  run.settings.max_samples);
-    run.warnings.emplace_back(text);
-}
-
 /// Whether every side's problem has `key`.
 bool on_every_side(const std::deque<Side>& sides, const problem::ProblemKey& key) {
     return std::all_of(sides.begin(), sides.end(), [&](const Side& side) {
@@ -192,10 +182,40 @@ bool on_every_side(const std::deque<Side>& sides, const problem::ProblemKey& key
     });
 }
 
+/// The run's --budget, shared out as the comparisons go: each gets an equal part of what is left,
+/// so one that settles early leaves its time to the rest.
+class RunBudget {
+  public:
+    RunBudget(double seconds, std::size_t comparisons)
+        : deadline_(std::chrono::steady_clock::now() +
+                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(seconds))),
+          left_(comparisons) {}
+
+    /// The next comparison's settings: its share of the time left, or the key's own
+    /// --time-budget when that is shorter. A spent budget still lets it measure one round.
+    tune::ComparisonSettings next(const tune::ComparisonSettings& settings) {
+        tune::ComparisonSettings shared = settings;
+        const auto left = std::max(deadline_ - std::chrono::steady_clock::now(),
+                                   std::chrono::steady_clock::duration::zero());
+        auto share = std::chrono::duration_cast<std::chrono::milliseconds>(
+            left / static_cast<std::int64_t>(std::max<std::size_t>(left_, 1)));
+        share = std::max(share, std::chrono::milliseconds(1));
+        shared.time_budget = settings.time_budget ? std::min(*settings.time_budget, share) : share;
+        left_ = left_ > 0 ? left_ - 1 : 0;
+        return shared;
+    }
+
+  private:
+    std::chrono::steady_clock::time_point deadline_;
+    std::size_t left_;
+};
+
 /// Measures every lineup on `key` into `group`.
 void compare_lineups(const std::deque<Side>& sides, const std::vector<Lineup>& lineups,
                      const problem::ProblemKey& key, const run::DeviceLimits& limits,
-                     tune::AutotuneLevel level, CompareRun& run, ComparisonGroup& group) {
+                     tune::AutotuneLevel level, RunBudget& budget, const CompareRun& run,
+                     ComparisonGroup& group) {
     for (const Lineup& lineup : lineups) {
         std::vector<run::ComparisonArm> arms;
         for (const auto& [side, candidate] : lineup.arms) {
@@ -204,11 +224,7 @@ void compare_lineups(const std::deque<Side>& sides, const std::vector<Lineup>& l
         std::cerr << "spvtune: comparing " << problem::to_string(key) << ": "
                   << sides.front().problem.candidates[lineup.arms.front().second].name
                   << " against " << arms.size() - 1 << " contender(s)\n";
-        run::KeyComparison compared = run::compare_key(arms, key, limits, level, run.settings);
-        if (!compared.error) {
-            warn_if_noisy(run, compared);
-        }
-        group.keys.push_back(std::move(compared));
+        group.keys.push_back(run::compare_key(arms, key, limits, level, budget.next(run.settings)));
     }
 }
 
@@ -224,6 +240,7 @@ CompareRun measure(run::Session& session, std::deque<Side>& sides,
     }
     ComparisonGroup group{
         sides.front().problem.name, sides.front().source, sides.back().source, {}};
+    std::vector<problem::ProblemKey> keys;
     std::size_t selected_keys = 0;
     for (const problem::KeyEntry& entry : sides.front().problem.keys) {
         if (!filter.matches(entry.key)) {
@@ -235,7 +252,17 @@ CompareRun measure(run::Session& session, std::deque<Side>& sides,
                                    sides.front().source + ": not compared");
             continue;
         }
-        compare_lineups(sides, lineups, entry.key, limits, session.settings().level, run, group);
+        keys.push_back(entry.key);
+    }
+    // The family whose verdicts hold together: every contender of every key compared.
+    std::size_t contenders = 0;
+    for (const Lineup& lineup : lineups) {
+        contenders += lineup.arms.size() - 1;
+    }
+    run.settings.family_size = std::max<std::size_t>(keys.size() * contenders, 1);
+    RunBudget budget(*run.budget_s, keys.size() * lineups.size());
+    for (const problem::ProblemKey& key : keys) {
+        compare_lineups(sides, lineups, key, limits, session.settings().level, budget, run, group);
     }
     // The executors hold pipelines and buffers of the in-process device: gone before it is.
     for (Side& side : sides) {
@@ -320,6 +347,11 @@ void check_usage(const CompareOptions& options) {
         !(std::isfinite(*options.fail_if_slower_percent) && *options.fail_if_slower_percent >= 0)) {
         throw UsageError("--fail-if-slower: expected a percentage of 0 or more");
     }
+    if (options.inconclusive == "fail" && !options.fail_if_slower_percent) {
+        throw UsageError(
+            "--inconclusive fail decides what the gate does with an undecided arm: give the gate "
+            "too, e.g. --fail-if-slower 5");
+    }
     if (options.results) {
         if (options.files.size() != 2 || named || kernel_dirs) {
             throw UsageError(
@@ -379,14 +411,22 @@ int run_compare(CompareOptions& options) {
         if (options.fail_if_slower_percent) {
             run.fail_if_slower = *options.fail_if_slower_percent / 100;
         }
+        for (const InconclusivePolicy policy :
+             {InconclusivePolicy::pass, InconclusivePolicy::warn, InconclusivePolicy::fail}) {
+            if (options.inconclusive == inconclusive_policy_name(policy)) {
+                run.inconclusive = policy;
+            }
+        }
         if (options.results) {
             tune::ComparisonSettings settings;
             settings.threshold = options.threshold_percent / 100;
             const CompareRun saved = compare_saved_results(
                 options.files.front(), options.files.back(), filter.value(), settings);
             const std::optional<double> gate = run.fail_if_slower;
+            const InconclusivePolicy policy = run.inconclusive;
             run = saved;
             run.fail_if_slower = gate;
+            run.inconclusive = policy;
         } else {
             const auto level = tune::autotune_level_from_env();
             if (!level) {
@@ -399,11 +439,15 @@ int run_compare(CompareOptions& options) {
             if (!first.problem) {
                 return exit_usage;
             }
-            if (const auto conflict =
-                    sample_count_conflict(first.problem->settings, options.overrides)) {
+            // The file's `samples` sizes its tune, not a comparison (comparison_settings): only
+            // --samples caps the rounds, so only it can be below a min_samples.
+            problem::Settings file_settings = first.problem->settings;
+            file_settings.samples.reset();
+            if (const auto conflict = sample_count_conflict(file_settings, options.overrides)) {
                 throw UsageError(options.files.front() + ": " + *conflict);
             }
             run.settings = comparison_settings(*first.problem, options);
+            run.budget_s = options.budget_s;
             run = compares_two_sides(options)
                       ? compare_files(session, options, filter.value(), std::move(run))
                       : compare_candidates(session, options, filter.value(), std::move(run));
@@ -419,6 +463,7 @@ int run_compare(CompareOptions& options) {
         throw;
     }
 
+    judge_run(run);
     const CompareSummary summary = summarize(run);
     // The files first: when one cannot be written, the run fails before the terminal report.
     write_report(options.json_out, compare_json(run).dump(2) + "\n", "JSON");
@@ -469,7 +514,22 @@ CommandAction register_compare_command(CLI::App& parent) {
                         "5)");
     command->add_option("--fail-if-slower", options->fail_if_slower_percent,
                         "Exit 1 when a contender is slower than the baseline by more than this "
-                        "percent with 95% confidence, or its output is wrong");
+                        "percent with the run's family-wise 95% confidence, or its output is "
+                        "wrong");
+    command
+        ->add_option("--inconclusive", options->inconclusive,
+                     "What an arm still inconclusive when sampling ends does to the gate: pass, "
+                     "warn (pass, named in a warning) or fail (default: warn)")
+        ->check(CLI::IsMember({"pass", "warn", "fail"}))
+        ->type_name("POLICY");
+    char budget_help[160];
+    std::snprintf(budget_help, sizeof budget_help,
+                  "Seconds of measuring the whole run may take; each key and lineup samples until "
+                  "its verdicts settle or its share runs out (default: %g)",
+                  default_budget_s);
+    command->add_option("--budget", options->budget_s, budget_help)
+        ->check(number_from(0, false))
+        ->type_name("S");
     add_device_option(*command, options->device);
     add_cache_dir_option(*command, options->cache_dir, "Cache directory, for compiled GLSL");
     add_kernel_dir_option(*command, options->kernel_dirs);

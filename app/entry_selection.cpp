@@ -64,4 +64,14 @@ std::string EntrySelection::describe() const {
     return description_;
 }
 
+std::optional<EntrySelection> EntrySelection::bucketed(tune::AutotuneLevel level) const {
+    KeyFilter filter = filter_.bucketed(level);
+    if (filter.describe() == filter_.describe()) {
+        return std::nullopt;
+    }
+    EntrySelection selection = *this;
+    selection.filter_ = std::move(filter);
+    return selection;
+}
+
 }  // namespace spvtune::app

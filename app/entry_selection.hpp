@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ class EntrySelection {
     bool matches(const std::string& tuner, const std::string& key_json) const;
     /// The options as given, for messages: `--tuner T --key K`.
     std::string describe() const;
+    /// The selection with its name=value keys bucketed as `tune` buckets a parameter with the
+    /// default bucketing at `level` (KeyFilter::bucketed); none when that selects the same keys.
+    std::optional<EntrySelection> bucketed(tune::AutotuneLevel level) const;
+    /// The name=value keys as selected: `n=1024`.
+    std::string filter_text() const { return filter_.describe(); }
 
   private:
     std::string tuner_;

@@ -15,6 +15,15 @@ std::optional<double> as_number(const std::string& text) {
     return value;
 }
 
+std::optional<std::uint64_t> as_whole_number(const std::string& text) {
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
 std::string trimmed(const std::string& text) {
     const auto first = text.find_first_not_of(' ');
     if (first == std::string::npos) {
@@ -77,6 +86,18 @@ std::string KeyFilter::describe() const {
         text += (text.empty() ? "" : ",") + name + "=" + value;
     }
     return text;
+}
+
+KeyFilter KeyFilter::bucketed(tune::AutotuneLevel level) const {
+    KeyFilter filter;
+    for (const auto& [name, value] : wanted_) {
+        const auto number = as_whole_number(value);
+        filter.wanted_.emplace_back(
+            name, number
+                      ? std::to_string(tune::anchor(*number, std::nullopt, std::nullopt, 2, level))
+                      : value);
+    }
+    return filter;
 }
 
 }  // namespace spvtune::app

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <spvtune/problem/problem_key.hpp>
+#include <spvtune/tune/anchor.hpp>
 #include <spvtune/tune/result.hpp>
 
 namespace spvtune::app {
@@ -22,6 +23,10 @@ class KeyFilter {
     bool empty() const noexcept { return wanted_.empty(); }
     /// The filter as the user wrote it, for messages.
     std::string describe() const;
+    /// The filter with each whole non-negative number replaced by its bucket as a parameter
+    /// with the default bucketing (`"bucket": {}`: base 2, no bounds) has it at `level`, so the
+    /// exact key `tune` printed (`n=1000 (tuned as n=1024)`) selects the stored bucket.
+    KeyFilter bucketed(tune::AutotuneLevel level) const;
 
   private:
     std::vector<std::pair<std::string, std::string>> wanted_;

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
     add(register_tune_command(app));
     add(register_compare_command(app));
     add(register_report_command(app));
+    add(register_replay_command(app));
     add(register_show_output_command(app));
     add(register_completion_command(app));
     add(register_worker_command(app));

@@ -58,7 +58,8 @@ std::optional<double> finite_number(const std::string& text) {
     return value;
 }
 
-/// A finite number above `min` (or at least `min` when `or_equal`).
+}  // namespace
+
 CLI::Validator number_from(double min, bool or_equal) {
     const std::string expected =
         std::string("expected a number ") + (or_equal ? ">= " : "> ") + number_text(min);
@@ -69,6 +70,8 @@ CLI::Validator number_from(double min, bool or_equal) {
             },
             or_equal ? "NONNEGATIVE" : "POSITIVE"};
 }
+
+namespace {
 
 /// A finite number in [0, 100).
 CLI::Validator percentage_below_100() {
@@ -124,6 +127,11 @@ void add_search_options(CLI::App& command, problem::Settings& overrides) {
                     "same points" +
                         default_text("seed", "0"))
         ->check(integer_in(0, std::numeric_limits<std::int64_t>::max()));
+    command
+        .add_option("--patience", overrides.patience,
+                    "local: fruitless restarts in a row before the search ends" +
+                        default_text("patience", std::to_string(tune::local_patience)))
+        ->check(integer_in(1, static_cast<std::int64_t>(tune::max_patience)));
 }
 
 void add_measurement_options(CLI::App& command, problem::Settings& overrides) {

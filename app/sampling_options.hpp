@@ -9,6 +9,10 @@
 
 namespace spvtune::app {
 
+/// A validator of a finite number above `min` (or at least `min` when `or_equal`), whose message
+/// says what was expected in the words the file's settings use.
+CLI::Validator number_from(double min, bool or_equal);
+
 /// Adds the options of how candidates are measured, which `tune` and `compare` share:
 /// --warmup, --samples, --min-samples, --min-sample-ms, --time-budget, --kernel-timeout.
 void add_measurement_options(CLI::App& command, problem::Settings& overrides);
@@ -20,7 +24,7 @@ void add_measurement_options(CLI::App& command, problem::Settings& overrides);
 void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool& fixed);
 
 /// Adds tune's search options (--search, --budget, --max-candidates, --seed), which override a
-/// problem file's `search`, `search_budget_s`, `max_candidates` and `seed` settings.
+/// problem file's `search`, `search_budget_s`, `max_candidates`, `seed` and `patience` settings.
 void add_search_options(CLI::App& command, problem::Settings& overrides);
 
 /// The rule a problem file's `settings` follow, applied to the file under the command line:

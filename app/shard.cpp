@@ -1,10 +1,12 @@
 #include "shard.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
-
-#include <spvtune/base/digest.hpp>
-#include <spvtune/tune/key.hpp>
+#include <numeric>
+#include <variant>
 
 namespace spvtune::app {
 namespace {
@@ -82,10 +84,35 @@ tune::Result<std::optional<Shard>> choose_shard(const std::string& option,
     return std::optional<Shard>();
 }
 
-bool in_shard(const problem::ProblemKey& key, const Shard& shard) {
-    base::Fnv1a digest;
-    digest.add_field(tune::canonical_key_json(key));
-    return digest.value() % shard.count == shard.index;
+double estimated_cost(const problem::ProblemKey& key, std::size_t candidates) {
+    double size = 1;
+    for (const auto& [name, value] : key.entries()) {
+        if (const auto* integer = std::get_if<std::int64_t>(&value)) {
+            size *= std::max<double>(1.0, static_cast<double>(*integer));
+        } else if (const auto* real = std::get_if<double>(&value)) {
+            size *= std::isfinite(*real) ? std::max(1.0, *real) : 1.0;
+        }
+    }
+    return static_cast<double>(std::max<std::size_t>(candidates, 1)) * size;
+}
+
+std::vector<std::size_t> plan_shards(const std::vector<ShardWork>& work, std::size_t count) {
+    std::vector<std::size_t> order(work.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (work[a].cost != work[b].cost) {
+            return work[a].cost > work[b].cost;
+        }
+        return work[a].identity < work[b].identity;
+    });
+    std::vector<double> load(std::max<std::size_t>(count, 1), 0.0);
+    std::vector<std::size_t> shard_of(work.size(), 0);
+    for (const std::size_t unit : order) {
+        const auto least = std::min_element(load.begin(), load.end());
+        shard_of[unit] = static_cast<std::size_t>(least - load.begin());
+        *least += work[unit].cost;
+    }
+    return shard_of;
 }
 
 }  // namespace spvtune::app

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <spvtune/problem/problem_key.hpp>
 #include <spvtune/tune/result.hpp>
@@ -32,8 +33,21 @@ tune::Result<std::optional<Shard>> choose_shard(const std::string& option,
                                                 std::optional<std::size_t> shard_count,
                                                 const EnvironmentReader& environment);
 
-/// Whether `key` belongs to `shard`: by a hash of the key's canonical JSON, so every run and
-/// every other shard agrees, whatever the order or number of the problem's keys.
-bool in_shard(const problem::ProblemKey& key, const Shard& shard);
+/// One unit the shards split: the keys that share a cache entry (one tuning key of one
+/// problem), named by a stable identity, with the estimated cost of tuning it.
+struct ShardWork {
+    std::string identity;
+    double cost = 0;
+};
+
+/// Roughly how long tuning a key takes: the number of candidates times the problem size, the
+/// product of the key's numeric parameters (each at least 1; text parameters count 1).
+double estimated_cost(const problem::ProblemKey& key, std::size_t candidates);
+
+/// The shard (0-based, of `count`) that tunes each unit of `work`: the costliest unit first,
+/// each to the shard with the least planned cost so far (the lowest index on a tie), units of
+/// equal cost in the order of their identities. The plan depends only on the units, never on
+/// their order, so every run and every shard given the same problems and --key agree.
+std::vector<std::size_t> plan_shards(const std::vector<ShardWork>& work, std::size_t count);
 
 }  // namespace spvtune::app

@@ -1,5 +1,8 @@
+#include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -13,6 +16,7 @@
 #include <spvtune/run/problem_tuning.hpp>
 #include <spvtune/run/session.hpp>
 #include <spvtune/tune/anchor.hpp>
+#include <spvtune/tune/key.hpp>
 #include <spvtune/tune/result.hpp>
 
 #include "command.hpp"
@@ -27,6 +31,7 @@
 #include "report/json_reporter.hpp"
 #include "sampling_options.hpp"
 #include "shard.hpp"
+#include "shard_costs.hpp"
 #include "terminal_color.hpp"
 
 namespace spvtune::app {
@@ -64,6 +69,7 @@ struct TuneOptions {
     std::optional<std::size_t> build_threads;
     std::string shard;
     std::optional<std::size_t> shard_count;
+    std::string shard_costs;
     problem::Settings overrides;
     ColorMode color = ColorMode::automatic;
 };
@@ -127,6 +133,95 @@ std::optional<std::string> settings_error(const std::vector<problem::Problem>& p
     return std::nullopt;
 }
 
+/// "6006", "1.049e+07": a planned cost, in candidates x problem size.
+std::string cost_text(double cost) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", cost);
+    return text;
+}
+
+/// Replaces the units' estimated costs by the tuning times `recorded` holds, in ns; a unit it
+/// has none for gets its estimate scaled by the recorded units' time per estimated cost, so both
+/// kinds are on one scale. Returns how many units had a recorded time (none: estimates kept).
+std::size_t use_recorded_costs(std::vector<ShardWork>& units,
+                               const std::vector<std::pair<std::string, std::string>>& addresses,
+                               const RecordedCosts& recorded) {
+    std::vector<std::optional<double>> times(units.size());
+    double recorded_sum = 0;
+    double estimated_sum = 0;
+    std::size_t matched = 0;
+    for (std::size_t unit = 0; unit < units.size(); ++unit) {
+        times[unit] = recorded.find(addresses[unit].first, addresses[unit].second);
+        if (times[unit]) {
+            recorded_sum += *times[unit];
+            estimated_sum += units[unit].cost;
+            ++matched;
+        }
+    }
+    if (matched == 0 || estimated_sum <= 0) {
+        return 0;
+    }
+    for (std::size_t unit = 0; unit < units.size(); ++unit) {
+        units[unit].cost = times[unit].value_or(units[unit].cost * recorded_sum / estimated_sum);
+    }
+    return matched;
+}
+
+/// The keys of `shard`, the shards balanced by cost (plan_shards): estimated, or the tuning
+/// times an earlier cache recorded (`recorded`); the keys that share a cache entry (a tuning
+/// key) are one unit, tuned by one shard. Says what every shard got.
+std::vector<SelectedKey> shard_keys(std::vector<SelectedKey> work, const Shard& shard,
+                                    tune::AutotuneLevel level, const RecordedCosts* recorded) {
+    std::map<std::string, std::size_t> unit_of;  // by identity
+    std::vector<ShardWork> units;
+    std::vector<std::pair<std::string, std::string>> addresses;  // tuner, key JSON, per unit
+    std::vector<std::size_t> unit_of_key;
+    for (const SelectedKey& key : work) {
+        const std::string key_json =
+            tune::canonical_key_json(key.problem->tuning_key(key.entry->key, level));
+        const std::string identity = key.problem->name + " " + key_json;
+        const auto [found, added] = unit_of.try_emplace(identity, units.size());
+        const double cost = estimated_cost(key.entry->key, key.problem->candidates.size());
+        if (added) {
+            units.push_back({identity, cost});
+            addresses.emplace_back(key.problem->name, key_json);
+        } else {
+            units[found->second].cost = std::max(units[found->second].cost, cost);
+        }
+        unit_of_key.push_back(found->second);
+    }
+    const std::size_t measured = recorded ? use_recorded_costs(units, addresses, *recorded) : 0;
+    const std::vector<std::size_t> plan = plan_shards(units, shard.count);
+    std::vector<double> planned(shard.count, 0.0);
+    std::vector<std::size_t> keys_per_shard(shard.count, 0);
+    for (std::size_t unit = 0; unit < units.size(); ++unit) {
+        planned[plan[unit]] += units[unit].cost;
+    }
+    std::vector<SelectedKey> mine;
+    for (std::size_t i = 0; i < work.size(); ++i) {
+        const std::size_t assigned = plan[unit_of_key[i]];
+        ++keys_per_shard[assigned];
+        if (assigned == shard.index) {
+            mine.push_back(work[i]);
+        }
+    }
+    std::cerr << "spvtune: shard " << shard.index + 1 << "/" << shard.count << " (from "
+              << shard.source << "): " << mine.size() << " of " << work.size() << " keys; ";
+    if (measured > 0) {
+        std::cerr << "planned cost (tuning time recorded for " << measured << " of " << units.size()
+                  << " cache entries, the rest estimated):";
+    } else {
+        std::cerr << "planned cost (candidates x problem size):";
+    }
+    for (std::size_t i = 0; i < shard.count; ++i) {
+        std::cerr << (i == 0 ? " " : ", ") << "shard " << i + 1 << " "
+                  << (measured > 0 ? cost_text(planned[i] / 1e9) + " s" : cost_text(planned[i]))
+                  << " (" << keys_per_shard[i] << (keys_per_shard[i] == 1 ? " key)" : " keys)");
+    }
+    std::cerr << '\n';
+    return mine;
+}
+
 /// The keys to tune, in the order of the files and of their keys: those `--key` selects, of
 /// this shard (assigned by tuning key, so that the keys sharing a cache entry are tuned by one
 /// shard); or the usage mistake that leaves none.
@@ -153,12 +248,18 @@ tune::Result<std::vector<SelectedKey>> select_keys(const std::vector<problem::Pr
         return tune::fail(shard.error());
     }
     if (const std::optional<Shard>& mine = shard.value()) {
-        const std::size_t selected = work.size();
-        std::erase_if(work, [&](const SelectedKey& key) {
-            return !in_shard(key.problem->tuning_key(key.entry->key, level), *mine);
-        });
-        std::cerr << "spvtune: shard " << mine->index + 1 << "/" << mine->count << " (from "
-                  << mine->source << "): " << work.size() << " of " << selected << " keys\n";
+        std::optional<RecordedCosts> recorded;
+        if (!options.shard_costs.empty()) {
+            auto read = RecordedCosts::read(options.shard_costs);
+            if (!read) {
+                return tune::fail(read.error());
+            }
+            recorded = std::move(read).value();
+        }
+        return shard_keys(std::move(work), *mine, level, recorded ? &*recorded : nullptr);
+    }
+    if (!options.shard_costs.empty()) {
+        return tune::fail("--shard-costs balances shards: give --shard I/N or run as an array job");
     }
     return work;
 }
@@ -288,8 +389,8 @@ CommandAction register_tune_command(CLI::App& parent) {
         ->allow_extra_args(false);
     command->add_flag("--retune", options->retune, "Measure again even if the cache has a result");
     command->add_flag("--keep-ranking", options->keep_ranking,
-                      "Store every ranked candidate's statistics in the cache, not only the "
-                      "winner's and the others' order");
+                      "Store every ranked candidate's statistics in the cache, not only those of "
+                      "the winner and two runners-up and the others' order");
     command->add_flag("--compile-only", options->compile_only,
                       "Compile every candidate's pipeline; measure and record nothing");
     command
@@ -316,6 +417,13 @@ CommandAction register_tune_command(CLI::App& parent) {
                         "default: from Slurm, a Kubernetes indexed Job or GitLab parallel");
     command->add_option("--shard-count", options->shard_count,
                         "With a Kubernetes indexed Job: the Job's completions (the shard count)");
+    command
+        ->add_option("--shard-costs", options->shard_costs,
+                     "Balance the shards by the tuning times this earlier cache directory "
+                     "records (give every shard the same one); default: candidates x problem "
+                     "size")
+        ->type_name("DIR")
+        ->check(existing(PathKind::directory));
     command->add_flag("--in-process", options->in_process,
                       "Run the candidates in this process rather than in a worker process under "
                       "a watchdog (for debugging: a hung kernel then hangs the run)");

@@ -18,6 +18,14 @@ std::string percent(double fraction) {
     return text;
 }
 
+/// "99.6% interval": how much an arm's interval covers, as a percentage with enough digits to
+/// tell the Holm steps apart.
+std::string coverage_text(double coverage) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.4g%% interval", coverage * 100);
+    return text;
+}
+
 /// The tone of a contender's outcome (`outcome_word`); `equivalent` stays plain.
 std::optional<Tone> outcome_tone(const std::string& word) {
     if (word == "faster") {
@@ -59,7 +67,8 @@ void print_key(std::ostream& out, const CompareRun& run, const run::KeyCompariso
         out << "    " << pad_right(contender.name, width) << "  ";
         const tune::ContenderComparison* verdict = find_verdict(key, arm);
         if (verdict != nullptr) {
-            out << ratio_text(verdict->interval) << "  " << painted_outcome(palette, key, arm);
+            out << ratio_text(verdict->interval) << " (" << coverage_text(verdict->coverage)
+                << ")  " << painted_outcome(palette, key, arm);
             if (verdict->samples_to_settle) {
                 out << " (about " << *verdict->samples_to_settle
                     << " samples each would probably settle it)";
@@ -86,7 +95,12 @@ void print_compare_report(std::ostream& out, const CompareRun& run, const Compar
     if (run.fail_if_slower) {
         out << ", gate: slower by more than " << *run.fail_if_slower * 100 << "%";
     }
-    out << "\nratios are " << interval_method(run) << '\n';
+    out << "\nratios are " << interval_method(run) << "\nverdicts are " << family_method(run);
+    if (run.budget_s) {
+        out << "; budget " << *run.budget_s << " s";
+    }
+    out << "; undecided arms: --inconclusive " << inconclusive_policy_name(run.inconclusive)
+        << '\n';
     for (const std::string& warning : run.warnings) {
         out << "warning: " << warning << '\n';
     }

@@ -40,6 +40,8 @@ nlohmann::json key_json(const CompareRun& run, const run::KeyComparison& key) {
             contender["ratio_low"] = verdict->interval.low;
             contender["ratio_high"] = verdict->interval.high;
             contender["verdict"] = tune::verdict_name(verdict->verdict);
+            contender["coverage"] = verdict->coverage;
+            contender["p_value"] = verdict->p_value;
             contender["samples_to_settle"] = verdict->samples_to_settle
                                                  ? nlohmann::json(*verdict->samples_to_settle)
                                                  : nlohmann::json(nullptr);
@@ -81,6 +83,15 @@ nlohmann::json compare_json(const CompareRun& run) {
         {"fail_if_slower",
          run.fail_if_slower ? nlohmann::json(*run.fail_if_slower) : nlohmann::json(nullptr)},
         {"interval", interval_method(run)},
+        {"family",
+         {{"method", "holm"},
+          {"size", run.family.size},
+          {"confidence", 1 - run.family.family_level},
+          {"looks", run.family.looks},
+          {"look_level", run.family.look_level},
+          {"description", family_method(run)}}},
+        {"inconclusive", inconclusive_policy_name(run.inconclusive)},
+        {"budget_s", run.budget_s ? nlohmann::json(*run.budget_s) : nlohmann::json(nullptr)},
         {"warnings", run.warnings},
         {"added", run.added},
         {"removed", run.removed},

@@ -86,7 +86,10 @@ void add_cases(Suite& suite, const CompareRun& run, const run::KeyComparison& ke
             suite.cases << "      <skipped message=\"" << xml(contender.message) << "\"/>\n";
         }
         if (const tune::ContenderComparison* verdict = find_verdict(key, arm)) {
-            suite.cases << "      <system-out>" << xml(word + ": " + ratio_text(verdict->interval))
+            char coverage[32];
+            std::snprintf(coverage, sizeof coverage, " (%.4g%% interval)", verdict->coverage * 100);
+            suite.cases << "      <system-out>"
+                        << xml(word + ": " + ratio_text(verdict->interval) + coverage)
                         << "</system-out>\n";
         }
         suite.cases << "    </testcase>\n";
@@ -133,6 +136,11 @@ std::string compare_junit(const CompareRun& run) {
             out << "      <property name=\"fail_if_slower\" value=\"" << *run.fail_if_slower
                 << "\"/>\n";
         }
+        out << "      <property name=\"family_method\" value=\"holm\"/>\n";
+        out << "      <property name=\"family_size\" value=\"" << run.family.size << "\"/>\n";
+        out << "      <property name=\"family\" value=\"" << xml(family_method(run)) << "\"/>\n";
+        out << "      <property name=\"inconclusive\" value=\""
+            << inconclusive_policy_name(run.inconclusive) << "\"/>\n";
         out << "    </properties>\n";
         out << suite.cases.str();
         out << "  </testsuite>\n";

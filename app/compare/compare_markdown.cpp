@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <sstream>
 
 #include <spvtune/problem/problem_key.hpp>
@@ -20,6 +21,12 @@ std::string median_text(const run::ArmReport& arm) {
                                   : format_duration_ns(tune::summarize(arm.samples_ns).median_ns);
 }
 
+std::string coverage_percent(double coverage) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g%%", coverage * 100);
+    return text;
+}
+
 }  // namespace
 
 std::string compare_markdown(const CompareRun& run) {
@@ -30,7 +37,8 @@ std::string compare_markdown(const CompareRun& run) {
     if (run.fail_if_slower) {
         out << ", gate: fail if slower by more than " << *run.fail_if_slower * 100 << "%";
     }
-    out << ". Ratios are " << interval_method(run) << ".\n\n";
+    out << ". Ratios are " << interval_method(run) << "; verdicts are " << family_method(run)
+        << "; undecided arms: " << inconclusive_policy_name(run.inconclusive) << ".\n\n";
     out << "**" << summary.faster << " faster, " << summary.slower << " slower, "
         << summary.equivalent << " equivalent, " << summary.inconclusive << " inconclusive, "
         << summary.wrong_output << " wrong output, " << summary.failed << " failed";
@@ -52,14 +60,15 @@ std::string compare_markdown(const CompareRun& run) {
     }
     for (const ComparisonGroup& group : run.groups) {
         out << "\n### " << cell(group.problem) << "\n\n";
-        out << "| key | baseline | contender | baseline median | contender median | ratio [95% "
-               "interval] | verdict |\n";
-        out << "|---|---|---|---:|---:|---|---|\n";
+        out << "| key | baseline | contender | baseline median | contender median | ratio "
+               "[interval] "
+               "| coverage | verdict |\n";
+        out << "|---|---|---|---:|---:|---|---:|---|\n";
         for (const run::KeyComparison& key : group.keys) {
             const std::string key_text = cell(problem::to_string(key.key));
             if (key.error || key.arms.size() < 2) {
                 out << "| " << key_text << " | "
-                    << (key.arms.empty() ? "" : cell(key.arms.front().name)) << " | | | | | "
+                    << (key.arms.empty() ? "" : cell(key.arms.front().name)) << " | | | | | | "
                     << "not compared: " << cell(key.error.value_or("no contender")) << " |\n";
                 continue;
             }
@@ -76,7 +85,9 @@ std::string compare_markdown(const CompareRun& run) {
                 out << "| " << key_text << " | " << cell(key.arms.front().name) << " | "
                     << cell(key.arms[arm].name) << " | " << median_text(key.arms.front()) << " | "
                     << median_text(key.arms[arm]) << " | "
-                    << (verdict ? ratio_text(verdict->interval) : "") << " | " << word << " |\n";
+                    << (verdict ? ratio_text(verdict->interval) : "") << " | "
+                    << (verdict ? coverage_percent(verdict->coverage) : "") << " | " << word
+                    << " |\n";
             }
         }
     }

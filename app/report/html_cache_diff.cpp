@@ -28,17 +28,23 @@ std::string hardware_details(const JsonView& hardware) {
         const auto new_ns = entry.find("new_ns");
         const std::string change = entry["change"].string();
         std::string speedup;
-        // The speedup means something where the winner changed: a new kernel against the old.
-        if (old_ns && new_ns && change == "winner changed") {
+        // The speedup means something where the winner changed: a new kernel against the old,
+        // unless the runs' own statistics could not tell the two apart (`within_noise`: absent
+        // in reports of older versions, null where the change is significant).
+        const auto noise = entry.find("within_noise");
+        if (noise) {
+            speedup = "within noise: " + noise->string();
+        } else if (old_ns && new_ns && change == "winner changed") {
             speedup = speedup_text(old_ns->number(), new_ns->number());
         }
-        const bool slower = speedup.find("slower") != std::string::npos;
+        const char* verdict = noise                                         ? ""
+                              : speedup.find("slower") != std::string::npos ? " verdict-slower"
+                                                                            : " verdict-faster";
         out += "<tr><td>" + html_text(change) + "</td><td>" + html_text(entry["tuner"].string()) +
                "</td><td><code>" + html_text(entry["key"].string()) + "</code></td><td>" +
                html_text(entry["old_winner"].string()) + "</td><td>" +
                html_text(entry["new_winner"].string()) + "</td>" + time_cell(old_ns) +
-               time_cell(new_ns) + "<td class=\"number" +
-               (slower ? " verdict-slower" : " verdict-faster") + "\">" + html_text(speedup) +
+               time_cell(new_ns) + "<td class=\"number" + verdict + "\">" + html_text(speedup) +
                "</td></tr>\n";
     }
     return out + "</table>\n";

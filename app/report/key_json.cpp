@@ -35,8 +35,8 @@ nlohmann::json time_json(const run::KeyReport& report) {
                                           spent.pipeline_builds_s)}};
 }
 
-/// The search that chose the key's measured points: its summary as the cache records it, and
-/// the trace of every point in the order first measured.
+}  // namespace
+
 nlohmann::json search_json(const tune::TuneEntry& entry) {
     nlohmann::json json =
         entry.settings.contains("search") ? entry.settings["search"] : nlohmann::json::object();
@@ -59,13 +59,14 @@ nlohmann::json search_json(const tune::TuneEntry& entry) {
         if (!step.error.empty()) {
             item["error"] = step.error;
         }
+        if (step.elapsed_s) {
+            item["elapsed_s"] = *step.elapsed_s;
+        }
         steps.push_back(std::move(item));
     }
     json["trace"] = std::move(steps);
     return json;
 }
-
-}  // namespace
 
 std::string family_name(const problem::CandidateFamily& family) {
     return family.variant.empty() ? family.name : family.name + "[" + family.variant + "]";
@@ -189,6 +190,9 @@ nlohmann::json key_report_json(const problem::Problem& problem, const run::KeyRe
             }
             candidate["warmup_ns"] = warmups;
             candidate["samples_ns"] = samples;
+            // The runs its last sample timed: in a race, the batch shared by every candidate
+            // (a far slower one's is smaller), so that their times are comparable.
+            candidate["batch_runs"] = measured.back().runs;
         }
         candidates.push_back(candidate);
     }

@@ -111,12 +111,21 @@ TEST_CASE("cache diff reports a changed winner with its speedup, as text and as 
     REQUIRE_MESSAGE(run.exit_code == 0, run.err);
     CHECK(contains(run.out, "winner changed  matmul n=1024  old tiled_16x16"));
     CHECK(contains(run.out, "new tiled_32x8"));
+    // Each winner's time comes with its interval; the old run had the two tied, so the change
+    // is noise, not "1.00x faster".
+    CHECK(contains(run.out, "old tiled_16x16 1.02 us [1.01 us, 1.02 us]"));
+    CHECK(contains(run.out, "(within noise: tied with tiled_32x8 in the old run)"));
+    CHECK_FALSE(contains(run.out, "x faster"));
     CHECK(contains(run.out, "added  matmul n=2048"));
     const auto report = nlohmann::json::parse(read_bytes(json));
     const auto& entries = report.at("hardware").at(0).at("entries");
     REQUIRE(entries.size() == 2);
     CHECK(entries[0].at("change") == "winner changed");
     CHECK(entries[0].at("old_winner") == "tiled_16x16");
+    CHECK(entries[0].at("within_noise") == "tied with tiled_32x8 in the old run");
+    CHECK(entries[0].at("old_interval_ns").size() == 2);
+    CHECK(entries[0].at("new_interval_ns").size() == 2);
+    CHECK(entries[1].at("within_noise").is_null());
     CHECK(entries[1].at("change") == "added");
 }
 

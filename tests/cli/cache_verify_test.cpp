@@ -53,15 +53,32 @@ TEST_CASE("cache verify passes a cache that covers every key, and names each gap
     const SpvtuneRun stale = shipped.cache_command(
         {"verify", shipped.cache.string(), "--problems", shipped.edited_problem()});
     CHECK(stale.exit_code == 1);
-    CHECK(contains(stale.out, "scale-test n=16384: no entry for today's candidates"));
-    CHECK(contains(stale.out, "older candidate list"));
-    CHECK(contains(stale.out, "2 keys without a current entry"));
+    CHECK(contains(stale.out,
+                   "scale-test n=16384: stale (candidates changed): the file has an "
+                   "entry for an older candidate list"));
+    CHECK_FALSE(contains(stale.out, "never tuned:"));
+    CHECK(contains(stale.out, "2 keys without a current entry (0 never tuned, 2 stale)"));
 
     const SpvtuneRun absent =
         shipped.cache_command({"verify", shipped.cache.string(), "--problems", scale, "--hardware",
                                "some-gpu-0123456789abcdef"});
     CHECK(absent.exit_code == 1);
     CHECK(contains(absent.out, "no cache file for hardware some-gpu-0123456789abcdef"));
+}
+
+TEST_CASE("cache verify tells a key never tuned from one whose candidates changed") {
+    ShippedCache shipped;
+    // Same candidates (same checksum), one key more than the cache was tuned for.
+    nlohmann::json problem = nlohmann::json::parse(read_bytes(fs::path(problems) / "scale.json"));
+    problem["keys"]["list"].push_back({{"n", 65536}});
+    const fs::path grown = shipped.scratch.path() / "grown.json";
+    std::ofstream(grown) << problem.dump();
+    const SpvtuneRun run =
+        shipped.cache_command({"verify", shipped.cache.string(), "--problems", grown.string()});
+    CHECK(run.exit_code == 1);
+    CHECK(contains(run.out, "scale-test n=65536: never tuned: no entry for any candidate list"));
+    CHECK_FALSE(contains(run.out, "n=16384"));
+    CHECK(contains(run.out, "1 keys without a current entry (1 never tuned, 0 stale)"));
 }
 
 TEST_CASE("cache verify refuses a damaged cache file without touching it") {

@@ -1,5 +1,6 @@
 // `spvtune compare` as a CI job runs it: verdicts per key and contender, the gate's exit code,
 // and reports (JSON, Markdown, JUnit) that CI systems read.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -31,6 +32,12 @@ struct CompareFixture : TuneFixture {
         for (const char* extra :
              {"--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR, "--cache-dir", cache.c_str()}) {
             argv.emplace_back(extra);
+        }
+        // Sampling goes on until every verdict settles; an arm that cannot settle on a loaded
+        // machine stops at this budget rather than the default minute.
+        if (std::find(argv.begin(), argv.end(), "--budget") == argv.end() &&
+            std::find(argv.begin(), argv.end(), "--results") == argv.end()) {
+            argv.insert(argv.end(), {"--budget", "20"});
         }
         SpvtuneRun run = run_spvtune(scratch, argv);
         CHECK_MESSAGE(!contains(run.err, "validation"), run.err);
@@ -176,8 +183,11 @@ TEST_CASE("compare: two problem files match candidates by name and list the unma
     candidates[3]["name"] = "extra";
     std::ofstream(new_file) << changed.dump();
 
-    const SpvtuneRun run = fixture.compare({base_file.string(), new_file.string(), "--key",
-                                            "n=65536", "--json", fixture.json.string()});
+    // Each round of the 128-times slower `copy` and `planted` takes about 0.2 s: the budget leaves
+    // them time for the dozen rounds a verdict of three arms needs, on a loaded machine too.
+    const SpvtuneRun run =
+        fixture.compare({base_file.string(), new_file.string(), "--key", "n=65536", "--json",
+                         fixture.json.string(), "--budget", "40"});
     CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
     const nlohmann::json report = fixture.json_report();
     CHECK(report.at("mode") == "files");
@@ -326,6 +336,194 @@ TEST_CASE("compare: a contender whose worker dies fails the run, the others keep
     REQUIRE(planted.size() == 1);
     CHECK(planted[0].at("verdict") == "slower");
     CHECK(fixture.json_report().at("summary").at("failed") == 1);
+}
+
+namespace {
+
+/// A threshold of 0.01%: a copy of the baseline is rarely settled within it in a few seconds, so
+/// its sampling usually runs to the budget. Not always: two pipelines of one kernel can differ
+/// by a real fraction of a percent, which enough rounds on one side settle. A test that needs
+/// the copy undecided also caps its rounds below what any verdict needs (--samples 5).
+const std::vector<std::string> unsettled_copy{compare_problem, "--baseline",  "base", "--contender",
+                                              "copy",          "--threshold", "0.01"};
+
+std::vector<std::string> with(std::vector<std::string> args, std::vector<std::string> more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+}  // namespace
+
+TEST_CASE("compare: a file's samples do not cap sampling, --samples on the command line does" *
+          doctest::test_suite("timing")) {
+    // compare.json says "samples": 40; this copy of it says 10.
+    CompareFixture fixture;
+    nlohmann::json problem =
+        nlohmann::json::parse(spvtune::tune::testing::read_bytes(compare_problem));
+    problem["settings"]["samples"] = 10;
+    const auto file = fixture.scratch.path() / "ten.json";
+    std::ofstream(file) << problem.dump();
+    std::vector<std::string> args{file.string(),
+                                  "--baseline",
+                                  "base",
+                                  "--contender",
+                                  "copy",
+                                  "--threshold",
+                                  "0.01",
+                                  "--key",
+                                  "n=65536",
+                                  "--time-budget",
+                                  "2",
+                                  "--json",
+                                  fixture.json.string()};
+    const SpvtuneRun uncapped = fixture.compare(args);
+    CHECK_MESSAGE(uncapped.exit_code == 0, uncapped.out << uncapped.err);
+    // The copy is usually undecided at 0.01% for long; but two identical kernels can differ
+    // by a real fraction of a percent (each pipeline's code lands elsewhere), which eight
+    // rounds on one side settle. A settled arm stops sampling, cap or not.
+    const auto key_of_report = [&fixture] {
+        return fixture.json_report().at("comparisons").at(0).at("keys").at(0);
+    };
+    const auto undecided = [](const nlohmann::json& key) {
+        return key.at("contenders").at(0).at("verdict") == "inconclusive";
+    };
+    const nlohmann::json key = key_of_report();
+    CAPTURE(key.dump());
+    if (undecided(key)) {
+        CHECK(key.at("rounds").get<std::size_t>() > 10);
+        CHECK(key.at("baseline").at("samples_ns").size() > 10);
+    }
+
+    // Nor does the file's 10 bound --min-samples: no look comes before the 12th round, so this
+    // holds whatever the copy's verdict.
+    const SpvtuneRun longer = fixture.compare(with(args, {"--min-samples", "12", "--budget", "1"}));
+    CHECK_MESSAGE(longer.exit_code == 0, longer.out << longer.err);
+    CHECK(key_of_report().at("rounds") >= 12);
+
+    const SpvtuneRun capped = fixture.compare(with(args, {"--samples", "12"}));
+    CHECK_MESSAGE(capped.exit_code == 0, capped.out << capped.err);
+    const nlohmann::json capped_key = key_of_report();
+    CAPTURE(capped_key.dump());
+    CHECK(capped_key.at("rounds") <= 12);
+    if (undecided(capped_key)) {
+        CHECK(capped_key.at("rounds") == 12);
+    }
+}
+
+TEST_CASE("compare: --budget bounds the whole run's sampling, shared out over its keys" *
+          doctest::test_suite("timing")) {
+    CompareFixture fixture;
+    const SpvtuneRun run =
+        fixture.compare(with(unsettled_copy, {"--budget", "3", "--json", fixture.json.string()}));
+    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
+    const nlohmann::json report = fixture.json_report();
+    CHECK(report.at("budget_s") == 3);
+    double elapsed = 0;
+    const auto& keys = report.at("comparisons").at(0).at("keys");
+    REQUIRE(keys.size() == 2);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        const auto& key = keys[k];
+        CAPTURE(key.dump());
+        elapsed += key.at("elapsed_s").get<double>();
+        // A key still undecided at the end used its share: far more rounds than one look. (An
+        // identical copy is rarely decided at 0.01%, but a bias of a fraction of a percent
+        // between the two buffers, seen now and then, settles it early.) The first key's share
+        // is half the budget; the last key's is all the first left, which is less than half
+        // when the first ran a slow round past its share.
+        if (key.at("contenders").at(0).at("verdict") == "inconclusive") {
+            CHECK(key.at("rounds").get<std::size_t>() > 20);
+            if (k == 0) {
+                CHECK(key.at("elapsed_s").get<double>() > 1.2);
+            } else {
+                CHECK(elapsed > 2.5);
+            }
+        }
+    }
+    // The output checks before sampling and one round after the budget come on top of it.
+    CHECK(elapsed < 6);
+
+    const SpvtuneRun bad = fixture.compare(with(unsettled_copy, {"--budget", "0"}));
+    CHECK(bad.exit_code == 2);
+    CHECK(contains(bad.err, "--budget"));
+}
+
+TEST_CASE("compare: --inconclusive decides what an undecided arm does to the gate" *
+          doctest::test_suite("timing")) {
+    CompareFixture fixture;
+    const std::vector<std::string> gated =
+        // Five rounds are too few for any verdict at the family's level: the arm stays undecided
+        // however quiet the machine.
+        with(unsettled_copy, {"--key", "n=65536", "--samples", "5", "--min-samples", "5",
+                              "--fail-if-slower", "5", "--json", fixture.json.string()});
+
+    // The default, warn: the gate passes and one warning names the undecided arm.
+    const SpvtuneRun warned = fixture.compare(gated);
+    CHECK_MESSAGE(warned.exit_code == 0, warned.out << warned.err);
+    CHECK(fixture.only_contender("copy").at("verdict") == "inconclusive");
+    CHECK(fixture.json_report().at("inconclusive") == "warn");
+    CHECK(contains(warned.out,
+                   "still inconclusive when sampling ended, passed by --inconclusive "
+                   "warn: n=65536: copy"));
+
+    const SpvtuneRun failed = fixture.compare(with(gated, {"--inconclusive", "fail"}));
+    CHECK_MESSAGE(failed.exit_code == 1, failed.out << failed.err);
+    const nlohmann::json copy = fixture.only_contender("copy");
+    CHECK(copy.at("regression") == true);
+    CHECK(contains(copy.at("regression_reason"), "inconclusive"));
+    CHECK(contains(failed.out, "gate FAILED"));
+
+    const SpvtuneRun passed = fixture.compare(with(gated, {"--inconclusive", "pass"}));
+    CHECK_MESSAGE(passed.exit_code == 0, passed.out << passed.err);
+    CHECK_FALSE(contains(passed.out, "still inconclusive"));
+
+    // `fail` is the gate's policy: without a gate it is a mistake, and so is an unknown policy.
+    const SpvtuneRun no_gate = fixture.compare(with(unsettled_copy, {"--inconclusive", "fail"}));
+    CHECK(no_gate.exit_code == 2);
+    CHECK(contains(no_gate.err, "--fail-if-slower"));
+    const SpvtuneRun unknown = fixture.compare(with(unsettled_copy, {"--inconclusive", "maybe"}));
+    CHECK(unknown.exit_code == 2);
+}
+
+TEST_CASE("compare: one noise warning per run names the undecided arms with the table's CV" *
+          doctest::test_suite("timing")) {
+    CompareFixture fixture;
+    const auto junit = fixture.scratch.path() / "compare.xml";
+    const auto markdown = fixture.scratch.path() / "compare.md";
+    const SpvtuneRun run = fixture.compare(
+        // Too few rounds for any verdict: both copies stay undecided however quiet the machine.
+        with(unsettled_copy,
+             {"--samples", "5", "--min-samples", "5", "--json", fixture.json.string(), "--junit",
+              junit.string(), "--markdown", markdown.string()}));
+    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
+    const nlohmann::json report = fixture.json_report();
+    std::vector<std::string> noisy;
+    for (const std::string warning : report.at("warnings")) {
+        if (contains(warning, "vary")) {
+            noisy.push_back(warning);
+        }
+    }
+    REQUIRE(noisy.size() == 1);
+    CHECK(contains(run.out, noisy.front()));
+    // Both keys' copies by name, each with its baseline's CV as the table prints it.
+    for (const auto& key : report.at("comparisons").at(0).at("keys")) {
+        char cv[32];
+        std::snprintf(cv, sizeof cv, "cv %.1f%%", key.at("baseline").at("cv").get<double>() * 100);
+        const std::string where = "n=" + std::to_string(key.at("key").at("n").get<int>());
+        CAPTURE(noisy.front());
+        CHECK(contains(noisy.front(), where + ": copy (baseline base, " + cv + ")"));
+        CHECK(contains(run.out, where + ": baseline base"));
+        CHECK(contains(run.out, "(" + std::string(cv)));
+    }
+
+    // Every report says how the verdicts hold together: Holm's step-down over both keys' copy.
+    CHECK(report.at("family").at("method") == "holm");
+    CHECK(report.at("family").at("size") == 2);
+    const std::string family = "Holm's step-down over 2 arms";
+    CHECK(contains(run.out, family));
+    CHECK(contains(spvtune::tune::testing::read_bytes(markdown), family));
+    const std::string xml = spvtune::tune::testing::read_bytes(junit);
+    CHECK(contains(xml, "<property name=\"family_size\" value=\"2\"/>"));
+    CHECK(contains(xml, family));
 }
 
 }  // namespace compare_command_test

@@ -151,8 +151,8 @@ TEST_CASE("tune --help shows every default, and docs/problem-format.md the same 
         CHECK(contains(text, "the file's " + field + ", else " + value + ")"));
     }
     // mode, warmup, samples, min_samples, min_sample_ms, both budgets, indifference_percent,
-    // kernel_timeout_s; search, search_budget_s, max_candidates, seed
-    CHECK(rows == 13);
+    // kernel_timeout_s; search, search_budget_s, max_candidates, seed, patience
+    CHECK(rows == 14);
 }
 
 TEST_CASE("every environment variable the code reads is in README.md and in a command's --help") {

@@ -4,6 +4,7 @@
 // bounds-checks storage accesses (lavapipe), and is reported with how far it went (issue 29).
 
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,8 @@
 namespace memory_guard_test {
 
 using namespace spvtune::test;
+using spvtune::tune::testing::read_bytes;
+using spvtune::tune::testing::write_bytes;
 
 /// The statuses of a candidate that passed its check.
 bool checked_ok(const nlohmann::json& entry) {
@@ -67,6 +70,62 @@ TEST_CASE("a candidate that writes past the end of a buffer is rejected with how
                   unguarded.dump());
     CHECK(candidate(key, "guarded").at("status") == "winner");
     CHECK(key.at("winner") == "guarded");
+}
+
+TEST_CASE("a kernel that overruns by design passes when its buffers declare the padding") {
+    // The same unguarded copy, with x and y padded to the 1024 elements its 16 workgroups of
+    // 64 read and write: the reads past n find zeros, the writes land in y's padding, which no
+    // check covers, and the guard zone after it stays untouched.
+    TuneFixture fixture;
+    nlohmann::json problem = nlohmann::json::parse(read_bytes(problems + "/overrun.json"));
+    for (const char* buffer : {"x", "y"}) {
+        problem["buffers"][buffer]["padding"] = "64 * ceil_div(n, 64) - n";
+    }
+    const auto file = fixture.scratch.path() / "padded.json";
+    write_bytes(file, problem.dump());
+    const SpvtuneRun run =
+        run_spvtune(fixture.scratch,
+                    {"tune", file.string(), "--cache-dir", fixture.cache.string(), "--kernel-dir",
+                     SPVTUNE_CLI_TEST_KERNEL_DIR, "--json", fixture.report.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK_MESSAGE(!contains(run.err, "validation"), run.err);
+    const nlohmann::json key = fixture.keys().at(0);
+    const nlohmann::json& unguarded = candidate(key, "unguarded");
+    CHECK_MESSAGE(checked_ok(unguarded), unguarded.dump());
+    CHECK(checked_ok(candidate(key, "guarded")));
+}
+
+TEST_CASE("outputs outside the checked range are dumped as 0, in a worker and in process alike") {
+    // `guarded` leaves y's padding as the poison it was filled with before the run; the checks
+    // see those elements as 0, and so does a dump, whichever process ran the kernel.
+    TuneFixture fixture;
+    nlohmann::json problem = nlohmann::json::parse(read_bytes(problems + "/overrun.json"));
+    problem["buffers"]["y"]["padding"] = 22;
+    const auto file = fixture.scratch.path() / "padded.json";
+    write_bytes(file, problem.dump());
+    std::vector<std::string> dumps;
+    for (const bool in_process : {false, true}) {
+        CAPTURE(in_process);
+        const auto dir = fixture.scratch.path() / (in_process ? "in-process" : "worker");
+        std::vector<std::string> args{"tune",         file.string(),
+                                      "--cache-dir",  fixture.cache.string(),
+                                      "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR,
+                                      "--retune",     "--dump-outputs",
+                                      dir.string()};
+        if (in_process) {
+            args.emplace_back("--in-process");
+        }
+        const SpvtuneRun run = run_spvtune(fixture.scratch, args);
+        REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+        const std::string bytes = read_bytes(dir / "overrun-test.n=1002.guarded.y.bin");
+        REQUIRE(bytes.size() == 1024 * sizeof(float));
+        const std::string padding = bytes.substr(1002 * sizeof(float));
+        CHECK(padding == std::string(22 * sizeof(float), '\0'));
+        // The elements the kernel wrote are there: not all zero.
+        CHECK(bytes.substr(0, 1002 * sizeof(float)) != std::string(1002 * sizeof(float), '\0'));
+        dumps.push_back(bytes);
+    }
+    CHECK(dumps[0] == dumps[1]);
 }
 
 }  // namespace memory_guard_test

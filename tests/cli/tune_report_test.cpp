@@ -1,5 +1,7 @@
 // What `spvtune tune` prints per key, and what its --json report says.
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 
@@ -204,6 +206,24 @@ TEST_CASE("the --json report says where each key's time went, kernels apart from
     CHECK(cached.at("measuring_overhead_s").get<double>() == 0);
 }
 
+TEST_CASE("the --json report gives the batch each candidate was timed over, one for the race") {
+    TuneFixture fixture;
+    REQUIRE(fixture.tune("scale.json", {"--key", "n=16384"}).exit_code == 0);
+    const nlohmann::json key = fixture.keys().at(0);
+    std::map<std::string, std::uint64_t> batches;
+    for (const auto& candidate : key.at("candidates")) {
+        if (candidate.contains("samples_ns")) {
+            batches[candidate.at("name").get<std::string>()] =
+                candidate.at("batch_runs").get<std::uint64_t>();
+        }
+    }
+    // The slow reference and the fast candidate (the others fail their check) calibrate batches
+    // of different sizes on their own (0.2 ms per sample: about 2 runs of the fast one, 1 of the
+    // slow one, 30 times slower), and race over the fast one's.
+    REQUIRE(batches.size() == 2);
+    CHECK(batches.at("slow") == batches.at("fast"));
+}
+
 TEST_CASE("the table ranks by median: a candidate eliminated early sits by its time, marked") {
     TuneFixture fixture;
     REQUIRE(fixture.tune("scale.json", {"--key", "n=16384", "--keep-ranking"}).exit_code == 0);
@@ -221,6 +241,9 @@ TEST_CASE("the table ranks by median: a candidate eliminated early sits by its t
                         continue;
                     }
                     ranked["eliminated"] = true;
+                    // Whether the first run found the two tied depends on its noise (one
+                    // stalled round of the fast one is enough); this table shows an untied one.
+                    ranked["tied_with_winner"] = false;
                     nlohmann::json& stats = ranked.at("statistics");
                     for (const char* member :
                          {"ci_high_ns", "ci_low_ns", "mean_ns", "median_ns", "min_ns"}) {

@@ -1,5 +1,6 @@
-// tune --search, --budget, --max-candidates and --seed: which points are measured, what the
-// --json report and the console say of the search, and bad values refused before anything runs.
+// tune --search, --budget, --max-candidates, --seed and --patience: which points are measured,
+// what the --json report and the console say of the search, and bad values refused before
+// anything runs.
 #include <set>
 #include <string>
 #include <vector>
@@ -124,6 +125,8 @@ TEST_CASE("tune: bad search options are usage errors (exit 2) and leave the cach
         {{"--max-candidates", "many"}, "expected an integer in 1..1000000, found many"},
         {{"--seed", "-1"}, "found -1"},
         {{"--seed", "x"}, "found x"},
+        {{"--patience", "0"}, "expected an integer in 1..1000, found 0"},
+        {{"--patience", "1001"}, "expected an integer in 1..1000, found 1001"},
     };
     TuneFixture fixture;
     REQUIRE(fixture.tune("grid2.json").exit_code == 0);

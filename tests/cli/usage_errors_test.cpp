@@ -66,13 +66,13 @@ TEST_CASE("a bare command says that a command is required, and which ones there 
     // Last, after the help, where the eye lands; the hidden commands stay hidden.
     CHECK(bare.err.ends_with(
         "spvtune: error: a command is required (one of: devices, cache, check, tune, compare, "
-        "report, show-output, completion)\n"));
+        "report, replay, show-output, completion)\n"));
 
     const SpvtuneRun cache = spvtune_with({"cache"});
     CHECK(cache.exit_code == 2);
     CHECK(cache.err.ends_with(
         "spvtune: error: 'spvtune cache' needs a command (one of: path, list, show, clear, merge, "
-        "verify, prune, diff, compact)\n"));
+        "verify, prune, diff, compact, export)\n"));
 }
 
 TEST_CASE("an unknown option is named in every command, even when a value follows it") {

@@ -1,0 +1,216 @@
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include <spvtune/base/json_text.hpp>
+#include <spvtune/base/output_file.hpp>
+#include <spvtune/run/problem_tuning.hpp>
+#include <spvtune/tune/replay.hpp>
+#include <spvtune/tune/statistics.hpp>
+
+#include "command.hpp"
+#include "input_file.hpp"
+#include "path_options.hpp"
+#include "report/key_json.hpp"
+#include "sampling_options.hpp"
+
+namespace spvtune::app {
+namespace {
+
+/// A recording larger than this is refused before it is parsed: the largest published spaces
+/// take a few tens of megabytes, and parsed JSON takes many times its text.
+constexpr std::size_t max_recording_bytes = std::size_t{256} << 20;
+/// A Kernel Tuner cache nests four levels deep, a tune report a few more.
+constexpr std::size_t max_recording_nesting = 32;
+
+struct ReplayOptions {
+    std::string recording;
+    problem::Settings overrides;
+    std::string json_out;
+    std::string kt_cache_out;
+};
+
+tune::Recording load_recording(const std::string& path) {
+    const std::string text = read_input_file(path, "recording");
+    if (text.size() > max_recording_bytes) {
+        throw std::runtime_error(path + ": the recording is larger than " +
+                                 std::to_string(max_recording_bytes >> 20) + " MiB");
+    }
+    // Deep nesting would overflow the parser's stack; a NUL hides bytes after it.
+    if (const auto fault = base::check_json_text(text, max_recording_nesting)) {
+        const base::TextPosition at = base::position_in(text, fault->offset);
+        throw std::runtime_error(path + ": not a JSON recording: line " + std::to_string(at.line) +
+                                 ", column " + std::to_string(at.column) + ": " + fault->problem);
+    }
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& error) {
+        throw std::runtime_error(path + ": not a JSON recording: " + error.what());
+    }
+    return tune::read_recording(json, path);
+}
+
+void write_file(const std::string& path, const nlohmann::json& json, const char* what) {
+    try {
+        base::write_output_file(path, json.dump(2) + "\n");
+    } catch (const std::system_error& error) {
+        throw std::runtime_error(std::string("cannot write the ") + what + ": " + error.what());
+    }
+}
+
+/// The search's result as a settled tuning would hold it, so the report reads like tune's.
+tune::TuneEntry replay_entry(const tune::SearchSettings& settings,
+                             const tune::SamplingSettings& sampling, tune::SearchOutcome outcome) {
+    tune::TuneEntry entry;
+    entry.ranking = std::move(outcome.benchmark.ranking);
+    entry.failures = std::move(outcome.benchmark.failures);
+    if (!entry.ranking.empty()) {
+        entry.winner_name = entry.ranking.front().name;
+        entry.winner_index = entry.ranking.front().index;
+    }
+    entry.settings = sampling;
+    entry.settings["search"] = tune::search_summary_json(settings, outcome.trace);
+    entry.search = std::move(outcome.trace);
+    return entry;
+}
+
+nlohmann::json candidate_json(const tune::Recording& recording, const tune::RankedCandidate& ranked,
+                              std::size_t rank) {
+    const tune::RecordedPoint& recorded = recording.points[ranked.index];
+    nlohmann::json point = nlohmann::json::object();
+    for (std::size_t p = 0; p < recording.parameters.size(); ++p) {
+        point[recording.parameters[p].name] = recording.parameters[p].values[recorded.levels[p]];
+    }
+    const auto& s = ranked.statistics;
+    return {{"name", ranked.name},
+            {"index", ranked.index},
+            {"family", recording.name},
+            {"point", std::move(point)},
+            {"status", rank == 0 ? "winner" : "ok"},
+            {"rank", rank + 1},
+            {"eliminated", ranked.eliminated},
+            {"statistics", {{"samples", s.samples}, {"median_ns", s.median_ns}}},
+            {"recorded_mean_ns", tune::recorded_mean_ns(recorded)}};
+}
+
+/// The report `tune --json` writes, for the one key of a recorded space; each measured
+/// candidate also carries its recorded mean, and the key the recorded best.
+nlohmann::json replay_report(const ReplayOptions& options, const tune::Recording& recording,
+                             const tune::SamplingSettings& sampling, const tune::TuneEntry& entry) {
+    nlohmann::json grid = nlohmann::json::array();
+    for (const tune::RecordedParameter& parameter : recording.parameters) {
+        grid.push_back({{"parameter", parameter.name}, {"values", parameter.values}});
+    }
+    nlohmann::json candidates = nlohmann::json::array();
+    for (std::size_t rank = 0; rank < entry.ranking.size(); ++rank) {
+        candidates.push_back(candidate_json(recording, entry.ranking[rank], rank));
+    }
+    for (const tune::CandidateFailure& failure : entry.failures) {
+        candidates.push_back({{"name", failure.name},
+                              {"index", failure.index},
+                              {"family", recording.name},
+                              {"status", "error"},
+                              {"reason", failure.reason}});
+    }
+    std::optional<std::size_t> best;
+    for (std::size_t p = 0; p < recording.points.size(); ++p) {
+        const tune::RecordedPoint& point = recording.points[p];
+        if (point.error.empty() && (!best || tune::recorded_mean_ns(point) <
+                                                 tune::recorded_mean_ns(recording.points[*best]))) {
+            best = p;
+        }
+    }
+    nlohmann::json key{{"key", nlohmann::json::object()},
+                       {"status", entry.ranking.empty() ? "failed" : "tuned"},
+                       {"settings", entry.settings},
+                       {"search", search_json(entry)},
+                       {"candidates", std::move(candidates)}};
+    key["winner"] =
+        entry.ranking.empty() ? nlohmann::json(nullptr) : nlohmann::json(entry.winner_name);
+    key["recorded_best"] =
+        best ? nlohmann::json{{"name", recording.points[*best].name},
+                              {"mean_ns", tune::recorded_mean_ns(recording.points[*best])}}
+             : nlohmann::json(nullptr);
+    nlohmann::json problem{{"name", recording.name},
+                           {"file", options.recording},
+                           {"settings", sampling},
+                           {"families", {{{"name", recording.name}, {"grid", std::move(grid)}}}},
+                           {"keys", {std::move(key)}}};
+    return {{"schema_version", 1},
+            {"command", "replay"},
+            {"spvtune_version", SPVTUNE_VERSION},
+            {"problems", {std::move(problem)}}};
+}
+
+int run_replay(const ReplayOptions& options) {
+    tune::Recording recording;
+    try {
+        recording = load_recording(options.recording);
+    } catch (const std::runtime_error& error) {
+        std::cerr << "spvtune: error: " << error.what() << '\n';
+        return exit_usage;
+    }
+    if (!options.kt_cache_out.empty()) {
+        write_file(options.kt_cache_out, tune::kernel_tuner_cache(recording),
+                   "Kernel Tuner cache file");
+    }
+    tune::SearchSettings settings = run::search_settings({}, options.overrides);
+    const tune::SamplingSettings sampling;
+    const tune::TuneEntry entry =
+        replay_entry(settings, sampling, tune::replay_search(recording, settings, sampling));
+    const tune::SearchTrace& trace = *entry.search;
+    std::cout << "replay " << nlohmann::json(trace.strategy).get<std::string>() << " (seed "
+              << trace.seed << "): measured " << trace.steps.size() << " of " << trace.runnable
+              << " recorded points\n";
+    if (entry.ranking.empty()) {
+        std::cout << "no point ran\n";
+    } else {
+        const double winner_ns = tune::recorded_mean_ns(recording.points[entry.winner_index]);
+        double best_ns = winner_ns;
+        for (const tune::RecordedPoint& point : recording.points) {
+            if (point.error.empty()) {
+                best_ns = std::min(best_ns, tune::recorded_mean_ns(point));
+            }
+        }
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "winner %s: %.6g ms recorded, %.4f of the recorded best's speed\n",
+                      entry.winner_name.c_str(), winner_ns / 1e6, best_ns / winner_ns);
+        std::cout << line;
+    }
+    if (!options.json_out.empty()) {
+        write_file(options.json_out, replay_report(options, recording, sampling, entry),
+                   "JSON report");
+    }
+    return entry.ranking.empty() ? exit_failure : exit_success;
+}
+
+}  // namespace
+
+CommandAction register_replay_command(CLI::App& parent) {
+    auto options = std::make_shared<ReplayOptions>();
+    auto* command = parent.add_subcommand(
+        "replay",
+        "Run a search strategy over a recorded search space (a Kernel Tuner cache file or a tune "
+        "--json report) instead of a device");
+    command->add_option("recording", options->recording, "The recording to replay")->required();
+    add_search_options(*command, options->overrides);
+    command
+        ->add_option("--json", options->json_out,
+                     "Write the results as JSON, as tune --json does (- for stdout)")
+        ->check(file_path());
+    command
+        ->add_option("--kt-cache", options->kt_cache_out,
+                     "Write the recording as a Kernel Tuner cache file (- for stdout)")
+        ->check(file_path());
+    return [options] { return run_replay(*options); };
+}
+
+}  // namespace spvtune::app

@@ -1,0 +1,117 @@
+// `spvtune replay`: a search over a recorded space from the command line, its --json report in
+// tune's shape, its Kernel Tuner export, and clear errors for a damaged recording.
+#include <string>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "cache/temp_directory.hpp"
+#include "cli/spvtune_run.hpp"
+
+namespace replay_command_test {
+
+using namespace spvtune::test;
+using spvtune::tune::testing::read_bytes;
+using spvtune::tune::testing::TempDirectory;
+using spvtune::tune::testing::write_bytes;
+
+namespace {
+
+/// A 4x3 Kernel Tuner space: (16,2) fastest, (8,4) a compile failure, (32,4) never recorded.
+nlohmann::json space() {
+    nlohmann::json json{{"kernel_name", "k"},
+                        {"tune_params_keys", {"bx", "by"}},
+                        {"tune_params", {{"bx", {4, 8, 16, 32}}, {"by", {1, 2, 4}}}},
+                        {"cache", nlohmann::json::object()}};
+    for (const int bx : {4, 8, 16, 32}) {
+        for (const int by : {1, 2, 4}) {
+            if (bx == 32 && by == 4) {
+                continue;
+            }
+            nlohmann::json entry{{"bx", bx}, {"by", by}};
+            if (bx == 8 && by == 4) {
+                entry["time"] = "CompilationFailedConfig";
+            } else {
+                const double ms = bx == 16 && by == 2 ? 1.0 : 2.0 + 0.1 * bx + by;
+                entry["time"] = ms;
+                entry["times"] = {ms, ms * 1.01};
+            }
+            json["cache"][std::to_string(bx) + "," + std::to_string(by)] = entry;
+        }
+    }
+    return json;
+}
+
+}  // namespace
+
+TEST_CASE("replay runs a search over a recording and reports it as tune --json does") {
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "space.json";
+    const auto report = scratch.path() / "report.json";
+    write_bytes(recording, space().dump());
+    const SpvtuneRun run = run_spvtune(
+        scratch, {"replay", recording.string(), "--seed", "3", "--json", report.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(contains(run.out, "replay exhaustive (seed 3): measured 11 of 11 recorded points"));
+    CHECK(contains(run.out, "winner k[bx=16,by=2]"));
+    const nlohmann::json json = nlohmann::json::parse(read_bytes(report));
+    CHECK(json["command"] == "replay");
+    const nlohmann::json& key = json["problems"][0]["keys"][0];
+    CHECK(key["winner"] == "k[bx=16,by=2]");
+    CHECK(key["recorded_best"]["name"] == "k[bx=16,by=2]");
+    CHECK(key["search"]["trace"].size() == 11);
+    CHECK(json["problems"][0]["families"][0]["grid"][1]["values"] == nlohmann::json{1, 2, 4});
+    bool failure_listed = false;
+    for (const nlohmann::json& candidate : key["candidates"]) {
+        if (candidate["name"] == "k[bx=8,by=4]") {
+            failure_listed = candidate["reason"] == "recorded failure: CompilationFailedConfig";
+        }
+    }
+    CHECK(failure_listed);
+}
+
+TEST_CASE("replay writes the recording as a Kernel Tuner cache file that replays the same") {
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "space.json";
+    const auto exported = scratch.path() / "exported.json";
+    write_bytes(recording, space().dump());
+    const SpvtuneRun run =
+        run_spvtune(scratch, {"replay", recording.string(), "--kt-cache", exported.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    const nlohmann::json written = nlohmann::json::parse(read_bytes(exported));
+    CHECK(written["tune_params_keys"] == nlohmann::json{"bx", "by"});
+    CHECK(written["cache"].size() == 11);
+    CHECK(written["cache"]["8,4"]["time"] == "CompilationFailedConfig");
+    CHECK(written["cache"]["16,2"]["times"] == nlohmann::json{1.0, 1.01});
+    const SpvtuneRun again = run_spvtune(scratch, {"replay", exported.string()});
+    CHECK(again.exit_code == 0);
+    CHECK(contains(again.out, "winner k[bx=16,by=2]"));
+}
+
+TEST_CASE("replay refuses a damaged recording naming the file and the JSON pointer") {
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "space.json";
+    nlohmann::json damaged = space();
+    damaged["cache"]["4,1"]["by"] = 3;
+    write_bytes(recording, damaged.dump());
+    const SpvtuneRun run = run_spvtune(scratch, {"replay", recording.string()});
+    CHECK(run.exit_code == 2);
+    CHECK(
+        contains(run.err, recording.string() + ": /cache/4,1/by: 3 is not one of /tune_params/by"));
+
+    write_bytes(recording, "{\"cache\": ");
+    const SpvtuneRun truncated = run_spvtune(scratch, {"replay", recording.string()});
+    CHECK(truncated.exit_code == 2);
+    CHECK(contains(truncated.err, recording.string() + ": not a JSON recording"));
+
+    write_bytes(recording, std::string(100000, '[') + std::string(100000, ']'));
+    const SpvtuneRun deep = run_spvtune(scratch, {"replay", recording.string()});
+    CHECK(deep.exit_code == 2);
+    CHECK(contains(deep.err, recording.string() + ": not a JSON recording: line 1, column 33"));
+
+    const SpvtuneRun missing = run_spvtune(scratch, {"replay", (scratch.path() / "none").string()});
+    CHECK(missing.exit_code == 2);
+    CHECK(contains(missing.err, "none"));
+}
+
+}  // namespace replay_command_test
