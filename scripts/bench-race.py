@@ -11,9 +11,17 @@ alternating, and prints:
   the baseline against copies of it doing the same work 16, 32 and 64 times over (about 5x, 10x
   and 20-30x slower on lavapipe), their warm-up runs and samples per key (target: a candidate at
   least 20x slower than the best takes at most one sample beyond its warm-up).
-Repeatability across runs is scripts/repeatability.py's job.
+- tuning wall / kernel time on the shipped configs/elementwise.json at n = 1048576 (10
+  candidates; target <= 1.3), with where the rest went;
+- identical copies: N copies of one 1.7 ms kernel (the element-wise scalar kernel at n = 1M),
+  tuned adaptively `--identical-runs` times: in how many runs every copy is reported tied with
+  the winner, and the most samples any copy took (target: all tied in >= 19 of 20 runs, each
+  copy stopped in <= 20 samples).
+Repeatability across runs is scripts/repeatability.py's job. `--repeats 0` and
+`--identical-runs 0` leave their parts out (a reduced run on a busy machine).
 
 Usage: scripts/bench-race.py [--spvtune build/default/app/spvtune] [--repeats 3] [--samples 60]
+                             [--identical-runs 20] [--copies 8]
 """
 import argparse
 import json
@@ -86,11 +94,50 @@ def hopeless_costs(spvtune, work):
     return costs
 
 
+def identical_problem(copies):
+    """N copies of one kernel under different names: the same work, the same SPIR-V."""
+    problem = json.loads((ROOT / "configs" / "elementwise.json").read_text())
+    scalar = next(c for c in problem["candidates"] if c["name"] == "scalar")
+    del scalar["grid"]
+    scalar["specialization"] = {"0": 256}
+    scalar["workgroups"] = ["ceil_div(n, 256)", 1, 1]
+    problem["name"] = "identical-copies"
+    problem["keys"] = {"list": [{"n": 1048576}]}
+    problem["candidates"] = [dict(scalar, name=f"copy{i}") for i in range(copies)]
+    problem["reference"]["candidate"] = "copy0"
+    problem.pop("settings", None)
+    return problem
+
+
+def identical_ties(spvtune, work, kernels, copies, runs):
+    """Tunes identical_problem() `runs` times: per run, whether all copies tied and the most
+    samples any copy took."""
+    problem_file = work / "identical.json"
+    problem_file.write_text(json.dumps(identical_problem(copies)))
+    results = []
+    for _ in range(runs):
+        _, _, tied, key = tune(spvtune, problem_file, work, kernels)
+        measured = [c for c in key["candidates"] if "statistics" in c]
+        most = max(c["statistics"]["samples"] for c in measured)
+        results.append((len(tied) == copies, most, [c.get("batch_runs") for c in measured]))
+        print(f"identical copies: {len(tied)}/{copies} winner or tied, most samples {most},"
+              f" batches {sorted(set(results[-1][2]))}, wall {key['time']['wall_s']:.2f} s")
+    return results
+
+
+def overhead_line(label, time_):
+    rest = {k: round(v, 2) for k, v in time_.items() if k not in ("wall_s", "kernel_s")}
+    return (f"{label} wall / kernel time: {time_['wall_s']:.2f} s / {time_['kernel_s']:.2f} s"
+            f" = {time_['wall_s'] / time_['kernel_s']:.2f} (target <= 1.3); the rest: {rest}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--spvtune", default=str(ROOT / "build" / "default" / "app" / "spvtune"))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--samples", type=int, default=60)
+    parser.add_argument("--identical-runs", type=int, default=20)
+    parser.add_argument("--copies", type=int, default=8)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as scratch:
@@ -116,13 +163,22 @@ def main():
                   f"  ratio {adaptive_s / fixed_s:.2f}")
             overheads.append(key["time"])
             crawl_costs += hopeless_costs(args.spvtune, work)
+        if args.identical_runs:
+            ties = identical_ties(args.spvtune, work, kernels, args.copies, args.identical_runs)
+            print(f"identical copies ({args.copies}): all tied in {sum(t for t, _, _ in ties)} of"
+                  f" {len(ties)} runs (target >= 19 of 20); most samples of a copy:"
+                  f" {max(m for _, m, _ in ties)} (target <= 20)")
+        shipped = ROOT / "configs" / "elementwise.json"
+        for _ in range(max(1, args.repeats)):
+            _, _, _, key = tune(args.spvtune, shipped, work, kernels + ["--key", "n=1048576"])
+            print(overhead_line("configs/elementwise.json n=1048576:", key["time"]))
+        if not ratios:
+            return 0
         ratios.sort()
         print(f"adaptive / fixed wall time, median of {len(ratios)}: {ratios[len(ratios) // 2]:.2f}"
               f" (target <= 0.40); adaptive winner same as or tied with fixed: {agree}/{args.repeats}")
         for time_ in overheads:
-            rest = {k: round(v, 2) for k, v in time_.items() if k not in ("wall_s", "kernel_s")}
-            print(f"adaptive wall / kernel time: {time_['wall_s']:.2f} s / {time_['kernel_s']:.2f} s"
-                  f" = {time_['wall_s'] / time_['kernel_s']:.2f} (target <= 1.3); the rest: {rest}")
+            print(overhead_line("48 candidates, adaptive:", time_))
         print("slow candidates per key (warm-ups + samples, times slower than the best): " +
               ", ".join(f"{name} {w} + {n} at {slow:.1f}x" for name, w, n, slow in crawl_costs))
         hopeless = [n for _, _, n, slow in crawl_costs if slow >= 20]

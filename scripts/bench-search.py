@@ -10,8 +10,15 @@ run at the end (the same conditions for all), not from the strategies' own few s
 Targets (issue 17): local within 5% of the true best in <= 15% of exhaustive's wall time;
 halving within 5% in <= 50%.
 
+With --replay RECORDING... it runs no device: each strategy is replayed (spvtune replay) over
+--seeds seeds per recorded space (a Kernel Tuner cache file or a tune --json report), and the
+table of bench_search_replay.py is printed: evaluations to within 5% and 10% of the optimum and
+the best-so-far fraction after 10/20/50/100/200 evaluations, next to random's exact expectation.
+
 Usage: scripts/bench-search.py [--spvtune build/default/app/spvtune] [--seed 0]
                                [--strategies random,halving,local] [--samples 20]
+       scripts/bench-search.py --replay bench/spaces/*.json [--seeds 20]
+                               [--strategies default,random,halving,local]
 """
 import argparse
 import json
@@ -70,7 +77,18 @@ def main():
     parser.add_argument("--strategies", default="random,halving,local")
     parser.add_argument("--samples", type=int, default=20,
                         help="samples of the fixed measurement of the winners and the best point")
+    parser.add_argument("--replay", nargs="+", metavar="RECORDING",
+                        help="replay the strategies over these recorded spaces instead")
+    parser.add_argument("--seeds", type=int, default=20, help="seeds per space with --replay")
     args = parser.parse_args()
+    if args.replay:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        from bench_search_replay import bench_replay
+        strategies = args.strategies.split(",")
+        if "default" not in strategies:
+            strategies.insert(0, "default")
+        bench_replay(args.spvtune, args.replay, strategies, args.seeds)
+        return 0
 
     with tempfile.TemporaryDirectory() as scratch:
         work = pathlib.Path(scratch)

@@ -2,7 +2,7 @@
 """Crash-consistency evidence for the cache file: no finished entry is ever lost.
 
 Not a test (it takes minutes and its kill moments are random); run it before changing how the
-cache is written and keep its counts in the change's note. Four parts, each printing counts:
+cache is written and keep its counts in the change's note. Five parts, each printing counts:
 
 1. `kill -9` of `spvtune tune --retune` at a random moment, KILLS times in one cache
    directory (a small problem of eight keys). After every kill the cache file must parse, keep
@@ -16,8 +16,16 @@ cache is written and keep its counts in the change's note. Four parts, each prin
    there (which readers ignore, and the next save writes over).
 4. `kill -9` of `spvtune cache compact` at a random moment, COMPACTS times, each on a cache
    whose journal holds entries the file does not: the file must load and keep every entry.
+5. Journals damaged as no crash damages them, CORRUPTIONS times each way: a flipped byte in a
+   random record, in the header's text or in its base (another hex digit), garbage appended (a whole line, or one with no newline,
+   which reads as a torn record), records reordered, a record duplicated. Damage must be
+   refused by `cache show` (exit 2, naming the journal), and the next save must keep the
+   journal aside whole (`<file>.journal.corrupt-<time>`, byte for byte) with the records before
+   the damage in the file: no intact record silently lost. What is no damage (reordered,
+   duplicated, torn) must read back with every entry.
 
-Usage: scripts/crash-consistency.py [--kills N] [--rounds N] [--keys N] [--compacts N] [--build DIR]
+Usage: scripts/crash-consistency.py [--kills N] [--rounds N] [--keys N] [--compacts N]
+                                    [--corruptions N] [--build DIR]
 Exit status: 0 when nothing was lost, 1 otherwise.
 """
 
@@ -238,6 +246,131 @@ def kill_compact(binary, writer, compacts, keys):
     return lost + unreadable
 
 
+def journal_records(data):
+    """The header line and the record lines of a journal's bytes (each with its newline)."""
+    lines = data.splitlines(keepends=True)
+    return lines[0], lines[1:]
+
+
+def record_key(record):
+    """The printed key of the entry a record holds ("n=3"), or None when it does not parse."""
+    try:
+        _, _, payload = record.rstrip(b"\n").split(b" ", 2)
+        for lists in json.loads(payload).values():
+            for candidate_list in lists.values():
+                for entry in candidate_list["entries"].values():
+                    return entry["printed_key"]
+    except (ValueError, KeyError):
+        return None
+    return None
+
+
+def corrupt(kind, header, records):
+    """The journal's bytes damaged as `kind` says, and the index of the first damaged record
+    (None: no damage, every record must read back; -1: the header)."""
+    records = list(records)
+    if kind == "record byte":
+        at = random.randrange(len(records))
+        record = bytearray(records[at])
+        where = random.randrange(len(record) - 1)  # never the newline: that is a torn record
+        record[where] ^= random.choice([0x01, 0x20, 0x40])
+        records[at] = bytes(record)
+        return header + b"".join(records), at
+    if kind == "header text byte":
+        damaged = bytearray(header)
+        damaged[random.randrange(len(b"spvtune-cache-journal 1 "))] ^= 0x01
+        return bytes(damaged) + b"".join(records), -1
+    if kind == "header base digit":
+        # Another hex digit: the header still has its form, and names another file.
+        damaged = bytearray(header)
+        at = len(b"spvtune-cache-journal 1 ") + random.randrange(16)
+        damaged[at] = random.choice([d for d in b"0123456789abcdef" if d != damaged[at]])
+        return bytes(damaged) + b"".join(records), -1
+    if kind == "garbage line":
+        return header + b"".join(records) + b"garbage that is no record\n", len(records)
+    if kind == "garbage, no newline":
+        return header + b"".join(records) + b"0123456789abcdef 12 {\"torn", None
+    if kind == "reordered":
+        random.shuffle(records)
+        return header + b"".join(records), None
+    if kind == "duplicated":
+        at = random.randrange(len(records))
+        records.insert(random.randrange(len(records) + 1), records[at])
+        return header + b"".join(records), None
+    raise ValueError(kind)
+
+
+CORRUPTIONS = ["record byte", "header text byte", "header base digit", "garbage line", "garbage, no newline", "reordered",
+               "duplicated"]
+
+
+def corrupted_journals(binary, writer, rounds, keys):
+    """Part 5: for each corruption kind, `rounds` damaged copies of one journal."""
+    # The first save writes the file, the later ones append a record each to its journal.
+    template = tempfile.mkdtemp(prefix="crash-corrupt-")
+    subprocess.run([writer, template, WRITER_WINNERS[0], "-"] + [str(k) for k in range(keys)],
+                   capture_output=True, check=True)
+    in_file = set()
+    journals = list(Path(template).glob("*.json.journal"))
+    if len(journals) != 1:
+        sys.exit(f"crash-consistency: expected one journal in {template}, found {journals}")
+    header, records = journal_records(journals[0].read_bytes())
+    all_keys = cache_entries(binary, template)
+    journal_keys = {record_key(r) for r in records}
+    in_file = all_keys - journal_keys
+    failures = 0
+    for kind in CORRUPTIONS:
+        refused = kept = lost = 0
+        for _ in range(rounds):
+            directory = tempfile.mkdtemp(prefix="crash-corrupt-")
+            shutil.rmtree(directory)
+            shutil.copytree(template, directory)
+            journal = next(Path(directory).glob("*.json.journal"))
+            damaged, first_bad = corrupt(kind, header, records)
+            journal.write_bytes(damaged)
+            cache_file = journal.with_suffix("")
+            shown = subprocess.run([binary, "cache", "show", str(cache_file), "--json"],
+                                   capture_output=True, text=True)
+            if first_bad is None:
+                # No damage: every entry reads back, and nothing is kept aside.
+                present = cache_entries(binary, directory)
+                lost += len(all_keys - (present or set()))
+                shutil.rmtree(directory)
+                continue
+            if shown.returncode == 2 and journal.name in shown.stderr:
+                refused += 1
+            # The next save (a store that writes) keeps the damaged journal aside whole.
+            subprocess.run([writer, directory, WRITER_WINNERS[0], "-", str(keys + 1)],
+                           capture_output=True)
+            aside = list(Path(directory).glob("*.json.journal.corrupt-*"))
+            kept_bytes = aside[0].read_bytes() if len(aside) == 1 else b""
+            kept += kept_bytes == damaged
+            present = set()
+            for path in Path(directory).glob("*.json"):
+                shown = subprocess.run([binary, "cache", "show", str(path), "--json"],
+                                       capture_output=True, text=True)
+                if shown.returncode == 0:
+                    for lists in json.loads(shown.stdout)["tuners"].values():
+                        for candidate_list in lists.values():
+                            present.update(e["printed_key"]
+                                           for e in candidate_list["entries"].values())
+            # The file keeps its own entries, the records before the damage and the new save;
+            # every intact record is in the file or in the journal kept aside.
+            lost += len((in_file | {f"n={keys + 1}"}) - present)
+            intact = [r for i, r in enumerate(records) if not (kind == "record byte"
+                                                                and i == first_bad)]
+            lost += sum(record_key(r) not in present and r not in kept_bytes for r in intact)
+            shutil.rmtree(directory)
+        damage = kind not in ("garbage, no newline", "reordered", "duplicated")
+        print(f"journal corrupted ({kind}): {rounds} copies"
+              + (f", {refused} refused by cache show, {kept} kept aside whole" if damage else "")
+              + f", {lost} entries lost (intact records in neither the file nor a journal kept "
+              f"aside)")
+        failures += lost + (rounds - refused) + (rounds - kept) if damage else lost
+    shutil.rmtree(template)
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=100)
@@ -245,6 +378,9 @@ def main():
     parser.add_argument("--keys", type=int, default=300)
     parser.add_argument("--writer-rounds", type=int, default=20)
     parser.add_argument("--compacts", type=int, default=40)
+    parser.add_argument("--corruptions", type=int, default=10)
+    parser.add_argument("--only-corruptions", action="store_true",
+                        help="run part 5 alone (it needs no device)")
     parser.add_argument("--build", default=str(ROOT / "build" / "default"))
     args = parser.parse_args()
     build = Path(args.build)
@@ -254,6 +390,8 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         problem = Path(scratch) / "problem.json"
         problem.write_text(json.dumps(PROBLEM))
+        if args.only_corruptions:
+            sys.exit(1 if corrupted_journals(binary, writer, args.corruptions, 20) else 0)
         failures = kill_tune(binary, str(problem), kernels, args.kills)
         failures += concurrent_tunes(binary, kernels, args.rounds)
         torn_rounds = 0
@@ -264,6 +402,7 @@ def main():
         print(f"{args.writer_rounds} rounds of killed writers, {torn_rounds} of them with a "
               f"journal record cut short")
         failures += kill_compact(binary, writer, args.compacts, args.keys)
+        failures += corrupted_journals(binary, writer, args.corruptions, 20)
     sys.exit(1 if failures else 0)
 
 

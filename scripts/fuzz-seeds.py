@@ -11,6 +11,10 @@ generated input (SPIR-V above all) is committed:
   cache_readers  the cache seeds (both cache readers on one input)
   expression  every string value of the problem seeds (counts, dispatch sizes, constraints...)
   spirv       the kernels built in BUILD_DIR and the hostile corpus's SPIR-V files
+  journal     journals of the schema corpus's valid cache entries, one record each: whole, torn,
+              with a byte flipped, with garbage after them
+  glsl_cache  GLSL cache entries of the SPIR-V kernels built in BUILD_DIR, whole and with an
+              include that no longer reads the same ("@GLSLANG@": the fuzz target's glslang)
 and, for each target, the inputs of past findings kept in tests/fuzz/regressions/<target>/.
 """
 
@@ -150,6 +154,47 @@ def strings_of(value):
             yield from strings_of(item)
 
 
+def fnv1a(data):
+    """base::Fnv1a over bytes."""
+    value = 0xCBF29CE484222325
+    for byte in data:
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+def journal_seeds(seeds, cache):
+    """One record per entry of `cache` (a cache document), as cache_journal.cpp writes them."""
+    records = []
+    for tuner, lists in cache["tuners"].items():
+        for checksum, entry_list in lists.items():
+            for key, entry in entry_list["entries"].items():
+                one = dict(entry_list, entries={key: entry})
+                payload = json.dumps({tuner: {checksum: one}}, separators=(",", ":"))
+                data = payload.encode()
+                records.append(f"{fnv1a(data):016x} {len(data)} ".encode() + data + b"\n")
+    header = b"spvtune-cache-journal 1 " + b"0" * 16 + b"\n"  # the target puts its base here
+    whole = header + b"".join(records)
+    seeds.add("journal", whole)
+    seeds.add("journal", whole[:-7])  # the last record torn by a crash
+    seeds.add("journal", whole + b"garbage\n")
+    flipped = bytearray(whole)
+    flipped[len(header) + 30] ^= 0x20
+    seeds.add("journal", bytes(flipped))
+
+
+def glsl_cache_seeds(seeds, build):
+    """Entries as glsl_cache.cpp writes them, of the SPIR-V kernels built in `build`."""
+    for path in sorted(build.glob("kernels/*.spv"))[:4]:
+        data = path.read_bytes()
+        words = [int.from_bytes(data[i : i + 4], "little") for i in range(0, len(data) - 3, 4)]
+        digest = fnv1a(b"".join(word.to_bytes(8, "little") for word in words))
+        entry = {"format": 1, "glslang": "@GLSLANG@", "includes": [],
+                 "digest": f"{digest:016x}", "words": words}
+        seeds.add("glsl_cache", json.dumps(entry))
+        entry["includes"] = [{"path": str(path), "digest": "0" * 16}]
+        seeds.add("glsl_cache", json.dumps(entry))
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -216,6 +261,9 @@ def main():
     for pattern in ("kernels/*.spv", "fuzz_kernels/*.spv"):
         for path in sorted(build.glob(pattern)):
             seeds.add("spirv", path.read_bytes())
+
+    journal_seeds(seeds, cache)
+    glsl_cache_seeds(seeds, build)
 
     # Both cache readers read what the cache parser reads.
     for path in sorted((seeds.root / "cache").iterdir()):

@@ -1,0 +1,104 @@
+"""Replays the search strategies over recorded spaces (scripts/bench-search.py --replay).
+
+Each strategy runs `spvtune replay` over 20+ seeds per space; the true time of a point is its
+recorded mean. Per strategy and space it prints the mean evaluations to within 5% and 10% of the
+recorded optimum (and how many seeds got there), and the best-so-far fraction of the optimum
+(optimum time / best time found) after k evaluations, next to random sampling's exact expected
+curve: drawing k of the N recorded points without replacement, the i-th fastest is the best
+drawn with probability C(N-1-i, k-1) / C(N, k). A search that stopped before k evaluations
+keeps its best.
+"""
+import json
+import math
+import pathlib
+import subprocess
+import tempfile
+
+CHECKPOINTS = [10, 20, 50, 100, 200]
+
+
+def kernel_tuner_cache(spvtune, recording, work):
+    """The recording normalised to a Kernel Tuner cache file by spvtune itself."""
+    out = work / "space.json"
+    subprocess.run([spvtune, "replay", str(recording), "--search", "random", "--max-candidates",
+                    "1", "--kt-cache", str(out)], check=True, stdout=subprocess.DEVNULL)
+    return json.loads(out.read_text())
+
+
+def recorded_means(cache):
+    """Mean time of every recorded point that ran, in milliseconds, and the count of all."""
+    means = []
+    for entry in cache["cache"].values():
+        if isinstance(entry["time"], (int, float)):
+            means.append(sum(entry["times"]) / len(entry["times"]))
+    return means, len(cache["cache"])
+
+
+def random_expectation(means, total, k):
+    """Exact expected best-so-far fraction of k points drawn without replacement."""
+    if k >= total:
+        return 1.0
+    optimum = min(means)
+    ordered = sorted(means)
+    denominator = math.comb(total, k)
+    return sum(optimum / t * math.comb(total - 1 - i, k - 1) / denominator
+               for i, t in enumerate(ordered) if total - 1 - i >= k - 1)
+
+
+def replay(spvtune, recording, strategy, seed, work):
+    """(true times of the points in the order evaluated, None for a failure), optimum."""
+    report = work / "replay.json"
+    command = [spvtune, "replay", str(recording), "--seed", str(seed), "--json", str(report)]
+    if strategy != "default":
+        command += ["--search", strategy]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    key = json.loads(report.read_text())["problems"][0]["keys"][0]
+    truth = {c["index"]: c.get("recorded_mean_ns") for c in key["candidates"]}
+    return ([truth.get(step["index"]) for step in key["search"]["trace"]],
+            key["recorded_best"]["mean_ns"], key["search"]["strategy"])
+
+
+def best_so_far(times, optimum, k):
+    valid = [t for t in times[:k] if t is not None]
+    return optimum / min(valid) if valid else 0.0
+
+
+def evaluations_within(times, optimum, factor):
+    best = math.inf
+    for n, t in enumerate(times, 1):
+        if t is not None:
+            best = min(best, t)
+        if best <= optimum * factor:
+            return n
+    return None
+
+
+def bench_replay(spvtune, recordings, strategies, seeds):
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        work = pathlib.Path(scratch)
+        for recording in recordings:
+            means, total = recorded_means(kernel_tuner_cache(spvtune, recording, work))
+            name = pathlib.Path(recording).name
+            expected = [random_expectation(means, total, k) for k in CHECKPOINTS]
+            print(f"\n{name}: {total} points, {len(means)} ran, best/worst "
+                  f"{max(means) / min(means):.1f}x")
+            print(f"{'strategy':>18} {'to 5%':>12} {'to 10%':>12} {'evals':>6} " +
+                  " ".join(f"{'@' + str(k):>6}" for k in CHECKPOINTS))
+            print(f"{'random expected':>18} {'':>12} {'':>12} {'':>6} " +
+                  " ".join(f"{e:6.3f}" for e in expected))
+            for strategy in strategies:
+                runs = [replay(spvtune, recording, strategy, seed, work) for seed in range(seeds)]
+                label = strategy if strategy != "default" else f"default={runs[0][2]}"
+                cells = []
+                for factor in (1.05, 1.10):
+                    hits = [n for n in (evaluations_within(t, o, factor) for t, o, _ in runs)
+                            if n is not None]
+                    mean = f"{sum(hits) / len(hits):.0f}" if hits else "-"
+                    cells.append(f"{mean} ({len(hits)}/{seeds})")
+                evaluations = sum(len(t) for t, _, _ in runs) / seeds
+                curve = [sum(best_so_far(t, o, k) for t, o, _ in runs) / seeds for k in CHECKPOINTS]
+                print(f"{label:>18} {cells[0]:>12} {cells[1]:>12} {evaluations:6.0f} " +
+                      " ".join(f"{c:6.3f}" for c in curve), flush=True)
+                rows.append((name, label, cells, evaluations, curve, expected))
+    return rows
