@@ -431,7 +431,11 @@ TEST_CASE("compare: --budget bounds the whole run's sampling, shared out over it
         // is half the budget; the last key's is all the first left, which is less than half
         // when the first ran a slow round past its share.
         if (key.at("contenders").at(0).at("verdict") == "inconclusive") {
-            CHECK(key.at("rounds").get<std::size_t>() > 20);
+            // The last key's share can be short after a slow first key: rounds are asked of a
+            // share of a second and more.
+            if (key.at("elapsed_s").get<double>() > 1.0) {
+                CHECK(key.at("rounds").get<std::size_t>() > 20);
+            }
             if (k == 0) {
                 CHECK(key.at("elapsed_s").get<double>() > 1.2);
             } else {

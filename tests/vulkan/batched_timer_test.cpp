@@ -54,7 +54,7 @@ TEST_CASE("a batch's per-dispatch time is close to one dispatch's, not the batch
     // Ideal is 1; lavapipe under load was seen up to 2.4 (the barriers between dispatches of
     // a batch cost CPU time too). The whole batch's time would be 8 times that: 10 and more.
     CHECK(ratio > 0.5);
-    CHECK(ratio < 4.0);
+    CHECK(ratio < 5.0);
 }
 
 TEST_CASE("the batch never exceeds the policy's maximum") {
