@@ -152,7 +152,8 @@ class Sampler {
 /// a point an earlier one stood on ends there (it would follow the earlier path). Restarts
 /// alternate between a hop from the best point found (a few parameters changed at random) and
 /// the best of a fresh random sample. Stops when `patience` restarts in a row found nothing
-/// better than the best so far (or on the budget or limit).
+/// clearly better than the best so far (its median below the best's median interval), or on the
+/// budget or limit.
 std::vector<std::size_t> search_local(SearchRun& run) {
     const Neighbourhood neighbourhood(run);
     const std::size_t patience = run.settings().patience.value_or(local_patience);
@@ -203,8 +204,15 @@ std::vector<std::size_t> search_local(SearchRun& run) {
                 break;
             }
         }
-        if (here && (!best || *here < best->second)) {
+        // A restart that ends a little below the best on noisy readings still moves the best,
+        // but only one clearly faster earns more patience: else every lucky reading on a loaded
+        // machine would extend the search.
+        const bool improved = here && (!best || *here < best->second);
+        const bool fruitful = improved && (!best || run.clearly_faster(current, best->first));
+        if (improved) {
             best.emplace(current, *here);
+        }
+        if (fruitful) {
             fruitless = 0;
         } else if (++fruitless >= patience && run.measured() >= std::min(min_points, run.size())) {
             break;

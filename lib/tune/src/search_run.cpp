@@ -154,6 +154,14 @@ std::optional<double> SearchRun::median(std::size_t p) const {
     return summarize(state.samples).median_ns;
 }
 
+bool SearchRun::clearly_faster(std::size_t a, std::size_t b) const {
+    const std::optional<double> faster = median(a);
+    if (!faster || !median(b)) {
+        return false;
+    }
+    return *faster < summarize(state_[b].samples).ci_low_ns;
+}
+
 std::vector<std::size_t> SearchRun::by_median() const {
     std::vector<std::pair<double, std::size_t>> probed;
     for (std::size_t p = 0; p < points_.size(); ++p) {

@@ -60,6 +60,9 @@ class SearchRun {
     bool admit(std::size_t p);
     /// The search median of a probed point (nullopt: failed or never sampled).
     std::optional<double> median(std::size_t p) const;
+    /// Whether probed point `a`'s median lies below the low end of probed point `b`'s median
+    /// interval: faster by more than `b`'s own readings vary (false when either has none).
+    bool clearly_faster(std::size_t a, std::size_t b) const;
 
     /// Touched, not dropped points with search samples, fastest median first (ties: position).
     std::vector<std::size_t> by_median() const;

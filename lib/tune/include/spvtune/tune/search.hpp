@@ -41,8 +41,8 @@ struct SearchSettings {
     std::optional<std::size_t> max_candidates{};
     /// The same seed and the same timings give the same points in the same order.
     std::uint64_t seed = 0;
-    /// `local`: restarts in a row that find nothing better before the search ends. Nullopt:
-    /// local_patience.
+    /// `local`: restarts in a row that find nothing clearly better (a median below the best's
+    /// median interval) before the search ends. Nullopt: local_patience.
     std::optional<std::size_t> patience{};
 
     friend bool operator==(const SearchSettings&, const SearchSettings&) = default;
