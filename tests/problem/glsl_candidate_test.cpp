@@ -194,7 +194,7 @@ TEST_CASE("the GLSL fields are checked with the JSON pointer of the fault") {
     candidate["defines"] = {{"WG_SIZE", "pass"}};
     CHECK(contains(glsl.error(),
                    "/candidates/0/defines/WG_SIZE: bad expression: unknown variable "
-                   "'pass'; a define may use the key and grid parameters: n, WG"));
+                   "'pass'; a define may use the key and grid parameters and let names: n, WG"));
     candidate["defines"] = {{"1BAD", "WG"}};
     CHECK(contains(glsl.error(), "/candidates/0/defines/1BAD: "));
     candidate["defines"] = {"WG"};

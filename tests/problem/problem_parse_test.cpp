@@ -138,7 +138,7 @@ TEST_CASE("expressions are checked for syntax and variables before anything runs
     CHECK(errors[0] ==
           "/nonexistent/problem.json: /candidates/0/workgroups/0: bad expression: unknown "
           "variable 'nn' (did you mean 'n'?); a workgroup count may use the key and grid "
-          "parameters: n, WG\n"
+          "parameters and let names: n, WG\n"
           "    ceil_div(nn, WG)\n"
           "             ^~ unknown variable");
     json = saxpy_json();

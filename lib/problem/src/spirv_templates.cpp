@@ -41,7 +41,7 @@ std::optional<std::string> substitute(
                 names.push_back(axis.first);
             }
             fault = unknown("grid parameter", name, names) + " in {" + name +
-                    "}; a spirv path may use the candidate's grid parameters" +
+                    "}; a spirv path may use the candidate's grid parameters and let names" +
                     (names.empty() ? std::string(" (it has none)") : ": " + join(names));
             return std::nullopt;
         }

@@ -101,7 +101,8 @@ void parse_constraints(Reader& reader, const Json& json, const std::string& poin
             continue;
         }
         if (auto expression = reader.expression(
-                json[i], at, variables, "a constraint may use the key and grid parameters")) {
+                json[i], at, variables,
+                "a constraint may use the key and grid parameters and let names")) {
             family.constraints.push_back({{std::move(*expression), at}, false});
         }
     }
@@ -121,7 +122,8 @@ void parse_specialization(Reader& reader, const Json& json, const std::string& p
         }
         if (auto expression = reader.expression(
                 value, at, variables,
-                "a specialization value may use the key and grid parameters" + iteration_note)) {
+                "a specialization value may use the key and grid parameters and let names" +
+                    iteration_note)) {
             draft.specialization.push_back({label, {std::move(*expression), at}});
         }
     }
@@ -143,7 +145,7 @@ void parse_workgroups(Reader& reader, const Json& json, const std::string& point
         const std::string at = child(pointer, i);
         if (auto expression = reader.expression(json[i], at, variables,
                                                 "a workgroup count may use the key and grid "
-                                                "parameters" +
+                                                "parameters and let names" +
                                                     iteration_note(step))) {
             step.workgroups[i] = {std::move(*expression), at};
         }
@@ -186,7 +188,8 @@ void parse_push_constants(Reader& reader, const Json& json, const std::string& p
         offset += size;
         if (auto expression = reader.expression(
                 json[i]["value"], child(at, "value"), variables,
-                "a push constant may use the key and grid parameters" + iteration_note(step))) {
+                "a push constant may use the key and grid parameters and let names" +
+                    iteration_note(step))) {
             constant.value = {std::move(*expression), child(at, "value")};
             step.push_constants.push_back(std::move(constant));
         }
@@ -340,8 +343,9 @@ void parse_step(Reader& reader, const Json& values,
     step.repeat.pointer = child(pointer, "repeat");
     if (values.contains("repeat")) {
         step.repeat.pointer = at("repeat");
-        if (auto repeat = reader.expression(values["repeat"], at("repeat"), variables,
-                                            "a repeat count may use the key and grid parameters")) {
+        if (auto repeat = reader.expression(
+                values["repeat"], at("repeat"), variables,
+                "a repeat count may use the key and grid parameters and let names")) {
             step.repeat.expression = std::move(*repeat);
         }
     }
@@ -466,8 +470,9 @@ void parse_family(Reader& reader, const CandidateFields& fields, const std::stri
     family.priority.pointer = child(fields.pointer, "priority");
     if (fields.has("priority")) {
         family.priority.pointer = fields.at("priority");
-        if (auto priority = reader.expression(fields["priority"], fields.at("priority"), variables,
-                                              "a priority may use the key and grid parameters")) {
+        if (auto priority =
+                reader.expression(fields["priority"], fields.at("priority"), variables,
+                                  "a priority may use the key and grid parameters and let names")) {
             family.priority.expression = std::move(*priority);
         }
     }
