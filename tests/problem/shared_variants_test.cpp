@@ -78,6 +78,8 @@ TEST_CASE("a fault in a shared variant is reported once, where the variant is wr
     const std::vector<std::string> errors = errors_of(json);
     REQUIRE_MESSAGE(errors.size() == 1, error_of(json));
     CHECK(contains(errors[0], "/candidates/0/variants/1/let/W: expected an integer"));
+    // Its owner found it: no sharer is named.
+    CHECK_FALSE(contains(errors[0], "which shares this variant"));
 }
 
 TEST_CASE("a shared variant gives values, never the module or steps that make the candidate") {
@@ -86,15 +88,15 @@ TEST_CASE("a shared variant gives values, never the module or steps that make th
     Json json = sharing();
     json["candidates"][0]["variants"][0]["spirv"] = "saxpy.spv";
     CHECK(error_of(json) ==
-          "/nonexistent/problem.json: /candidates/0/variants/0/spirv: a variant that candidate "
-          "'twice' shares gives \"spirv\", which would replace that candidate's own kernel; "
-          "expected shared variants to give values only (let, specialization, defines, "
-          "workgroups, ...), and each candidate its own module or steps");
+          "/nonexistent/problem.json: /candidates/0/variants/0/spirv: a shared variant gives "
+          "\"spirv\", which would replace the sharing candidate's own kernel; expected shared "
+          "variants to give values only (let, specialization, defines, workgroups, ...), and "
+          "each candidate its own module or steps (in candidate 'twice', /candidates/1, which "
+          "shares this variant)");
     json = sharing();
     json["candidates"][0]["variants"][1]["steps"] = Json::array({Json::object()});
     CHECK(contains(error_of(json),
-                   "/candidates/0/variants/1/steps: a variant that candidate "
-                   "'twice' shares gives \"steps\""));
+                   "/candidates/0/variants/1/steps: a shared variant gives \"steps\""));
     // Without the sharing candidate the variant is its owner's to shape.
     json["candidates"].erase(1);
     json["candidates"][0]["variants"][1].erase("steps");
@@ -120,12 +122,14 @@ TEST_CASE("sharing names a candidate with a list of variants, and let names are 
                    "a key parameter; expected a distinct name"));
 
     // A shared variant's let that only the sharing candidate's grid clashes with: reported
-    // where the variant writes it.
+    // where the variant writes it, naming the candidate that ran into it (the owner has no
+    // grid parameter of that name).
     json = sharing();
     json["candidates"][0]["variants"][0]["let"]["SPLIT"] = 2;
-    CHECK(contains(error_of(json),
-                   "/candidates/0/variants/0/let/SPLIT: let name 'SPLIT' has the "
-                   "name of a grid parameter; expected a distinct name"));
+    CHECK(error_of(json) ==
+          "/nonexistent/problem.json: /candidates/0/variants/0/let/SPLIT: let name 'SPLIT' has "
+          "the name of a grid parameter; expected a distinct name (in candidate 'twice', "
+          "/candidates/1, which shares this variant)");
 }
 
 }  // namespace shared_variants_test

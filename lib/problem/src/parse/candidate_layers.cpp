@@ -204,27 +204,34 @@ const Json* shared_variants(Reader& reader, const Json& candidates, const Json& 
 /// variant's kernel under its own name (a split-K matmul timing the plain one), so a shared
 /// variant carries values only (let, specialization, defines, workgroups, ...). Returns the
 /// variant less what is refused, so that nothing built on a refused field is reported too.
-Json shared_values(Reader& reader, const Json& spec, const Json& variant,
-                   const std::string& variant_at) {
-    const std::string sharer =
-        spec.contains("name") && spec["name"].is_string() ? spec["name"].get<std::string>() : "";
+Json shared_values(Reader& reader, const Json& variant, const std::string& variant_at) {
     Json values = variant;
     for (const char* field : {"spirv", "glsl", "steps"}) {
         const auto found = variant.find(field);
         if (found == variant.end() || (std::string_view(field) == "steps" && !found->is_array())) {
             continue;
         }
-        reader.error(child(variant_at, field),
-                     "a variant that candidate '" + sharer + "' shares gives \"" + field +
-                         "\", which would replace that candidate's own kernel; expected shared "
-                         "variants to give values only (let, specialization, defines, "
-                         "workgroups, ...), and each candidate its own module or steps");
+        reader.error(
+            child(variant_at, field),
+            "a shared variant gives \"" + std::string(field) +
+                "\", which would replace the sharing candidate's own kernel; expected shared "
+                "variants to give values only (let, specialization, defines, "
+                "workgroups, ...), and each candidate its own module or steps");
         values.erase(field);
     }
     return values;
 }
 
 }  // namespace
+
+std::optional<std::string> sharer_note(const Json& spec, const std::string& pointer) {
+    if (!spec.is_object() || !spec.contains("variants") || !spec["variants"].is_string()) {
+        return std::nullopt;
+    }
+    const std::string name =
+        spec.contains("name") && spec["name"].is_string() ? spec["name"].get<std::string>() : "";
+    return " (in candidate '" + name + "', " + pointer + ", which shares this variant)";
+}
 
 std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFields& defaults,
                                              const Json& candidates, const Json& spec,
@@ -257,6 +264,10 @@ std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFiel
                         "the name of a candidate whose variants to share")) {
         return {};
     }
+    std::optional<ReaderAnnotation> sharer;
+    if (shared) {
+        sharer.emplace(reader, at, *sharer_note(spec, pointer));
+    }
     std::vector<CandidateFields> layered;
     std::set<std::string> names;
     for (std::size_t i = 0; i < variants.size(); ++i) {
@@ -272,7 +283,7 @@ std::vector<CandidateFields> layer_candidate(Reader& reader, const CandidateFiel
                                               "variant", names)
                                  .value_or("");
         }
-        overlay(reader, fields, shared ? shared_values(reader, spec, variant, variant_at) : variant,
+        overlay(reader, fields, shared ? shared_values(reader, variant, variant_at) : variant,
                 variant_at, {"name"});
         require_run_fields(reader, fields);
         layered.push_back(std::move(fields));

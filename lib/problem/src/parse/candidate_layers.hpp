@@ -33,6 +33,10 @@ struct CandidateFields {
     const std::string& at(std::string_view field) const { return pointers.find(field)->second; }
 };
 
+/// When candidate `spec` at `pointer` shares another's variants (`"variants": "NAME"`), the
+/// note its faults in them carry: which candidate found them.
+std::optional<std::string> sharer_note(const Json& spec, const std::string& pointer);
+
 /// Checks `/defaults` (candidate fields except "name" and "variants") and returns its valid
 /// fields as the first layer; an empty layer when `defaults` is null.
 CandidateFields parse_defaults(Reader& reader, const Json* defaults);

@@ -530,7 +530,12 @@ void parse_candidates(Reader& reader, const Json& json, const Json* defaults, Pr
                 name = *written;
             }
         }
+        const std::optional<std::string> note = sharer_note(spec, at);
         for (const CandidateFields& fields : layered) {
+            std::optional<ReaderAnnotation> sharer;
+            if (note) {
+                sharer.emplace(reader, fields.pointer.substr(0, fields.pointer.rfind('/')), *note);
+            }
             parse_family(reader, fields, name, problem, drafts);
         }
     }

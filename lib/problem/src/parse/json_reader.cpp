@@ -105,10 +105,28 @@ std::string unknown(std::string_view what, const std::string& name,
     return message;
 }
 
+void Reader::annotate_under(std::string list_pointer, std::string note) {
+    annotated_list_ = std::move(list_pointer);
+    annotation_ = std::move(note);
+}
+
+void Reader::clear_annotation() {
+    annotated_list_.clear();
+    annotation_.clear();
+}
+
+std::string Reader::annotated(const std::string& pointer, std::string message) const {
+    if (!annotated_list_.empty() && pointer.starts_with(annotated_list_ + "/")) {
+        message += annotation_;
+    }
+    return message;
+}
+
 void Reader::error(std::string pointer, std::string message, std::string detail) {
     ++reported_;
     if (told_.emplace(pointer, message, detail).second) {
-        diagnostics_.push_back({file_, std::move(pointer), std::move(message), std::move(detail)});
+        std::string shown = annotated(pointer, std::move(message));
+        diagnostics_.push_back({file_, std::move(pointer), std::move(shown), std::move(detail)});
     }
 }
 
@@ -120,6 +138,7 @@ void Reader::error_at_points(Diagnostic diagnostic, const std::string& cause, st
         diagnostics_[known->second].points += points;
         return;
     }
+    diagnostic.message = annotated(diagnostic.pointer, std::move(diagnostic.message));
     diagnostic.file = file_;
     diagnostic.points = points;
     diagnostics_.push_back(std::move(diagnostic));

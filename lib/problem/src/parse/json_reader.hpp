@@ -56,6 +56,12 @@ class Reader {
     /// Reports `diagnostic`, found at `points` grid points, once per distinct `cause` at its
     /// pointer: a later report of the same cause only adds its points to the first one.
     void error_at_points(Diagnostic diagnostic, const std::string& cause, std::size_t points);
+    /// While a candidate reads the variants another candidate lists (`"variants": "NAME"`), its
+    /// reports under that list end with `note` (which candidate found the fault): the list is
+    /// right for its owner, so a fault only the sharer runs into needs the sharer named. A
+    /// fault the owner reports too is still told once, as the owner found it.
+    void annotate_under(std::string list_pointer, std::string note);
+    void clear_annotation();
     /// Every error reported so far, a repeat of one already told included: callers compare it
     /// before and after a call to learn whether the call found a fault.
     std::size_t error_count() const noexcept { return reported_; }
@@ -125,7 +131,12 @@ class Reader {
                                          std::string_view scope_note);
 
   private:
+    /// `message` with the annotation when `pointer` lies under the annotated list.
+    std::string annotated(const std::string& pointer, std::string message) const;
+
     std::filesystem::path file_;
+    std::string annotated_list_;
+    std::string annotation_;
     /// (pointer, cause) -> index in diagnostics_, for error_at_points.
     std::map<std::pair<std::string, std::string>, std::size_t> causes_;
     /// Pointer, message and detail of each error() told: variants shared by two candidates are
@@ -133,6 +144,20 @@ class Reader {
     std::set<std::tuple<std::string, std::string, std::string>> told_;
     std::size_t reported_ = 0;
     std::vector<Diagnostic> diagnostics_;
+};
+
+/// Reader::annotate_under for its lifetime.
+class ReaderAnnotation {
+  public:
+    ReaderAnnotation(Reader& reader, std::string list_pointer, std::string note) : reader_(reader) {
+        reader_.annotate_under(std::move(list_pointer), std::move(note));
+    }
+    ~ReaderAnnotation() { reader_.clear_annotation(); }
+    ReaderAnnotation(const ReaderAnnotation&) = delete;
+    ReaderAnnotation& operator=(const ReaderAnnotation&) = delete;
+
+  private:
+    Reader& reader_;
 };
 
 /// `[A-Za-z_][A-Za-z0-9_]*`.
