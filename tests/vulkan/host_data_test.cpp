@@ -100,6 +100,18 @@ TEST_CASE("element types parse by name and know their size") {
     CHECK(to_string(ElementType::i32) == "i32");
 }
 
+TEST_CASE("a floating type knows its largest finite magnitude, the one its fills must keep to") {
+    CHECK(largest_finite(ElementType::f16) == 65504.0);
+    CHECK(largest_finite(ElementType::f32) == std::numeric_limits<float>::max());
+    CHECK(largest_finite(ElementType::f64) == std::numeric_limits<double>::max());
+    CHECK(largest_finite(ElementType::i32) == 0);
+    // One step of f16 beyond it is infinity: 65504 is the edge, not a rounding of it.
+    CHECK(std::isinf(
+        read_element(ElementType::f16, make_fill(ElementType::f16, 1, FillConstant{65520.0}), 0)));
+    CHECK(read_element(ElementType::f16, make_fill(ElementType::f16, 1, FillConstant{65504.0}),
+                       0) == 65504.0);
+}
+
 TEST_CASE("half-precision conversion rounds to nearest even and keeps specials") {
     CHECK(float_to_half(1.0f) == 0x3c00);
     CHECK(float_to_half(-2.0f) == 0xc000);

@@ -254,10 +254,7 @@ tune::Status check_iota_fits(const BufferSpec& spec, std::uint64_t elements,
     if (iota == nullptr || !vulkan::is_floating(spec.type) || elements == 0) {
         return tune::ok();
     }
-    const double largest = spec.type == vulkan::ElementType::f16 ? 65504.0
-                           : spec.type == vulkan::ElementType::f32
-                               ? static_cast<double>(std::numeric_limits<float>::max())
-                               : std::numeric_limits<double>::max();
+    const double largest = vulkan::largest_finite(spec.type);
     // Linear in the index: the first and the last element are the extremes.
     const double last = iota->start + iota->step * static_cast<double>(elements - 1);
     if (std::isfinite(last) && std::abs(last) <= largest) {

@@ -65,9 +65,8 @@ void put(std::vector<std::byte>& bytes, std::size_t offset, T value) {
 
 /// A number that float16 holds without overflowing to infinity.
 double half_precision(const Value& value, std::string_view expression) {
-    constexpr double largest_half = 65504;
     const double number = floating(value, expression, true);
-    if (std::fabs(number) > largest_half) {
+    if (std::fabs(number) > vulkan::largest_finite(vulkan::ElementType::f16)) {
         range_error(value, expression, "a number in the range of float16 (|x| <= 65504)");
     }
     return number;

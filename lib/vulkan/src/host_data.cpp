@@ -135,6 +135,19 @@ bool is_floating(ElementType type) noexcept {
     return type == ElementType::f16 || type == ElementType::f32 || type == ElementType::f64;
 }
 
+double largest_finite(ElementType type) noexcept {
+    switch (type) {
+        case ElementType::f16:
+            return 65504.0;
+        case ElementType::f32:
+            return std::numeric_limits<float>::max();
+        case ElementType::f64:
+            return std::numeric_limits<double>::max();
+        default:
+            return 0;
+    }
+}
+
 std::string_view to_string(ElementType type) noexcept {
     return info(type).name;
 }

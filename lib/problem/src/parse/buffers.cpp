@@ -29,13 +29,14 @@ TypeRange range_of(vulkan::ElementType type) {
     };
     switch (type) {
         case ElementType::f16:
-            return {-65504.0, 65504.0, false, "a magnitude at most 65504"};
         case ElementType::f32:
-            return {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), false,
-                    "a magnitude at most 3.40282347e+38"};
-        case ElementType::f64:
-            return {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), false,
-                    "a finite number"};
+        case ElementType::f64: {
+            const double largest = vulkan::largest_finite(type);
+            return {-largest, largest, false,
+                    type == ElementType::f64   ? "a finite number"
+                    : type == ElementType::f32 ? "a magnitude at most 3.40282347e+38"
+                                               : "a magnitude at most 65504"};
+        }
         case ElementType::i8:
             return ints(std::int8_t{});
         case ElementType::u8:

@@ -15,6 +15,8 @@ enum class ElementType { f16, f32, f64, i8, u8, i16, u16, i32, u32, i64, u64 };
 
 std::size_t element_size(ElementType type) noexcept;
 bool is_floating(ElementType type) noexcept;
+/// The largest finite magnitude a floating type holds (65504 for f16); 0 for an integer type.
+double largest_finite(ElementType type) noexcept;
 std::string_view to_string(ElementType type) noexcept;
 std::optional<ElementType> parse_element_type(std::string_view name) noexcept;
 
