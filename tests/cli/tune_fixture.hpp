@@ -30,10 +30,16 @@ struct TuneFixture {
     TuneFixture(const TuneFixture&) = delete;
     TuneFixture& operator=(const TuneFixture&) = delete;
 
+    /// Tunes tests/cli/problems/`problem`.
     SpvtuneRun tune(const std::string& problem, std::vector<std::string> extra = {}) {
-        std::vector<std::string> args{
-            "tune",         problems + "/" + problem,    "--cache-dir", cache.string(),
-            "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR, "--json",      report.string()};
+        return tune_file(problems + "/" + problem, std::move(extra));
+    }
+
+    /// Tunes the problem file at `path` (a test's own variant of a shared problem).
+    SpvtuneRun tune_file(const std::filesystem::path& path, std::vector<std::string> extra = {}) {
+        std::vector<std::string> args{"tune",         path.string(),  "--cache-dir",
+                                      cache.string(), "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR,
+                                      "--json",       report.string()};
         args.insert(args.end(), extra.begin(), extra.end());
         SpvtuneRun run = run_spvtune(scratch, args);
         CHECK_MESSAGE(!contains(run.err, "validation"), run.err);
