@@ -100,9 +100,8 @@ void parse_constraints(Reader& reader, const Json& json, const std::string& poin
         if (!reader.is_type(json[i], at, json[i].is_string(), "an expression string")) {
             continue;
         }
-        if (auto expression = reader.expression(
-                json[i], at, variables,
-                "a constraint may use the key and grid parameters and let names")) {
+        if (auto expression =
+                reader.expression(json[i], at, variables, candidate_scope("a constraint"))) {
             family.constraints.push_back({{std::move(*expression), at}, false});
         }
     }
@@ -121,9 +120,7 @@ void parse_specialization(Reader& reader, const Json& json, const std::string& p
             continue;
         }
         if (auto expression = reader.expression(
-                value, at, variables,
-                "a specialization value may use the key and grid parameters and let names" +
-                    iteration_note)) {
+                value, at, variables, candidate_scope("a specialization value") + iteration_note)) {
             draft.specialization.push_back({label, {std::move(*expression), at}});
         }
     }
@@ -143,10 +140,9 @@ void parse_workgroups(Reader& reader, const Json& json, const std::string& point
     }
     for (std::size_t i = 0; i < 3; ++i) {
         const std::string at = child(pointer, i);
-        if (auto expression = reader.expression(json[i], at, variables,
-                                                "a workgroup count may use the key and grid "
-                                                "parameters and let names" +
-                                                    iteration_note(step))) {
+        if (auto expression =
+                reader.expression(json[i], at, variables,
+                                  candidate_scope("a workgroup count") + iteration_note(step))) {
             step.workgroups[i] = {std::move(*expression), at};
         }
     }
@@ -186,10 +182,9 @@ void parse_push_constants(Reader& reader, const Json& json, const std::string& p
         offset = (offset + size - 1) / size * size;
         constant.offset = offset;
         offset += size;
-        if (auto expression = reader.expression(
-                json[i]["value"], child(at, "value"), variables,
-                "a push constant may use the key and grid parameters and let names" +
-                    iteration_note(step))) {
+        if (auto expression =
+                reader.expression(json[i]["value"], child(at, "value"), variables,
+                                  candidate_scope("a push constant") + iteration_note(step))) {
             constant.value = {std::move(*expression), child(at, "value")};
             step.push_constants.push_back(std::move(constant));
         }
@@ -343,9 +338,8 @@ void parse_step(Reader& reader, const Json& values,
     step.repeat.pointer = child(pointer, "repeat");
     if (values.contains("repeat")) {
         step.repeat.pointer = at("repeat");
-        if (auto repeat = reader.expression(
-                values["repeat"], at("repeat"), variables,
-                "a repeat count may use the key and grid parameters and let names")) {
+        if (auto repeat = reader.expression(values["repeat"], at("repeat"), variables,
+                                            candidate_scope("a repeat count"))) {
             step.repeat.expression = std::move(*repeat);
         }
     }
@@ -470,9 +464,8 @@ void parse_family(Reader& reader, const CandidateFields& fields, const std::stri
     family.priority.pointer = child(fields.pointer, "priority");
     if (fields.has("priority")) {
         family.priority.pointer = fields.at("priority");
-        if (auto priority =
-                reader.expression(fields["priority"], fields.at("priority"), variables,
-                                  "a priority may use the key and grid parameters and let names")) {
+        if (auto priority = reader.expression(fields["priority"], fields.at("priority"), variables,
+                                              candidate_scope("a priority"))) {
             family.priority.expression = std::move(*priority);
         }
     }

@@ -102,11 +102,9 @@ void parse_defines(Reader& reader, const Json& json, const std::string& pointer,
             continue;
         }
         // Not a step's iteration variable: a module serves every repetition of its step.
-        auto expression =
-            value.is_object()
-                ? define_text(reader, value, at)
-                : reader.expression(value, at, variables,
-                                    "a define may use the key and grid parameters and let names");
+        auto expression = value.is_object() ? define_text(reader, value, at)
+                                            : reader.expression(value, at, variables,
+                                                                candidate_scope("a define"));
         if (expression) {
             glsl.defines.push_back({name, {std::move(*expression), at}});
         }

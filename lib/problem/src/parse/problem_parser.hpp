@@ -133,4 +133,10 @@ std::vector<std::string> buffer_names(const Problem& problem);
 /// `device.<name>` properties.
 std::vector<std::string> candidate_variables(const Problem& problem, const CandidateFamily& family);
 
+/// `what` followed by what a candidate expression may use, for the unknown-variable message
+/// ("a constraint may use the key and grid parameters and let names").
+inline std::string candidate_scope(std::string_view what) {
+    return std::string(what) + " may use the key and grid parameters and let names";
+}
+
 }  // namespace spvtune::problem::detail
