@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "problem_parser.hpp"
@@ -32,10 +33,13 @@ TypeRange range_of(vulkan::ElementType type) {
         case ElementType::f32:
         case ElementType::f64: {
             const double largest = vulkan::largest_finite(type);
-            return {-largest, largest, false,
-                    type == ElementType::f64   ? "a finite number"
-                    : type == ElementType::f32 ? "a magnitude at most 3.40282347e+38"
-                                               : "a magnitude at most 65504"};
+            if (type == ElementType::f64) {
+                return {-largest, largest, false, "a finite number"};
+            }
+            // Nine significant digits name f32's largest exactly (3.40282347e+38).
+            char text[64];
+            std::snprintf(text, sizeof text, "a magnitude at most %.9g", largest);
+            return {-largest, largest, false, text};
         }
         case ElementType::i8:
             return ints(std::int8_t{});
