@@ -13,7 +13,8 @@ namespace {
 // and the worker maps about 2 GB of fresh heap per tune: 4x its CPU time, and most of the
 // sanitizer build's test time. Its workers therefore run without a quarantine (freed blocks
 // are still poisoned until reused). The code a worker runs is also run in process by the
-// library tests and by `tune --in-process`, with the quarantine on.
+// library tests and by `tune --in-process`, with the quarantine on; only the tests judged on
+// measured times run without it, as workers do (tests/CMakeLists.txt gives them these options).
 constexpr std::string_view sanitizer_options =
     "quarantine_size_mb=0:thread_local_quarantine_size_kb=0";
 #else
