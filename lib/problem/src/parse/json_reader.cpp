@@ -80,22 +80,6 @@ std::string describe(const Json& json) {
     }
 }
 
-std::string join(const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& name : names) {
-        text += (text.empty() ? "" : ", ") + name;
-    }
-    return text;
-}
-
-std::string join_some(const std::vector<std::string>& names, std::size_t shown) {
-    if (names.size() <= shown) {
-        return join(names);
-    }
-    return join({names.begin(), names.begin() + static_cast<std::ptrdiff_t>(shown)}) + " and " +
-           std::to_string(names.size() - shown) + " more";
-}
-
 std::string unknown(std::string_view what, const std::string& name,
                     const std::vector<std::string>& known) {
     std::string message = "unknown " + std::string(what) + " '" + name + "'";

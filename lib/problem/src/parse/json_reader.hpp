@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include <spvtune/base/enum_names.hpp>
+#include <spvtune/base/name_list.hpp>
 #include <spvtune/problem/diagnostic.hpp>
 #include <spvtune/problem/expression.hpp>
 
@@ -36,11 +37,8 @@ std::string child(const std::string& pointer, std::size_t index);
 /// What a value is, for "found ..." messages: `true (a boolean)`, `"abc" (a string)`, `an array`.
 std::string describe(const Json& json);
 
-/// The names joined with ", ".
-std::string join(const std::vector<std::string>& names);
-/// The first `shown` names joined with ", ", then "and N more": a message stays one readable
-/// line when a grid names 65536 candidates.
-std::string join_some(const std::vector<std::string>& names, std::size_t shown = 8);
+using base::join;
+using base::join_some;
 
 /// "unknown <what> '<name>'", plus " (did you mean '<close>'?)" when one of `known` is close.
 std::string unknown(std::string_view what, const std::string& name,

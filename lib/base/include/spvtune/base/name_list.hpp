@@ -1,0 +1,16 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace spvtune::base {
+
+/// The names joined with ", ", for messages that list what exists.
+std::string join(const std::vector<std::string>& names);
+
+/// The first `shown` names joined with ", ", then "and N more": a message stays one readable
+/// line when a grid names 65536 candidates.
+std::string join_some(const std::vector<std::string>& names, std::size_t shown = 8);
+
+}  // namespace spvtune::base
