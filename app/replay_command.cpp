@@ -5,17 +5,20 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include <spvtune/base/json_text.hpp>
 #include <spvtune/base/output_file.hpp>
+#include <spvtune/problem/problem_key.hpp>
 #include <spvtune/run/problem_tuning.hpp>
 #include <spvtune/tune/replay.hpp>
 #include <spvtune/tune/statistics.hpp>
 
 #include "command.hpp"
 #include "input_file.hpp"
+#include "key_filter.hpp"
 #include "path_options.hpp"
 #include "report/key_json.hpp"
 #include "sampling_options.hpp"
@@ -31,12 +34,49 @@ constexpr std::size_t max_recording_nesting = 32;
 
 struct ReplayOptions {
     std::string recording;
+    std::vector<std::string> key_filters;
+    std::string family;
     problem::Settings overrides;
     std::string json_out;
     std::string kt_cache_out;
 };
 
-tune::Recording load_recording(const std::string& path) {
+/// What --key and --family pick from a tune report.
+tune::RecordingSelection recording_selection(const ReplayOptions& options) {
+    tune::RecordingSelection select;
+    select.family = options.family;
+    if (options.key_filters.empty()) {
+        return select;
+    }
+    const auto filter = KeyFilter::parse(options.key_filters);
+    if (!filter) {
+        throw std::runtime_error(filter.error());
+    }
+    select.key_wanted = "--key " + filter.value().describe();
+    select.key_matches = [filter = filter.value()](const nlohmann::json& json) {
+        problem::ProblemKey key;
+        try {
+            from_json(json, key);
+        } catch (const nlohmann::json::exception&) {
+            return false;  // not a key as tune writes one: nothing it could match
+        }
+        return filter.matches(key);
+    };
+    return select;
+}
+
+/// The key a tune report's space was read at, as tune prints keys.
+std::string recording_key_text(const tune::Recording& recording) {
+    problem::ProblemKey key;
+    try {
+        from_json(recording.key, key);
+    } catch (const nlohmann::json::exception&) {
+        return recording.key.dump();
+    }
+    return problem::to_string(key);
+}
+
+tune::Recording load_recording(const std::string& path, const tune::RecordingSelection& select) {
     const std::string text = read_input_file(path, "recording");
     if (text.size() > max_recording_bytes) {
         throw std::runtime_error(path + ": the recording is larger than " +
@@ -54,7 +94,7 @@ tune::Recording load_recording(const std::string& path) {
     } catch (const nlohmann::json::exception& error) {
         throw std::runtime_error(path + ": not a JSON recording: " + error.what());
     }
-    return tune::read_recording(json, path);
+    return tune::read_recording(json, path, select);
 }
 
 void write_file(const std::string& path, const nlohmann::json& json, const char* what) {
@@ -127,7 +167,7 @@ nlohmann::json replay_report(const ReplayOptions& options, const tune::Recording
             best = p;
         }
     }
-    nlohmann::json key{{"key", nlohmann::json::object()},
+    nlohmann::json key{{"key", recording.key},
                        {"status", entry.ranking.empty() ? "failed" : "tuned"},
                        {"settings", entry.settings},
                        {"search", search_json(entry)},
@@ -152,10 +192,21 @@ nlohmann::json replay_report(const ReplayOptions& options, const tune::Recording
 int run_replay(const ReplayOptions& options) {
     tune::Recording recording;
     try {
-        recording = load_recording(options.recording);
+        recording = load_recording(options.recording, recording_selection(options));
     } catch (const std::runtime_error& error) {
         std::cerr << "spvtune: error: " << error.what() << '\n';
         return exit_usage;
+    }
+    // A report of several families or keys replays one: say which, when a default chose it.
+    if (options.family.empty() && recording.families_in_problem > 1) {
+        std::cerr << "spvtune: replaying family " << recording.name
+                  << ", the first with grid parameters of the problem's "
+                  << recording.families_in_problem << " (--family picks another)\n";
+    }
+    if (options.key_filters.empty() && recording.keys_in_problem > 1) {
+        std::cerr << "spvtune: replaying key " << recording_key_text(recording)
+                  << ", the first of the problem's " << recording.keys_in_problem
+                  << " (--key picks another)\n";
     }
     if (!options.kt_cache_out.empty()) {
         write_file(options.kt_cache_out, tune::kernel_tuner_cache(recording),
@@ -201,6 +252,14 @@ CommandAction register_replay_command(CLI::App& parent) {
         "Run a search strategy over a recorded search space (a Kernel Tuner cache file or a tune "
         "--json report) instead of a device");
     command->add_option("recording", options->recording, "The recording to replay")->required();
+    command
+        ->add_option("--key", options->key_filters,
+                     "From a tune report, the key with these parameter values, e.g. n=4096 "
+                     "(repeatable; exactly one key may match; default: the first)")
+        ->allow_extra_args(false);
+    command->add_option("--family", options->family,
+                        "From a tune report, the family whose grid is the space (default: the "
+                        "first)");
     add_search_options(*command, options->overrides);
     command
         ->add_option("--json", options->json_out,

@@ -88,6 +88,60 @@ TEST_CASE("replay writes the recording as a Kernel Tuner cache file that replays
     CHECK(contains(again.out, "winner k[bx=16,by=2]"));
 }
 
+TEST_CASE(
+    "replay of a tune report with several keys and families says which it replays, and "
+    "--key and --family pick another") {
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "run.json";
+    const auto exported = scratch.path() / "exported.json";
+    const auto report = scratch.path() / "report.json";
+    // Two keys; the reference `ref` has no grid, so the first space is `mm`.
+    write_bytes(recording, R"({"problems": [{
+      "families": [{"name": "ref", "grid": []},
+                   {"name": "mm", "grid": [{"parameter": "T", "values": [4, 8]}]},
+                   {"name": "tiled", "grid": [{"parameter": "U", "values": [2, 4]}]}],
+      "keys": [
+        {"key": {"n": 1024}, "candidates": [
+          {"name": "mm[T=4]", "family": "mm", "point": {"T": 4}, "status": "ok", "samples_ns": [2e5]},
+          {"name": "mm[T=8]", "family": "mm", "point": {"T": 8}, "status": "ok", "samples_ns": [1e5]},
+          {"name": "tiled[U=2]", "family": "tiled", "point": {"U": 2}, "status": "ok", "samples_ns": [3e5]}]},
+        {"key": {"n": 2048}, "candidates": [
+          {"name": "tiled[U=2]", "family": "tiled", "point": {"U": 2}, "status": "ok", "samples_ns": [7e5]},
+          {"name": "tiled[U=4]", "family": "tiled", "point": {"U": 4}, "status": "ok", "samples_ns": [5e5]}]}]}]})");
+    const SpvtuneRun first = run_spvtune(scratch, {"replay", recording.string()});
+    REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+    CHECK(contains(first.out, "winner mm[T=8]"));
+    CHECK(contains(first.err,
+                   "replaying family mm, the first with grid parameters of the "
+                   "problem's 3 (--family picks another)"));
+    CHECK(contains(first.err,
+                   "replaying key n=1024, the first of the problem's 2 (--key picks "
+                   "another)"));
+
+    const SpvtuneRun picked =
+        run_spvtune(scratch, {"replay", recording.string(), "--key", "n=2048", "--family", "tiled",
+                              "--kt-cache", exported.string(), "--json", report.string()});
+    REQUIRE_MESSAGE(picked.exit_code == 0, picked.err);
+    CHECK(picked.err.empty());
+    CHECK(contains(picked.out, "winner tiled[U=4]"));
+    const nlohmann::json written = nlohmann::json::parse(read_bytes(exported));
+    CHECK(written["kernel_name"] == "tiled");
+    CHECK(written["cache"]["4"]["time"] == 0.5);
+    const nlohmann::json json = nlohmann::json::parse(read_bytes(report));
+    CHECK(json["problems"][0]["keys"][0]["key"] == nlohmann::json{{"n", 2048}});
+
+    const SpvtuneRun no_key =
+        run_spvtune(scratch, {"replay", recording.string(), "--key", "n=4096"});
+    CHECK(no_key.exit_code == 2);
+    CHECK(contains(no_key.err, recording.string() +
+                                   ": /problems/0/keys: no key matches --key "
+                                   "n=4096; the report's keys are n=1024, n=2048"));
+    const SpvtuneRun no_family =
+        run_spvtune(scratch, {"replay", recording.string(), "--family", "naive"});
+    CHECK(no_family.exit_code == 2);
+    CHECK(contains(no_family.err, "no family \"naive\"; the report's families are ref, mm, tiled"));
+}
+
 TEST_CASE("replay refuses a damaged recording naming the file and the JSON pointer") {
     TempDirectory scratch;
     const auto recording = scratch.path() / "space.json";

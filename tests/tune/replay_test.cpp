@@ -176,6 +176,100 @@ TEST_CASE("a tune --json report reads as a recording of its first family's measu
     CHECK(named(recording, "mm[T=16]").error == "pipeline: too many invocations");
 }
 
+namespace {
+
+/// A tune report of two keys whose problem has a reference without grid and two grid families;
+/// each key's `mm` points are `ns` apart by key, so which key was read shows in the times.
+nlohmann::json two_key_report() {
+    nlohmann::json keys = nlohmann::json::array();
+    for (const int n : {1024, 2048}) {
+        const double ns = 100.0 * n;
+        keys.push_back({{"key", {{"n", n}, {"dtype", "f32"}}},
+                        {"candidates",
+                         {{{"name", "ref"},
+                           {"family", "ref"},
+                           {"point", nlohmann::json::object()},
+                           {"status", "ok"},
+                           {"samples_ns", {ns * 9}}},
+                          {{"name", "mm[T=4]"},
+                           {"family", "mm"},
+                           {"point", {{"T", 4}}},
+                           {"status", "ok"},
+                           {"samples_ns", {ns * 2}}},
+                          {{"name", "mm[T=8]"},
+                           {"family", "mm"},
+                           {"point", {{"T", 8}}},
+                           {"status", "winner"},
+                           {"samples_ns", {ns}}},
+                          {{"name", "tiled[U=2]"},
+                           {"family", "tiled"},
+                           {"point", {{"U", 2}}},
+                           {"status", "ok"},
+                           {"samples_ns", {ns * 3}}}}}});
+    }
+    return {{"problems",
+             {{{"families",
+                {{{"name", "ref"}, {"grid", nlohmann::json::array()}},
+                 {{"name", "mm"}, {"grid", {{{"parameter", "T"}, {"values", {4, 8}}}}}},
+                 {{"name", "tiled"}, {"grid", {{{"parameter", "U"}, {"values", {2}}}}}}}},
+               {"keys", std::move(keys)}}}}};
+}
+
+/// Selects the report's keys whose `n` is `n`.
+RecordingSelection key_with_n(int n) {
+    RecordingSelection select;
+    select.key_matches = [n](const nlohmann::json& key) { return key.value("n", 0) == n; };
+    select.key_wanted = "--key n=" + std::to_string(n);
+    return select;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a tune report of several keys and families reads the one selected, by default the "
+    "first key and the first family with grid parameters") {
+    const nlohmann::json report = two_key_report();
+    const Recording first = read_recording(report, "run.json");
+    CHECK(first.name == "mm");  // `ref` has no grid: no space to search
+    CHECK(first.key == nlohmann::json{{"n", 1024}, {"dtype", "f32"}});
+    CHECK(first.keys_in_problem == 2);
+    CHECK(first.families_in_problem == 3);
+    CHECK(named(first, "mm[T=8]").times_ns == std::vector<double>{102400.0});
+
+    RecordingSelection select = key_with_n(2048);
+    select.family = "tiled";
+    const Recording second = read_recording(report, "run.json", select);
+    CHECK(second.name == "tiled");
+    CHECK(second.key.at("n") == 2048);
+    REQUIRE(second.points.size() == 1);
+    CHECK(second.points.front().times_ns == std::vector<double>{614400.0});
+    CHECK(named(read_recording(report, "run.json", key_with_n(2048)), "mm[T=4]").times_ns ==
+          std::vector<double>{409600.0});
+}
+
+TEST_CASE("a tune report refuses a selection it cannot meet, naming what it holds") {
+    const nlohmann::json report = two_key_report();
+    CHECK_THROWS_WITH(read_recording(report, "run.json", key_with_n(4096)),
+                      "run.json: /problems/0/keys: no key matches --key n=4096; the report's "
+                      "keys are dtype=f32,n=1024, dtype=f32,n=2048");
+    RecordingSelection every;
+    every.key_matches = [](const nlohmann::json&) { return true; };
+    every.key_wanted = "--key dtype=f32";
+    CHECK_THROWS_WITH(read_recording(report, "run.json", every),
+                      "run.json: /problems/0/keys: --key dtype=f32 matches 2 keys "
+                      "(dtype=f32,n=1024, dtype=f32,n=2048); name more of their parameters");
+    RecordingSelection unknown;
+    unknown.family = "naive";
+    CHECK_THROWS_WITH(read_recording(report, "run.json", unknown),
+                      "run.json: /problems: no family \"naive\"; the report's families are "
+                      "ref, mm, tiled");
+    nlohmann::json no_grid = report;
+    no_grid["problems"][0]["families"] = {{{"name", "ref"}, {"grid", nlohmann::json::array()}}};
+    CHECK_THROWS_WITH(read_recording(no_grid, "run.json"),
+                      "run.json: /problems: expected a family with grid parameters; the "
+                      "report's families are ref");
+}
+
 TEST_CASE("a replay measures recorded times, fails recorded failures and stamps each point") {
     const Recording recording = read_recording(small_cache(), "conv.json");
     const SearchOutcome outcome = replay_search(recording, {}, SamplingSettings{});

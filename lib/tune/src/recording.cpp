@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include <spvtune/base/name_list.hpp>
 #include <spvtune/tune/recording.hpp>
 
 namespace spvtune::tune {
@@ -187,27 +188,109 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
     return recording;
 }
 
-/// A `tune --json` report: the first key of the first problem, over the first family's grid.
+/// A key as a tune report writes it, for messages: `n=4096,dtype=f32`.
+std::string key_text(const nlohmann::json& key) {
+    if (!key.is_object()) {
+        return key.dump();
+    }
+    std::string text;
+    for (const auto& [name, value] : key.items()) {
+        text += (text.empty() ? "" : ",") + name + "=" + value_text(value);
+    }
+    return text.empty() ? "(no parameters)" : text;
+}
+
+/// The family `select` names and its problem: by default the first with grid parameters (a
+/// family of one candidate, such as a reference, is no space to search).
+std::pair<std::size_t, std::size_t> select_family(const Reader& reader,
+                                                  const nlohmann::json& problems,
+                                                  const RecordingSelection& select) {
+    using Type = nlohmann::json::value_t;
+    std::vector<std::string> names;
+    for (std::size_t p = 0; p < problems.size(); ++p) {
+        const std::string at = "/problems/" + std::to_string(p);
+        if (!problems[p].is_object()) {
+            reader.fail(at, "expected an object");
+        }
+        const nlohmann::json& families =
+            reader.member(problems[p], at, "families", Type::array, "an array of families");
+        for (std::size_t f = 0; f < families.size(); ++f) {
+            const std::string family_at = at + "/families/" + std::to_string(f);
+            if (!families[f].is_object()) {
+                reader.fail(family_at, "expected an object");
+            }
+            const std::string name =
+                reader.member(families[f], family_at, "name", Type::string, "a string")
+                    .get<std::string>();
+            const auto grid = families[f].find("grid");
+            const bool searchable = grid != families[f].end() && grid->is_array() && !grid->empty();
+            if (select.family.empty() ? searchable : name == select.family) {
+                return {p, f};
+            }
+            names.push_back(name);
+        }
+    }
+    const std::string listed =
+        names.empty() ? std::string() : "; the report's families are " + base::join_some(names);
+    if (select.family.empty()) {
+        reader.fail("/problems", "expected a family with grid parameters" + listed);
+    }
+    reader.fail("/problems", "no family \"" + select.family + "\"" + listed);
+}
+
+/// The one key of `keys` that `select` asks for (the first by default).
+std::size_t select_key(const Reader& reader, const nlohmann::json& keys, const std::string& at,
+                       const RecordingSelection& select) {
+    if (keys.empty()) {
+        reader.fail(at, "expected at least one key");
+    }
+    std::vector<std::size_t> matching;
+    std::vector<std::string> all;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        if (!keys[k].is_object()) {
+            reader.fail(at + "/" + std::to_string(k), "expected an object");
+        }
+        const auto key = keys[k].find("key");
+        all.push_back(key == keys[k].end() ? "(no key)" : key_text(*key));
+        if (!select.key_matches || (key != keys[k].end() && select.key_matches(*key))) {
+            matching.push_back(k);
+        }
+    }
+    if (!select.key_matches) {
+        return 0;
+    }
+    if (matching.size() == 1) {
+        return matching.front();
+    }
+    std::vector<std::string> named;
+    for (const std::size_t k : matching) {
+        named.push_back(all[k]);
+    }
+    reader.fail(at, matching.empty()
+                        ? "no key matches " + select.key_wanted + "; the report's keys are " +
+                              base::join_some(all)
+                        : select.key_wanted + " matches " + std::to_string(matching.size()) +
+                              " keys (" + base::join_some(named) +
+                              "); name more of their parameters");
+}
+
+/// A `tune --json` report: the key and family `select` picks, over that family's grid.
 /// Candidates of other families, and those never run or skipped by the plan, are left out.
-Recording read_tune_report(const Reader& reader, const nlohmann::json& json) {
+Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
+                           const RecordingSelection& select) {
     using Type = nlohmann::json::value_t;
     const nlohmann::json& problems =
         reader.member(json, "", "problems", Type::array, "an array of problems");
-    if (problems.empty() || !problems[0].is_object()) {
-        reader.fail("/problems", "expected at least one problem");
-    }
-    const nlohmann::json& problem = problems[0];
-    const nlohmann::json& families =
-        reader.member(problem, "/problems/0", "families", Type::array, "an array of families");
-    if (families.empty() || !families[0].is_object()) {
-        reader.fail("/problems/0/families", "expected at least one family");
-    }
-    const std::string family_at = "/problems/0/families/0";
+    const auto [problem_index, family_index] = select_family(reader, problems, select);
+    const nlohmann::json& problem = problems[problem_index];
+    const std::string problem_at = "/problems/" + std::to_string(problem_index);
+    const nlohmann::json& family = problem["families"][family_index];
+    const std::string family_at = problem_at + "/families/" + std::to_string(family_index);
     Recording recording;
-    recording.name =
-        reader.member(families[0], family_at, "name", Type::string, "a string").get<std::string>();
+    recording.name = family["name"].get<std::string>();
+    recording.families_in_problem = problem["families"].size();
     const nlohmann::json& grid =
-        reader.member(families[0], family_at, "grid", Type::array, "an array of parameters");
+        reader.member(family, family_at, "grid", Type::array, "an array of parameters");
     if (grid.empty() || grid.size() > max_parameters) {
         reader.fail(family_at + "/grid",
                     "expected 1 to " + std::to_string(max_parameters) + " parameters");
@@ -229,14 +312,18 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json) {
         recording.parameters.push_back(std::move(parameter));
     }
     const nlohmann::json& keys =
-        reader.member(problem, "/problems/0", "keys", Type::array, "an array of keys");
-    if (keys.empty() || !keys[0].is_object()) {
-        reader.fail("/problems/0/keys", "expected at least one key");
+        reader.member(problem, problem_at, "keys", Type::array, "an array of keys");
+    const std::string keys_at = problem_at + "/keys";
+    const std::size_t key_index = select_key(reader, keys, keys_at, select);
+    recording.keys_in_problem = keys.size();
+    const std::string key_at = keys_at + "/" + std::to_string(key_index);
+    if (const auto key = keys[key_index].find("key"); key != keys[key_index].end()) {
+        recording.key = *key;
     }
-    const nlohmann::json& candidates = reader.member(keys[0], "/problems/0/keys/0", "candidates",
-                                                     Type::array, "an array of candidates");
+    const nlohmann::json& candidates =
+        reader.member(keys[key_index], key_at, "candidates", Type::array, "an array of candidates");
     for (std::size_t c = 0; c < candidates.size() && c < max_points; ++c) {
-        const std::string at = "/problems/0/keys/0/candidates/" + std::to_string(c);
+        const std::string at = key_at + "/candidates/" + std::to_string(c);
         const nlohmann::json& candidate = candidates[c];
         if (!candidate.is_object()) {
             reader.fail(at, "expected an object");
@@ -282,22 +369,22 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json) {
         recording.points.push_back(std::move(point));
     }
     if (recording.points.empty()) {
-        reader.fail("/problems/0/keys/0/candidates",
-                    "expected at least one candidate of family \"" + recording.name +
-                        "\" that ran or failed");
+        reader.fail(key_at + "/candidates", "expected at least one candidate of family \"" +
+                                                recording.name + "\" that ran or failed");
     }
     return recording;
 }
 
 }  // namespace
 
-Recording read_recording(const nlohmann::json& json, std::string_view source) {
+Recording read_recording(const nlohmann::json& json, std::string_view source,
+                         const RecordingSelection& select) {
     const Reader reader(source);
     if (!json.is_object()) {
         reader.fail("", "expected an object: a Kernel Tuner cache file or a tune --json report");
     }
     if (json.contains("problems")) {
-        return read_tune_report(reader, json);
+        return read_tune_report(reader, json, select);
     }
     return read_kernel_tuner(reader, json);
 }
