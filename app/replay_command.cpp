@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <spvtune/base/json_text.hpp>
+#include <spvtune/base/name_list.hpp>
 #include <spvtune/base/output_file.hpp>
 #include <spvtune/problem/problem_key.hpp>
 #include <spvtune/run/problem_tuning.hpp>
@@ -52,7 +53,7 @@ tune::RecordingSelection recording_selection(const ReplayOptions& options) {
     if (!filter) {
         throw std::runtime_error(filter.error());
     }
-    select.key_wanted = "--key " + filter.value().describe();
+    select.key_description = "--key " + filter.value().describe();
     select.key_matches = [filter = filter.value()](const nlohmann::json& json) {
         problem::ProblemKey key;
         try {
@@ -197,16 +198,15 @@ int run_replay(const ReplayOptions& options) {
         std::cerr << "spvtune: error: " << error.what() << '\n';
         return exit_usage;
     }
-    // A report of several families or keys replays one: say which, when a default chose it.
-    if (options.family.empty() && recording.families_in_problem > 1) {
-        std::cerr << "spvtune: replaying family " << recording.name
-                  << ", the first with grid parameters of the problem's "
-                  << recording.families_in_problem << " (--family picks another)\n";
+    // A report of several spaces replays one: say which, when a default chose it.
+    if (options.family.empty() && !recording.other_families.empty()) {
+        std::cerr << "spvtune: replaying family " << recording.name << " (the report also has "
+                  << base::join_some(recording.other_families) << "; --family picks another)\n";
     }
-    if (options.key_filters.empty() && recording.keys_in_problem > 1) {
+    if (options.key_filters.empty() && !recording.other_keys.empty()) {
         std::cerr << "spvtune: replaying key " << recording_key_text(recording)
-                  << ", the first of the problem's " << recording.keys_in_problem
-                  << " (--key picks another)\n";
+                  << " (the report also has " << base::join_some(recording.other_keys)
+                  << "; --key picks another)\n";
     }
     if (!options.kt_cache_out.empty()) {
         write_file(options.kt_cache_out, tune::kernel_tuner_cache(recording),
@@ -259,7 +259,7 @@ CommandAction register_replay_command(CLI::App& parent) {
         ->allow_extra_args(false);
     command->add_option("--family", options->family,
                         "From a tune report, the family whose grid is the space (default: the "
-                        "first)");
+                        "first with grid parameters)");
     add_search_options(*command, options->overrides);
     command
         ->add_option("--json", options->json_out,

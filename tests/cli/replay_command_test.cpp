@@ -112,11 +112,9 @@ TEST_CASE(
     REQUIRE_MESSAGE(first.exit_code == 0, first.err);
     CHECK(contains(first.out, "winner mm[T=8]"));
     CHECK(contains(first.err,
-                   "replaying family mm, the first with grid parameters of the "
-                   "problem's 3 (--family picks another)"));
+                   "replaying family mm (the report also has tiled; --family picks another)"));
     CHECK(contains(first.err,
-                   "replaying key n=1024, the first of the problem's 2 (--key picks "
-                   "another)"));
+                   "replaying key n=1024 (the report also has n=2048; --key picks another)"));
 
     const SpvtuneRun picked =
         run_spvtune(scratch, {"replay", recording.string(), "--key", "n=2048", "--family", "tiled",
@@ -140,6 +138,9 @@ TEST_CASE(
         run_spvtune(scratch, {"replay", recording.string(), "--family", "naive"});
     CHECK(no_family.exit_code == 2);
     CHECK(contains(no_family.err, "no family \"naive\"; the report's families are ref, mm, tiled"));
+    const SpvtuneRun malformed = run_spvtune(scratch, {"replay", recording.string(), "--key", "n"});
+    CHECK(malformed.exit_code == 2);
+    CHECK(contains(malformed.err, "name=value"));
 }
 
 TEST_CASE("replay refuses a damaged recording naming the file and the JSON pointer") {

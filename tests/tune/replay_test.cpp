@@ -219,7 +219,7 @@ nlohmann::json two_key_report() {
 RecordingSelection key_with_n(int n) {
     RecordingSelection select;
     select.key_matches = [n](const nlohmann::json& key) { return key.value("n", 0) == n; };
-    select.key_wanted = "--key n=" + std::to_string(n);
+    select.key_description = "--key n=" + std::to_string(n);
     return select;
 }
 
@@ -232,8 +232,8 @@ TEST_CASE(
     const Recording first = read_recording(report, "run.json");
     CHECK(first.name == "mm");  // `ref` has no grid: no space to search
     CHECK(first.key == nlohmann::json{{"n", 1024}, {"dtype", "f32"}});
-    CHECK(first.keys_in_problem == 2);
-    CHECK(first.families_in_problem == 3);
+    CHECK(first.other_keys == std::vector<std::string>{"dtype=f32,n=2048"});
+    CHECK(first.other_families == std::vector<std::string>{"tiled"});
     CHECK(named(first, "mm[T=8]").times_ns == std::vector<double>{102400.0});
 
     RecordingSelection select = key_with_n(2048);
@@ -247,6 +247,25 @@ TEST_CASE(
           std::vector<double>{409600.0});
 }
 
+TEST_CASE(
+    "a tune report of several problems is read from the first that has the family and "
+    "the key") {
+    // The second problem (its own keys) also has `mm`: --key n=4096 reaches it.
+    nlohmann::json report = two_key_report();
+    nlohmann::json second = report["problems"][0];
+    second["keys"][0]["key"]["n"] = 4096;
+    second["keys"][1]["key"]["n"] = 8192;
+    report["problems"].push_back(second);
+    const Recording recording = read_recording(report, "run.json", key_with_n(4096));
+    CHECK(recording.name == "mm");
+    CHECK(recording.key.at("n") == 4096);
+    CHECK(recording.other_keys == std::vector<std::string>{"dtype=f32,n=8192"});
+    CHECK_THROWS_WITH(read_recording(report, "run.json", key_with_n(3)),
+                      "run.json: /problems: no key matches --key n=3; the keys of the problems "
+                      "with that family are dtype=f32,n=1024, dtype=f32,n=2048, dtype=f32,n=4096, "
+                      "dtype=f32,n=8192");
+}
+
 TEST_CASE("a tune report refuses a selection it cannot meet, naming what it holds") {
     const nlohmann::json report = two_key_report();
     CHECK_THROWS_WITH(read_recording(report, "run.json", key_with_n(4096)),
@@ -254,7 +273,7 @@ TEST_CASE("a tune report refuses a selection it cannot meet, naming what it hold
                       "keys are dtype=f32,n=1024, dtype=f32,n=2048");
     RecordingSelection every;
     every.key_matches = [](const nlohmann::json&) { return true; };
-    every.key_wanted = "--key dtype=f32";
+    every.key_description = "--key dtype=f32";
     CHECK_THROWS_WITH(read_recording(report, "run.json", every),
                       "run.json: /problems/0/keys: --key dtype=f32 matches 2 keys "
                       "(dtype=f32,n=1024, dtype=f32,n=2048); name more of their parameters");
@@ -263,6 +282,21 @@ TEST_CASE("a tune report refuses a selection it cannot meet, naming what it hold
     CHECK_THROWS_WITH(read_recording(report, "run.json", unknown),
                       "run.json: /problems: no family \"naive\"; the report's families are "
                       "ref, mm, tiled");
+    CHECK_THROWS_WITH(read_recording(small_cache(), "conv.json", unknown),
+                      "conv.json: /: a Kernel Tuner cache file holds one space: a family or key "
+                      "is chosen only in a tune --json report");
+    nlohmann::json bad_key = report;
+    bad_key["problems"][0]["keys"][1]["key"] = "n=2048";
+    CHECK_THROWS_WITH(read_recording(bad_key, "run.json"),
+                      "run.json: /problems/0/keys/1/key: expected an object of parameter values");
+    nlohmann::json bad_grid = report;
+    bad_grid["problems"][0]["families"][0]["grid"] = "T";
+    CHECK_THROWS_WITH(read_recording(bad_grid, "run.json"),
+                      "run.json: /problems/0/families/0/grid: expected an array of parameters");
+    nlohmann::json bad_family = report;
+    bad_family["problems"][0]["keys"][0]["candidates"][1]["family"] = 7;
+    CHECK_THROWS_WITH(read_recording(bad_family, "run.json"),
+                      "run.json: /problems/0/keys/0/candidates/1/family: expected a string");
     nlohmann::json no_grid = report;
     no_grid["problems"][0]["families"] = {{{"name", "ref"}, {"grid", nlohmann::json::array()}}};
     CHECK_THROWS_WITH(read_recording(no_grid, "run.json"),

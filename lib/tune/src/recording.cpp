@@ -2,6 +2,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -188,11 +189,8 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
     return recording;
 }
 
-/// A key as a tune report writes it, for messages: `n=4096,dtype=f32`.
+/// A key as a tune report writes it, for messages: `dtype=f32,n=4096` (names in JSON order).
 std::string key_text(const nlohmann::json& key) {
-    if (!key.is_object()) {
-        return key.dump();
-    }
     std::string text;
     for (const auto& [name, value] : key.items()) {
         text += (text.empty() ? "" : ",") + name + "=" + value_text(value);
@@ -200,78 +198,165 @@ std::string key_text(const nlohmann::json& key) {
     return text.empty() ? "(no parameters)" : text;
 }
 
-/// The family `select` names and its problem: by default the first with grid parameters (a
-/// family of one candidate, such as a reference, is no space to search).
-std::pair<std::size_t, std::size_t> select_family(const Reader& reader,
-                                                  const nlohmann::json& problems,
-                                                  const RecordingSelection& select) {
+/// `object`'s string member `name`, or `fallback` when it has none.
+std::string optional_string(const Reader& reader, const nlohmann::json& object,
+                            const std::string& at, const std::string& name,
+                            const std::string& fallback) {
+    const auto it = object.find(name);
+    if (it == object.end()) {
+        return fallback;
+    }
+    if (!it->is_string()) {
+        reader.fail(at + "/" + token(name), "expected a string");
+    }
+    return it->get<std::string>();
+}
+
+void add_once(std::vector<std::string>& names, const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
+    }
+}
+
+/// A family's name, and whether it has grid parameters: one without (a lone reference) is no
+/// space to search.
+std::pair<std::string, bool> family_shape(const Reader& reader, const nlohmann::json& family,
+                                          const std::string& at) {
     using Type = nlohmann::json::value_t;
-    std::vector<std::string> names;
+    if (!family.is_object()) {
+        reader.fail(at, "expected an object");
+    }
+    std::string name =
+        reader.member(family, at, "name", Type::string, "a string").get<std::string>();
+    const auto grid = family.find("grid");
+    if (grid != family.end() && !grid->is_array()) {
+        reader.fail(at + "/grid", "expected an array of parameters");
+    }
+    return {std::move(name), grid != family.end() && !grid->empty()};
+}
+
+/// Each key of a problem as text, after checking its shape.
+std::vector<std::string> key_texts(const Reader& reader, const nlohmann::json& problem,
+                                   const std::string& problem_at) {
+    using Type = nlohmann::json::value_t;
+    const nlohmann::json& keys =
+        reader.member(problem, problem_at, "keys", Type::array, "an array of keys");
+    if (keys.empty()) {
+        reader.fail(problem_at + "/keys", "expected at least one key");
+    }
+    std::vector<std::string> texts;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        const std::string at = problem_at + "/keys/" + std::to_string(k);
+        if (!keys[k].is_object()) {
+            reader.fail(at, "expected an object");
+        }
+        const auto key = keys[k].find("key");
+        if (key != keys[k].end() && !key->is_object()) {
+            reader.fail(at + "/key", "expected an object of parameter values");
+        }
+        texts.push_back(key == keys[k].end() ? "(no key)" : key_text(*key));
+    }
+    return texts;
+}
+
+/// Where the space a tune report is read from lies, and the other spaces the report holds.
+struct SpaceChoice {
+    std::size_t problem = 0;
+    std::size_t family = 0;
+    std::size_t key = 0;
+    std::vector<std::string> other_families;
+    std::vector<std::string> other_keys;
+};
+
+/// The first problem and family that `select` wants in which exactly one key matches.
+SpaceChoice choose_space(const Reader& reader, const nlohmann::json& problems,
+                         const RecordingSelection& select) {
+    using Type = nlohmann::json::value_t;
+    if (problems.empty()) {
+        reader.fail("/problems", "expected at least one problem");
+    }
+    std::optional<SpaceChoice> chosen;
+    std::vector<std::string> families;    // every family, for a message
+    std::vector<std::string> searchable;  // those with grid parameters
+    std::vector<std::string> keys_seen;   // of the problems that have the wanted family
+    std::vector<std::string> keys_at;     // where those problems' keys are
     for (std::size_t p = 0; p < problems.size(); ++p) {
         const std::string at = "/problems/" + std::to_string(p);
         if (!problems[p].is_object()) {
             reader.fail(at, "expected an object");
         }
-        const nlohmann::json& families =
+        const nlohmann::json& list =
             reader.member(problems[p], at, "families", Type::array, "an array of families");
-        for (std::size_t f = 0; f < families.size(); ++f) {
-            const std::string family_at = at + "/families/" + std::to_string(f);
-            if (!families[f].is_object()) {
-                reader.fail(family_at, "expected an object");
+        for (std::size_t f = 0; f < list.size(); ++f) {
+            const auto [name, has_grid] =
+                family_shape(reader, list[f], at + "/families/" + std::to_string(f));
+            add_once(families, name);
+            if (has_grid) {
+                add_once(searchable, name);
             }
-            const std::string name =
-                reader.member(families[f], family_at, "name", Type::string, "a string")
-                    .get<std::string>();
-            const auto grid = families[f].find("grid");
-            const bool searchable = grid != families[f].end() && grid->is_array() && !grid->empty();
-            if (select.family.empty() ? searchable : name == select.family) {
-                return {p, f};
+            const bool wanted = select.family.empty() ? has_grid : name == select.family;
+            if (chosen || !wanted) {
+                continue;
             }
-            names.push_back(name);
+            const std::vector<std::string> texts = key_texts(reader, problems[p], at);
+            std::vector<std::size_t> matching;
+            for (std::size_t k = 0; k < texts.size(); ++k) {
+                const nlohmann::json& entry = problems[p]["keys"][k];
+                if (!select.key_matches ||
+                    (entry.contains("key") && select.key_matches(entry.at("key")))) {
+                    matching.push_back(k);
+                }
+            }
+            if (select.key_matches && matching.size() > 1) {
+                std::vector<std::string> named;
+                for (const std::size_t k : matching) {
+                    named.push_back(texts[k]);
+                }
+                reader.fail(at + "/keys", select.key_description + " matches " +
+                                              std::to_string(matching.size()) + " keys (" +
+                                              base::join_some(named) +
+                                              "); name more of their parameters");
+            }
+            if (matching.empty()) {
+                for (const std::string& text : texts) {
+                    add_once(keys_seen, text);
+                }
+                add_once(keys_at, at + "/keys");
+                continue;
+            }
+            chosen = SpaceChoice{p, f, matching.front(), {}, {}};
+            for (std::size_t k = 0; k < texts.size(); ++k) {
+                if (k != matching.front()) {
+                    chosen->other_keys.push_back(texts[k]);
+                }
+            }
+            chosen->other_families.push_back(name);  // taken out below: the chosen one
         }
     }
-    const std::string listed =
-        names.empty() ? std::string() : "; the report's families are " + base::join_some(names);
+    if (chosen) {
+        const std::string name = chosen->other_families.front();
+        chosen->other_families.clear();
+        for (const std::string& other : searchable) {
+            if (other != name) {
+                chosen->other_families.push_back(other);
+            }
+        }
+        return *chosen;
+    }
+    if (!keys_at.empty()) {
+        reader.fail(keys_at.size() == 1 ? keys_at.front() : std::string("/problems"),
+                    "no key matches " + select.key_description +
+                        (keys_at.size() == 1 ? "; the report's keys are "
+                                             : "; the keys of the problems with that family are ") +
+                        base::join_some(keys_seen));
+    }
+    const std::string listed = families.empty()
+                                   ? std::string()
+                                   : "; the report's families are " + base::join_some(families);
     if (select.family.empty()) {
         reader.fail("/problems", "expected a family with grid parameters" + listed);
     }
     reader.fail("/problems", "no family \"" + select.family + "\"" + listed);
-}
-
-/// The one key of `keys` that `select` asks for (the first by default).
-std::size_t select_key(const Reader& reader, const nlohmann::json& keys, const std::string& at,
-                       const RecordingSelection& select) {
-    if (keys.empty()) {
-        reader.fail(at, "expected at least one key");
-    }
-    std::vector<std::size_t> matching;
-    std::vector<std::string> all;
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-        if (!keys[k].is_object()) {
-            reader.fail(at + "/" + std::to_string(k), "expected an object");
-        }
-        const auto key = keys[k].find("key");
-        all.push_back(key == keys[k].end() ? "(no key)" : key_text(*key));
-        if (!select.key_matches || (key != keys[k].end() && select.key_matches(*key))) {
-            matching.push_back(k);
-        }
-    }
-    if (!select.key_matches) {
-        return 0;
-    }
-    if (matching.size() == 1) {
-        return matching.front();
-    }
-    std::vector<std::string> named;
-    for (const std::size_t k : matching) {
-        named.push_back(all[k]);
-    }
-    reader.fail(at, matching.empty()
-                        ? "no key matches " + select.key_wanted + "; the report's keys are " +
-                              base::join_some(all)
-                        : select.key_wanted + " matches " + std::to_string(matching.size()) +
-                              " keys (" + base::join_some(named) +
-                              "); name more of their parameters");
 }
 
 /// A `tune --json` report: the key and family `select` picks, over that family's grid.
@@ -281,14 +366,15 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
     using Type = nlohmann::json::value_t;
     const nlohmann::json& problems =
         reader.member(json, "", "problems", Type::array, "an array of problems");
-    const auto [problem_index, family_index] = select_family(reader, problems, select);
-    const nlohmann::json& problem = problems[problem_index];
-    const std::string problem_at = "/problems/" + std::to_string(problem_index);
-    const nlohmann::json& family = problem["families"][family_index];
-    const std::string family_at = problem_at + "/families/" + std::to_string(family_index);
+    const SpaceChoice choice = choose_space(reader, problems, select);
+    const nlohmann::json& problem = problems.at(choice.problem);
+    const std::string problem_at = "/problems/" + std::to_string(choice.problem);
+    const nlohmann::json& family = problem.at("families").at(choice.family);
+    const std::string family_at = problem_at + "/families/" + std::to_string(choice.family);
     Recording recording;
-    recording.name = family["name"].get<std::string>();
-    recording.families_in_problem = problem["families"].size();
+    recording.name = family.at("name").get<std::string>();
+    recording.other_families = choice.other_families;
+    recording.other_keys = choice.other_keys;
     const nlohmann::json& grid =
         reader.member(family, family_at, "grid", Type::array, "an array of parameters");
     if (grid.empty() || grid.size() > max_parameters) {
@@ -311,12 +397,9 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
         parameter.values.assign(values.begin(), values.end());
         recording.parameters.push_back(std::move(parameter));
     }
-    const nlohmann::json& keys =
-        reader.member(problem, problem_at, "keys", Type::array, "an array of keys");
-    const std::string keys_at = problem_at + "/keys";
-    const std::size_t key_index = select_key(reader, keys, keys_at, select);
-    recording.keys_in_problem = keys.size();
-    const std::string key_at = keys_at + "/" + std::to_string(key_index);
+    const nlohmann::json& keys = problem.at("keys");
+    const std::size_t key_index = choice.key;
+    const std::string key_at = problem_at + "/keys/" + std::to_string(key_index);
     if (const auto key = keys[key_index].find("key"); key != keys[key_index].end()) {
         recording.key = *key;
     }
@@ -328,7 +411,7 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
         if (!candidate.is_object()) {
             reader.fail(at, "expected an object");
         }
-        if (candidate.value("family", std::string()) != recording.name) {
+        if (optional_string(reader, candidate, at, "family", "") != recording.name) {
             continue;
         }
         const std::string status =
@@ -364,13 +447,17 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
                             "expected at least one sample of a ranked candidate");
             }
         } else {
-            point.error = candidate.value("reason", status);
+            point.error = optional_string(reader, candidate, at, "reason", status);
         }
         recording.points.push_back(std::move(point));
     }
     if (recording.points.empty()) {
-        reader.fail(key_at + "/candidates", "expected at least one candidate of family \"" +
-                                                recording.name + "\" that ran or failed");
+        const auto key = keys[key_index].find("key");
+        reader.fail(key_at + "/candidates",
+                    "expected at least one candidate of family \"" + recording.name +
+                        "\" that ran or failed at key " +
+                        (key == keys[key_index].end() ? std::string("(no key)") : key_text(*key)) +
+                        (recording.other_keys.empty() ? "" : " (--key picks another)"));
     }
     return recording;
 }
@@ -385,6 +472,11 @@ Recording read_recording(const nlohmann::json& json, std::string_view source,
     }
     if (json.contains("problems")) {
         return read_tune_report(reader, json, select);
+    }
+    if (!select.family.empty() || select.key_matches) {
+        reader.fail("",
+                    "a Kernel Tuner cache file holds one space: a family or key is chosen "
+                    "only in a tune --json report");
     }
     return read_kernel_tuner(reader, json);
 }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include <spvtune/base/name_list.hpp>
 #include <spvtune/problem/expression_error.hpp>
 #include <spvtune/problem/suggest.hpp>
 
@@ -52,14 +53,6 @@ const BinaryOperator* find_binary(TokenKind kind) {
         }
     }
     return nullptr;
-}
-
-std::string join(const std::vector<std::string>& names) {
-    std::string joined;
-    for (const std::string& name : names) {
-        joined += (joined.empty() ? "" : ", ") + name;
-    }
-    return joined;
 }
 
 class Parser {
@@ -238,7 +231,7 @@ class Parser {
             if (std::optional<std::string> close = did_you_mean(name.spelling, known)) {
                 message += " (did you mean '" + *close + "'?)";
             }
-            fail(name, message + "; functions: " + join(known));
+            fail(name, message + "; functions: " + base::join(known));
         }
         advance();  // '('
         Node node;

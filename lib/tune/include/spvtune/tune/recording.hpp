@@ -36,31 +36,36 @@ struct Recording {
     std::string name;
     std::vector<RecordedParameter> parameters;
     std::vector<RecordedPoint> points;
-    /// Read from a tune report: the key's parameters and values as the report wrote them, and
-    /// how many keys and families its problem holds (a caller that took the defaults can say
-    /// that others exist). An empty object and 0 for a Kernel Tuner file, which holds one space.
+    /// Read from a tune report: the key's parameters and values as the report wrote them (an
+    /// empty object for a key it wrote without them, and for a Kernel Tuner file).
     nlohmann::json key = nlohmann::json::object();
-    std::size_t keys_in_problem = 0;
-    std::size_t families_in_problem = 0;
+    /// Read from a tune report: the other spaces it holds, so that a caller that took the
+    /// defaults can say so. The other families with grid parameters (in any of its problems),
+    /// and the other keys of the problem read (`dtype=f32,n=4096`).
+    std::vector<std::string> other_families;
+    std::vector<std::string> other_keys;
 };
 
-/// Which space of a tune report to read; a Kernel Tuner file holds one, and ignores this.
+/// Which space of a tune report to read. A Kernel Tuner file holds one: a selection that names
+/// a family or a key is refused there.
 struct RecordingSelection {
-    /// The family whose grid is the space, from the first problem that has it. Empty: the first
-    /// family with grid parameters (a lone reference is no space to search).
+    /// The family whose grid is the space. Empty: the first family with grid parameters (a
+    /// lone reference is no space to search).
     std::string family;
-    /// Whether a key (the report's object of parameter values) is the one wanted; exactly one
-    /// key of the problem may match. Empty: the problem's first key.
+    /// Whether a key (the report's object of parameter values) is the one wanted. The space is
+    /// read from the first problem that has the family and a key that matches; more than one
+    /// matching key there is an error. Empty: that problem's first key.
     std::function<bool(const nlohmann::json& key)> key_matches;
-    /// How messages name what key_matches wants (`--key n=4096`).
-    std::string key_wanted;
+    /// How messages name what key_matches wants (`--key n=4096`); set it with key_matches.
+    std::string key_description;
 };
 
 /// Reads a recording from parsed JSON: a Kernel Tuner cache file (`tune_params_keys`,
 /// `tune_params`, `cache` of configurations with `time` in milliseconds, `times`, or a failure
-/// string as `time`) or a `spvtune tune --json` report (the key and family `select` picks).
-/// Throws std::runtime_error naming `source` and the JSON pointer of the fault, or what was
-/// asked for and what the report holds when nothing or several keys match.
+/// string as `time`) or a `spvtune tune --json` report (the space `select` picks). Throws
+/// std::runtime_error naming `source` and the JSON pointer of the fault; when no family or key
+/// meets `select`, or several keys do, the message lists what the report holds. What
+/// key_matches throws passes through.
 Recording read_recording(const nlohmann::json& json, std::string_view source,
                          const RecordingSelection& select = {});
 
