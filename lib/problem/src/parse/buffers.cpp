@@ -36,9 +36,10 @@ TypeRange range_of(vulkan::ElementType type) {
             if (type == ElementType::f64) {
                 return {-largest, largest, false, "a finite number"};
             }
-            // Nine significant digits name f32's largest exactly (3.40282347e+38).
+            // Seventeen significant digits write the largest exactly, so the bound the message
+            // names is itself accepted (f32's nine-digit 3.40282347e+38 is above it).
             char text[64];
-            std::snprintf(text, sizeof text, "a magnitude at most %.9g", largest);
+            std::snprintf(text, sizeof text, "a magnitude at most %.17g", largest);
             return {-largest, largest, false, text};
         }
         case ElementType::i8:
