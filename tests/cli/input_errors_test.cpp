@@ -59,8 +59,10 @@ TEST_CASE("input errors: an I/O error reading a report or saved results names it
 }
 
 // Under AddressSanitizer the process reserves terabytes of address space, so a limit on it
-// cannot be set; the default build runs this.
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+// cannot be set; the default build runs this. This file may be compiled without the
+// sanitizers while the binary it runs has them (SPVTUNE_BINARY_SANITIZED).
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && \
+    !defined(SPVTUNE_BINARY_SANITIZED)
 TEST_CASE("input errors: running out of memory names the command and what it was reading") {
     TempDirectory scratch;
     // A dumped buffer of 1 GiB (sparse: no disk is used), read under a 400 MB address space.
