@@ -40,6 +40,7 @@ struct ReplayOptions {
     problem::Settings overrides;
     std::string json_out;
     std::string kt_cache_out;
+    std::string t4_out;
 };
 
 /// What --key and --family pick from a tune report.
@@ -212,6 +213,9 @@ int run_replay(const ReplayOptions& options) {
         write_file(options.kt_cache_out, tune::kernel_tuner_cache(recording),
                    "Kernel Tuner cache file");
     }
+    if (!options.t4_out.empty()) {
+        write_file(options.t4_out, tune::t4_results(recording), "T4 results file");
+    }
     tune::SearchSettings settings = run::search_settings({}, options.overrides);
     const tune::SamplingSettings sampling;
     const tune::TuneEntry entry =
@@ -268,6 +272,11 @@ CommandAction register_replay_command(CLI::App& parent) {
     command
         ->add_option("--kt-cache", options->kt_cache_out,
                      "Write the recording as a Kernel Tuner cache file (- for stdout)")
+        ->check(file_path());
+    command
+        ->add_option("--t4", options->t4_out,
+                     "Write the recording as a T4 results file, the autotuning community's "
+                     "exchange format (- for stdout)")
         ->check(file_path());
     return [options] { return run_replay(*options); };
 }

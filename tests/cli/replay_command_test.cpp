@@ -88,6 +88,39 @@ TEST_CASE("replay writes the recording as a Kernel Tuner cache file that replays
     CHECK(contains(again.out, "winner k[bx=16,by=2]"));
 }
 
+TEST_CASE("replay writes the recording as a T4 results file that replays the same") {
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "space.json";
+    const auto exported = scratch.path() / "exported.json";
+    write_bytes(recording, space().dump());
+    const SpvtuneRun run =
+        run_spvtune(scratch, {"replay", recording.string(), "--t4", exported.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    const nlohmann::json written = nlohmann::json::parse(read_bytes(exported));
+    CHECK(written["schema_version"] == "1.0.0");
+    REQUIRE(written["results"].size() == 11);
+    std::size_t compile_failures = 0;
+    for (const nlohmann::json& result : written["results"]) {
+        if (result["configuration"] == nlohmann::json{{"bx", 16}, {"by", 2}}) {
+            CHECK(result["times"]["runtimes"] == nlohmann::json{1.0, 1.01});
+            CHECK(result["invalidity"] == "correct");
+        }
+        compile_failures += result["invalidity"] == "compile" ? 1 : 0;
+    }
+    CHECK(compile_failures == 1);
+    // Read back, the space and the winner are the same (a T4 file names no kernel).
+    const SpvtuneRun again = run_spvtune(scratch, {"replay", exported.string()});
+    REQUIRE_MESSAGE(again.exit_code == 0, again.err);
+    CHECK(contains(again.out, "winner recording[bx=16,by=2]"));
+
+    nlohmann::json damaged = written;
+    damaged["results"][3]["invalidity"] = "slow";
+    write_bytes(exported, damaged.dump());
+    const SpvtuneRun refused = run_spvtune(scratch, {"replay", exported.string()});
+    CHECK(refused.exit_code == 2);
+    CHECK(contains(refused.err, exported.string() + ": /results/3/invalidity: expected one of "));
+}
+
 TEST_CASE(
     "replay of a tune report with several keys and families says which it replays, and "
     "--key and --family pick another") {

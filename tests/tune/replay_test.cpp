@@ -138,7 +138,8 @@ TEST_CASE(
           "of parameter names)");
 
     CHECK(error_of(nlohmann::json::array()) ==
-          "space.json: /: expected an object: a Kernel Tuner cache file or a tune --json report");
+          "space.json: /: expected an object: a Kernel Tuner cache file, a T4 results file or a "
+          "tune --json report");
 }
 
 TEST_CASE("a recording written as a Kernel Tuner cache file reads back the same") {

@@ -9,80 +9,20 @@
 #include <spvtune/base/name_list.hpp>
 #include <spvtune/tune/recording.hpp>
 
+#include "recording_json.hpp"
+
 namespace spvtune::tune {
 namespace {
 
-/// Bounds on what a recording may hold: far above any real space, low enough that a hostile
-/// file cannot make the replay allocate without end.
-constexpr std::size_t max_parameters = 64;
-constexpr std::size_t max_values = 65536;
-constexpr std::size_t max_points = std::size_t{1} << 22;
-constexpr std::size_t max_times = 4096;
-
-/// A JSON pointer token (RFC 6901): `~` and `/` escaped.
-std::string token(std::string_view name) {
-    std::string out;
-    for (const char c : name) {
-        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
-    }
-    return out;
-}
-
-class Reader {
-  public:
-    explicit Reader(std::string_view source) : source_(source) {}
-
-    [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
-        throw std::runtime_error(std::string(source_) + ": " + (pointer.empty() ? "/" : pointer) +
-                                 ": " + what);
-    }
-
-    const nlohmann::json& member(const nlohmann::json& object, const std::string& pointer,
-                                 const std::string& name, nlohmann::json::value_t type,
-                                 const char* expected) const {
-        const auto it = object.find(name);
-        if (it == object.end()) {
-            fail(pointer, "expected a member \"" + name + "\" (" + expected + ")");
-        }
-        if (it->type() != type) {
-            fail(pointer + "/" + token(name), std::string("expected ") + expected);
-        }
-        return *it;
-    }
-
-  private:
-    std::string_view source_;
-};
-
-/// A value's spelling in a point's name: strings as written, numbers as JSON writes them.
-std::string value_text(const nlohmann::json& value) {
-    return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
-std::string point_name(const std::string& family, const std::vector<RecordedParameter>& parameters,
-                       const std::vector<std::size_t>& levels) {
-    std::string name = family + "[";
-    for (std::size_t p = 0; p < parameters.size(); ++p) {
-        name += (p == 0 ? "" : ",") + parameters[p].name + "=" +
-                value_text(parameters[p].values[levels[p]]);
-    }
-    return name + "]";
-}
-
-/// A time as recorded (Kernel Tuner's in milliseconds, a tune report's in nanoseconds), to
-/// nanoseconds; only finite positive times make sense.
-double time_ns(const Reader& reader, const nlohmann::json& time, const std::string& pointer,
-               bool milliseconds = true) {
-    const std::string unit = milliseconds ? "milliseconds" : "nanoseconds";
-    if (!time.is_number()) {
-        reader.fail(pointer, "expected a time in " + unit + " (a number)");
-    }
-    const double value = time.get<double>();
-    if (!std::isfinite(value) || value <= 0) {
-        reader.fail(pointer, "expected a positive time in " + unit + ", got " + time.dump());
-    }
-    return milliseconds ? value * 1e6 : value;
-}
+using detail::max_parameters;
+using detail::max_points;
+using detail::max_times;
+using detail::max_values;
+using detail::point_name;
+using detail::Reader;
+using detail::time_ns;
+using detail::token;
+using detail::value_text;
 
 std::vector<RecordedParameter> kernel_tuner_parameters(const Reader& reader,
                                                        const nlohmann::json& json) {
@@ -169,6 +109,9 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
             if (point.error.empty()) {
                 reader.fail(at + "/time", "expected a failure's name, not an empty string");
             }
+            point.invalidity = point.error == "CompilationFailedConfig" ? "compile"
+                               : point.error == "InvalidConfig"         ? "constraints"
+                                                                        : "runtime";
         } else if (const auto times = entry.find("times");
                    times != entry.end() && times->is_array() && !times->empty()) {
             if (times->size() > max_times) {
@@ -448,6 +391,9 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
             }
         } else {
             point.error = optional_string(reader, candidate, at, "reason", status);
+            point.invalidity = status == "wrong output" ? "correctness"
+                               : status == "timed out"  ? "timeout"
+                                                        : "runtime";
         }
         recording.points.push_back(std::move(point));
     }
@@ -468,17 +414,20 @@ Recording read_recording(const nlohmann::json& json, std::string_view source,
                          const RecordingSelection& select) {
     const Reader reader(source);
     if (!json.is_object()) {
-        reader.fail("", "expected an object: a Kernel Tuner cache file or a tune --json report");
+        reader.fail("",
+                    "expected an object: a Kernel Tuner cache file, a T4 results file or a "
+                    "tune --json report");
     }
     if (json.contains("problems")) {
         return read_tune_report(reader, json, select);
     }
+    const bool t4 = json.contains("results");
     if (!select.family.empty() || select.key_matches) {
-        reader.fail("",
-                    "a Kernel Tuner cache file holds one space: a family or key is chosen "
-                    "only in a tune --json report");
+        reader.fail("", std::string(t4 ? "a T4 results file" : "a Kernel Tuner cache file") +
+                            " holds one space: a family or key is chosen only in a tune --json "
+                            "report");
     }
-    return read_kernel_tuner(reader, json);
+    return t4 ? detail::read_t4(reader, json) : read_kernel_tuner(reader, json);
 }
 
 double recorded_mean_ns(const RecordedPoint& point) {

@@ -28,6 +28,9 @@ struct RecordedPoint {
     /// Why it failed ("InvalidConfig", "CompilationFailedConfig", a tune report's reason);
     /// empty when it ran.
     std::string error;
+    /// How it failed, in the T4 format's words: `compile`, `runtime`, `timeout`, `correctness`
+    /// or `constraints`; empty when it ran.
+    std::string invalidity;
 };
 
 /// A search space as measured once: the grid and the points measured. A configuration of the
@@ -62,7 +65,10 @@ struct RecordingSelection {
 
 /// Reads a recording from parsed JSON: a Kernel Tuner cache file (`tune_params_keys`,
 /// `tune_params`, `cache` of configurations with `time` in milliseconds, `times`, or a failure
-/// string as `time`) or a `spvtune tune --json` report (the space `select` picks). Throws
+/// string as `time`), a T4 results file (`results`, each with a `configuration`, `invalidity`,
+/// `correctness` and `times.runtimes` in milliseconds or a `time` measurement; the grid is every
+/// value its configurations use, in ascending order, the parameters in name order) or a
+/// `spvtune tune --json` report (the space `select` picks). Throws
 /// std::runtime_error naming `source` and the JSON pointer of the fault; when no family or key
 /// meets `select`, or several keys do, the message lists what the report holds. What
 /// key_matches throws passes through.
@@ -72,6 +78,11 @@ Recording read_recording(const nlohmann::json& json, std::string_view source,
 /// The recording as a Kernel Tuner cache file: `tune_params_keys`, `tune_params` and `cache`,
 /// times in milliseconds, failures as their reason.
 nlohmann::json kernel_tuner_cache(const Recording& recording);
+
+/// The recording as a T4 results file (schema 1.0.0, as Kernel Tuner writes one): per point its
+/// configuration, `times.runtimes` and a `time` measurement in milliseconds, its invalidity
+/// (`correct` when it ran) and correctness (0 only for a wrong output).
+nlohmann::json t4_results(const Recording& recording);
 
 /// The mean recorded time of a point that ran, in nanoseconds (the value a replay calls true).
 double recorded_mean_ns(const RecordedPoint& point);

@@ -1,0 +1,61 @@
+#include "recording_json.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace spvtune::tune::detail {
+
+std::string token(std::string_view name) {
+    std::string out;
+    for (const char c : name) {
+        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    }
+    return out;
+}
+
+void Reader::fail(const std::string& pointer, const std::string& what) const {
+    throw std::runtime_error(std::string(source_) + ": " + (pointer.empty() ? "/" : pointer) +
+                             ": " + what);
+}
+
+const nlohmann::json& Reader::member(const nlohmann::json& object, const std::string& pointer,
+                                     const std::string& name, nlohmann::json::value_t type,
+                                     const char* expected) const {
+    const auto it = object.find(name);
+    if (it == object.end()) {
+        fail(pointer, "expected a member \"" + name + "\" (" + expected + ")");
+    }
+    if (it->type() != type) {
+        fail(pointer + "/" + token(name), std::string("expected ") + expected);
+    }
+    return *it;
+}
+
+std::string value_text(const nlohmann::json& value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+std::string point_name(const std::string& family, const std::vector<RecordedParameter>& parameters,
+                       const std::vector<std::size_t>& levels) {
+    std::string name = family + "[";
+    for (std::size_t p = 0; p < parameters.size(); ++p) {
+        name += (p == 0 ? "" : ",") + parameters[p].name + "=" +
+                value_text(parameters[p].values[levels[p]]);
+    }
+    return name + "]";
+}
+
+double time_ns(const Reader& reader, const nlohmann::json& time, const std::string& pointer,
+               bool milliseconds) {
+    const std::string unit = milliseconds ? "milliseconds" : "nanoseconds";
+    if (!time.is_number()) {
+        reader.fail(pointer, "expected a time in " + unit + " (a number)");
+    }
+    const double value = time.get<double>();
+    if (!std::isfinite(value) || value <= 0) {
+        reader.fail(pointer, "expected a positive time in " + unit + ", got " + time.dump());
+    }
+    return milliseconds ? value * 1e6 : value;
+}
+
+}  // namespace spvtune::tune::detail
