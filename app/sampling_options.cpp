@@ -87,12 +87,12 @@ CLI::Validator percentage_below_100() {
 /// One of the search strategies, by its problem-file spelling.
 CLI::Validator strategy_name() {
     return {[](std::string& text) -> std::string {
-                for (const char* name : {"exhaustive", "random", "halving", "local"}) {
+                for (const char* name : {"exhaustive", "random", "halving", "local", "genetic"}) {
                     if (text == name) {
                         return "";
                     }
                 }
-                return "expected exhaustive, random, halving or local, found " + text;
+                return "expected exhaustive, random, halving, local or genetic, found " + text;
             },
             "STRATEGY"};
 }
@@ -106,7 +106,8 @@ void add_search_options(CLI::App& command, problem::Settings& overrides) {
             [&overrides](const std::string& name) {
                 overrides.search = nlohmann::json(name).get<tune::SearchStrategy>();
             },
-            "How each key's candidates are searched: exhaustive, random, halving or local" +
+            "How each key's candidates are searched: exhaustive, random, halving, local or "
+            "genetic" +
                 default_text("search", "local above " +
                                            std::to_string(tune::local_search_threshold) +
                                            " runnable candidates, else exhaustive"))

@@ -103,6 +103,33 @@ TEST_CASE("local search finds the bowl's best point measuring a small fraction o
     CHECK(bowl_run.measured.size() == outcome.trace.steps.size());
 }
 
+TEST_CASE("genetic search breeds towards the bowl's floor, measuring each point it proposes once") {
+    // The best-so-far fraction of the optimum (best time / best found) within 100 points,
+    // averaged over 8 seeds: a search that bred nothing better than chance would match random
+    // (0.88 here; genetic reached 0.98).
+    const auto mean_fraction_after = [](SearchStrategy strategy, std::size_t points) {
+        double sum = 0;
+        for (std::uint64_t seed = 0; seed < 8; ++seed) {
+            BowlRun bowl_run;
+            const SearchOutcome outcome =
+                bowl_run.run(strategy, {.max_candidates = points, .seed = seed});
+            CHECK(outcome.trace.steps.size() <= points);
+            double best = bowl::time_ns(outcome.trace.steps.front().index);
+            for (const SearchStep& step : outcome.trace.steps) {
+                best = std::min(best, bowl::time_ns(step.index));
+            }
+            sum += bowl::time_ns(bowl::best_index) / best;
+            for (const auto& [index, admissions] : bowl_run.admitted) {
+                CHECK(admissions == 1);
+            }
+        }
+        return sum / 8;
+    };
+    const double genetic = mean_fraction_after(SearchStrategy::genetic, 100);
+    const double random = mean_fraction_after(SearchStrategy::random, 100);
+    CHECK(genetic > random + 0.05);
+}
+
 TEST_CASE(
     "local search moves between neighbours: each descent step is one level in one "
     "parameter") {
@@ -191,8 +218,9 @@ TEST_CASE("random measures exactly max_candidates points and races them all") {
     CHECK(winner(outcome) == fastest_index);
 }
 
-TEST_CASE("max_candidates limits local and halving as well") {
-    for (const SearchStrategy strategy : {SearchStrategy::local, SearchStrategy::halving}) {
+TEST_CASE("max_candidates limits local, halving and genetic as well") {
+    for (const SearchStrategy strategy :
+         {SearchStrategy::local, SearchStrategy::halving, SearchStrategy::genetic}) {
         BowlRun bowl_run;
         const SearchOutcome outcome = bowl_run.run(strategy, {.max_candidates = 17});
         CHECK(outcome.trace.steps.size() == 17);
@@ -201,8 +229,8 @@ TEST_CASE("max_candidates limits local and halving as well") {
 }
 
 TEST_CASE("the same seed and timings give the same points in the same order, another seed not") {
-    for (const SearchStrategy strategy :
-         {SearchStrategy::random, SearchStrategy::halving, SearchStrategy::local}) {
+    for (const SearchStrategy strategy : {SearchStrategy::random, SearchStrategy::halving,
+                                          SearchStrategy::local, SearchStrategy::genetic}) {
         CAPTURE(strategy);
         BowlRun a;
         BowlRun b;
@@ -216,8 +244,8 @@ TEST_CASE("the same seed and timings give the same points in the same order, ano
 }
 
 TEST_CASE("a spent budget stops new points, then the best found are raced") {
-    for (const SearchStrategy strategy :
-         {SearchStrategy::random, SearchStrategy::halving, SearchStrategy::local}) {
+    for (const SearchStrategy strategy : {SearchStrategy::random, SearchStrategy::halving,
+                                          SearchStrategy::local, SearchStrategy::genetic}) {
         CAPTURE(strategy);
         BowlRun bowl_run;
         bowl_run.per_measure = std::chrono::milliseconds(1);
@@ -236,8 +264,9 @@ TEST_CASE("a spent budget stops new points, then the best found are raced") {
 }
 
 TEST_CASE("a wrong point never wins and is never measured, whatever the strategy") {
-    for (const SearchStrategy strategy : {SearchStrategy::exhaustive, SearchStrategy::random,
-                                          SearchStrategy::halving, SearchStrategy::local}) {
+    for (const SearchStrategy strategy :
+         {SearchStrategy::exhaustive, SearchStrategy::random, SearchStrategy::halving,
+          SearchStrategy::local, SearchStrategy::genetic}) {
         CAPTURE(strategy);
         BowlRun bowl_run;
         bowl_run.wrong.insert(bowl::best_index);
@@ -256,8 +285,9 @@ TEST_CASE("a wrong point never wins and is never measured, whatever the strategy
 
 TEST_CASE("the reference is measured first, whatever the strategy") {
     const std::size_t reference = 1000;
-    for (const SearchStrategy strategy : {SearchStrategy::exhaustive, SearchStrategy::random,
-                                          SearchStrategy::halving, SearchStrategy::local}) {
+    for (const SearchStrategy strategy :
+         {SearchStrategy::exhaustive, SearchStrategy::random, SearchStrategy::halving,
+          SearchStrategy::local, SearchStrategy::genetic}) {
         CAPTURE(strategy);
         BowlRun bowl_run;
         const SearchOutcome outcome = bowl_run.run(strategy, {.max_candidates = 20}, reference);

@@ -29,6 +29,9 @@ SearchOutcome run_search(std::span<const SearchPoint> points, SearchStrategy str
         case SearchStrategy::local:
             finalists = detail::search_local(run);
             break;
+        case SearchStrategy::genetic:
+            finalists = detail::search_genetic(run);
+            break;
     }
     return run.finish(finalists);
 }

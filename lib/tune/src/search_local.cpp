@@ -1,22 +1,15 @@
 #include <algorithm>
-#include <map>
 #include <set>
 #include <utility>
 
-#include "search_run.hpp"
+#include "search_grid.hpp"
 
 namespace spvtune::tune::detail {
 namespace {
 
-/// Samples per probe: the median of three survives one disturbed reading, and a probe's cost is
-/// mostly the check run and the pipeline anyway.
-constexpr std::size_t probe_samples = 3;
 /// Samples of a point and its neighbours before the search accepts the point as a local optimum:
 /// brief readings on a loaded machine can fake one (a neighbour read a few per cent slow).
 constexpr std::size_t confirm_samples = 9;
-/// The search does not end before it measured this many points (a space without grid
-/// positions has no neighbours: every point is a restart there).
-constexpr std::size_t min_points = 24;
 /// The first descent starts at the best of this many random points, not at the reference (often
 /// a slow corner): a small sample of a rugged space lands in a good basin far more often.
 constexpr std::size_t start_sample = 8;
@@ -31,17 +24,7 @@ constexpr std::size_t local_finalists = 8;
 
 class Neighbourhood {
   public:
-    explicit Neighbourhood(const SearchRun& run) {
-        for (std::size_t p = 0; p < run.size(); ++p) {
-            if (const auto& position = run.point(p).position) {
-                at_.emplace(*position, p);
-                top_.resize(std::max(top_.size(), position->levels.size()), 0);
-                for (std::size_t axis = 0; axis < position->levels.size(); ++axis) {
-                    top_[axis] = std::max(top_[axis], position->levels[axis]);
-                }
-            }
-        }
-    }
+    explicit Neighbourhood(const SearchRun& run) : grid_(run) {}
 
     /// Per parameter, down first, the nearest point in that direction that is in the space and
     /// has not failed: a sparse grid's missing and failing points are stepped over, so a
@@ -56,13 +39,12 @@ class Neighbourhood {
             const std::size_t level = probe.levels[axis];
             for (const bool up : {false, true}) {
                 for (std::size_t step = 1;; ++step) {
-                    if (up ? level + step > top_[axis] : step > level) {
+                    if (up ? level + step > grid_.top()[axis] : step > level) {
                         break;
                     }
                     probe.levels[axis] = up ? level + step : level - step;
-                    if (const auto it = at_.find(probe);
-                        it != at_.end() && !run.dropped(it->second)) {
-                        out.push_back(it->second);
+                    if (const auto at = grid_.at(probe); at && !run.dropped(*at)) {
+                        out.push_back(*at);
                         break;
                     }
                 }
@@ -81,15 +63,13 @@ class Neighbourhood {
         GridPosition probe = *point.position;
         for (std::size_t h = 0; h < hop_parameters; ++h) {
             const std::size_t axis = run.random().below(probe.levels.size());
-            probe.levels[axis] = run.random().below(top_[axis] + 1);
+            probe.levels[axis] = run.random().below(grid_.top()[axis] + 1);
         }
-        const auto it = at_.find(probe);
-        return it == at_.end() ? std::nullopt : std::optional(it->second);
+        return grid_.at(probe);
     }
 
   private:
-    std::map<GridPosition, std::size_t> at_;
-    std::vector<std::size_t> top_;  ///< per parameter, the highest level any point has
+    GridIndex grid_;
 };
 
 /// The fastest neighbour of `current` faster than `here`, each measured to `samples` samples
@@ -130,7 +110,7 @@ class Sampler {
                 break;
             }
             ++taken;
-            if (const std::optional<double> ns = run.probe(*next_, probe_samples);
+            if (const std::optional<double> ns = run.probe(*next_, grid_probe_samples);
                 ns && (!best || *ns < best->second)) {
                 best.emplace(*next_, *ns);
             }
@@ -167,7 +147,7 @@ std::vector<std::size_t> search_local(SearchRun& run) {
             for (std::size_t t = 0; t < hop_tries && !start; ++t) {
                 if (const auto to = neighbourhood.hop(run, run.point(best->first));
                     to && !run.touched(*to)) {
-                    if (const std::optional<double> ns = run.probe(*to, probe_samples)) {
+                    if (const std::optional<double> ns = run.probe(*to, grid_probe_samples)) {
                         start.emplace(*to, *ns);
                     }
                 }
@@ -186,7 +166,7 @@ std::vector<std::size_t> search_local(SearchRun& run) {
         std::optional<double> here = start->second;
         visited.insert(current);
         while (here && run.can_propose()) {
-            auto step = faster_neighbour(run, neighbourhood, current, *here, probe_samples);
+            auto step = faster_neighbour(run, neighbourhood, current, *here, grid_probe_samples);
             if (!step) {
                 // Stuck on brief readings: look again, longer, before calling it an optimum.
                 here = run.probe(current, confirm_samples);
@@ -214,7 +194,8 @@ std::vector<std::size_t> search_local(SearchRun& run) {
         }
         if (fruitful) {
             fruitless = 0;
-        } else if (++fruitless >= patience && run.measured() >= std::min(min_points, run.size())) {
+        } else if (++fruitless >= patience &&
+                   run.measured() >= std::min(grid_min_points, run.size())) {
             break;
         }
     }

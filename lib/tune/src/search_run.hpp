@@ -97,5 +97,6 @@ std::vector<std::size_t> search_exhaustive(SearchRun& run);
 std::vector<std::size_t> search_random(SearchRun& run);
 std::vector<std::size_t> search_halving(SearchRun& run);
 std::vector<std::size_t> search_local(SearchRun& run);
+std::vector<std::size_t> search_genetic(SearchRun& run);
 
 }  // namespace spvtune::tune::detail

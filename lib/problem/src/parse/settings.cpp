@@ -31,7 +31,8 @@ void parse_search_settings(Reader& reader, const Json& json, Settings& settings)
         settings.search = reader.choice<tune::SearchStrategy>(
             json["search"], child(pointer, "search"),
             {tune::SearchStrategy::exhaustive, tune::SearchStrategy::random,
-             tune::SearchStrategy::halving, tune::SearchStrategy::local});
+             tune::SearchStrategy::halving, tune::SearchStrategy::local,
+             tune::SearchStrategy::genetic});
     }
     if (json.contains("search_budget_s")) {
         settings.search_budget_s =

@@ -16,6 +16,7 @@ enum class SearchStrategy {
     random,      ///< a seeded sample of them, then the race among the sample
     halving,     ///< successive halving: brief measurements of many, more for the survivors
     local,       ///< iterated neighbourhood search over the grid's parameters
+    genetic,     ///< a population bred over the grid's parameters
 };
 
 // Problem-file, command-line, cache-file and report spellings.
@@ -24,6 +25,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(SearchStrategy, {
                                                  {SearchStrategy::random, "random"},
                                                  {SearchStrategy::halving, "halving"},
                                                  {SearchStrategy::local, "local"},
+                                                 {SearchStrategy::genetic, "genetic"},
                                              })
 
 /// One point the search measured, in the order it was first measured.
