@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include <doctest/doctest.h>
@@ -54,6 +55,38 @@ TEST_CASE("a timed batch of N dispatches runs N times and reports per-dispatch t
     CHECK(timing.method == vulkan::TimingMethod::device_timestamps);
     // Each dispatch saw its predecessor's writes: five applications of y = a*x + y.
     check_close(saxpy.result(), saxpy.expected(5));
+}
+
+TEST_CASE("samples in one submission each time their own window, and every run happens") {
+    test::VulkanFixture vulkan;
+    test::SaxpyJob saxpy(vulkan.device(), 2048, 64);
+    const std::vector<vulkan::DispatchTiming> timings = saxpy.job().time_samples(3, 4);
+    REQUIRE(timings.size() == 4);
+    for (const vulkan::DispatchTiming& timing : timings) {
+        CHECK(timing.dispatches == 3);
+        CHECK(timing.total_ns > 0);
+        CHECK(timing.per_dispatch_ns == doctest::Approx(timing.total_ns / 3));
+        CHECK(timing.method == vulkan::TimingMethod::device_timestamps);
+    }
+    // The windows run on from one another with a barrier between: twelve applications.
+    check_close(saxpy.result(), saxpy.expected(12));
+    // A larger request than the query pool held at first still gets a timestamp pair each.
+    const std::vector<vulkan::DispatchTiming> many = saxpy.job().time_samples(1, 40);
+    REQUIRE(many.size() == 40);
+    CHECK(std::all_of(many.begin(), many.end(),
+                      [](const vulkan::DispatchTiming& t) { return t.total_ns > 0; }));
+    check_close(saxpy.result(), saxpy.expected(52));
+}
+
+TEST_CASE("a submission of no samples, or more than one submission holds, is refused") {
+    test::VulkanFixture vulkan;
+    test::SaxpyJob saxpy(vulkan.device(), 256, 64);
+    CHECK_THROWS_WITH_AS(saxpy.job().time_samples(1, 0), doctest::Contains("cannot take 0 samples"),
+                         vulkan::Error);
+    CHECK_THROWS_WITH_AS(saxpy.job().time_samples(1, 65), doctest::Contains("(1 to 64)"),
+                         vulkan::Error);
+    CHECK_THROWS_WITH_AS(saxpy.job().time_samples(0, 2), doctest::Contains("cannot time 0 runs"),
+                         vulkan::Error);
 }
 
 TEST_CASE("the dispatches of a job run in order, each seeing the writes of the one before") {
@@ -159,6 +192,14 @@ TEST_CASE("without device timestamps, timing falls back to the host clock and sa
     CHECK(timing.total_ns > 0);
     CHECK(timing.per_dispatch_ns == doctest::Approx(timing.total_ns / 3));
     check_close(saxpy.result(), saxpy.expected(3));
+    // The host clock sees a whole submission, so each of several samples is its own.
+    const std::vector<vulkan::DispatchTiming> samples = saxpy.job().time_samples(2, 3);
+    REQUIRE(samples.size() == 3);
+    for (const vulkan::DispatchTiming& sample : samples) {
+        CHECK(sample.method == vulkan::TimingMethod::host_clock);
+        CHECK(sample.dispatches == 2);
+    }
+    check_close(saxpy.result(), saxpy.expected(9));
 }
 
 TEST_CASE("a submission past the fence timeout is an error, not a hang") {

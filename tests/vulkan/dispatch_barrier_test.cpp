@@ -87,14 +87,16 @@ VKAPI_ATTR void VKAPI_CALL vkCmdPipelineBarrier(
 
 namespace {
 
-/// The log of one timed batch of `runs` runs of a job of `steps` saxpy dispatches.
-std::string commands_of_batch(std::uint32_t runs, std::size_t steps = 1) {
+/// The log of one timed submission of `samples` batches of `runs` runs of a job of `steps` saxpy
+/// dispatches.
+std::string commands_of_batch(std::uint32_t runs, std::size_t steps = 1,
+                              std::uint32_t samples = 1) {
     spvtune::test::VulkanFixture vulkan;
     spvtune::test::SaxpyJob saxpy(vulkan.device(), 1024, 64);
     const auto job = saxpy.chained(vulkan.device(), steps);
     RecordedCommands recorded;
     active_recorder = &recorded;
-    job->time(runs);
+    job->time_samples(runs, samples);
     active_recorder = nullptr;
     return recorded.log;
 }
@@ -113,6 +115,14 @@ TEST_CASE("every dispatch of a multi-step job waits for the writes of the step b
     // Two runs of a job of three dispatches: a barrier between the steps of a run and between
     // the last step of one run and the first of the next.
     std::string between = commands_of_batch(2, 3);
+    between.erase(0, between.find('D'));
+    CHECK(between == "DBDBDBDBDBD");
+}
+
+TEST_CASE("the samples of one submission are ordered like the runs of one batch") {
+    // Three samples of two runs: the last run of a sample and the first of the next are
+    // separated like any two runs.
+    std::string between = commands_of_batch(2, 1, 3);
     between.erase(0, between.find('D'));
     CHECK(between == "DBDBDBDBDBD");
 }

@@ -280,97 +280,133 @@ ComputeJob::ComputeJob(Device& device, std::vector<Dispatch> dispatches) : devic
         prepare(device, dispatches[i], dispatches_[i]);
     }
     if (device.timestamps_enabled()) {
-        VkDevice handle = device.handle();
-        VkQueryPoolCreateInfo query_info{};
-        query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-        query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        query_info.queryCount = 2;
-        VkQueryPool queries = VK_NULL_HANDLE;
-        check(vkCreateQueryPool(handle, &query_info, nullptr, &queries), "vkCreateQueryPool");
-        query_pool_ = UniqueHandle<VkQueryPool>(
-            queries, [handle](VkQueryPool q) { vkDestroyQueryPool(handle, q, nullptr); });
+        reserve_queries(2);
     }
+}
+
+void ComputeJob::reserve_queries(std::uint32_t count) {
+    if (count <= query_capacity_) {
+        return;
+    }
+    VkDevice handle = device_->handle();
+    VkQueryPoolCreateInfo query_info{};
+    query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    query_info.queryCount = count;
+    VkQueryPool queries = VK_NULL_HANDLE;
+    check(vkCreateQueryPool(handle, &query_info, nullptr, &queries), "vkCreateQueryPool");
+    query_pool_ = UniqueHandle<VkQueryPool>(
+        queries, [handle](VkQueryPool q) { vkDestroyQueryPool(handle, q, nullptr); });
+    query_capacity_ = count;
 }
 
 ComputeJob::~ComputeJob() = default;
 
-void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions, bool timestamps,
-                        bool empty) const {
+void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions, std::uint32_t windows,
+                        bool timestamps, bool empty) const {
     VkQueryPool queries = query_pool_.get();
     if (timestamps) {
-        vkCmdResetQueryPool(commands, queries, 0, 2);
+        vkCmdResetQueryPool(commands, queries, 0, 2 * windows);
     }
     uploads_to_compute_barrier(commands);
-    if (timestamps) {
-        vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
-    }
-    const auto total = static_cast<std::uint64_t>(repetitions) * dispatches_.size();
-    for (std::uint64_t i = 0; i < total; ++i) {
-        if (i > 0) {
+    const auto per_window = static_cast<std::uint64_t>(repetitions) * dispatches_.size();
+    for (std::uint32_t window = 0; window < windows; ++window) {
+        if (window > 0) {
             compute_to_compute_barrier(commands);
         }
-        const Prepared& dispatch = dispatches_[i % dispatches_.size()];
-        // Bound again for every dispatch: the passes of a job use different pipelines, and a
-        // bind costs nothing next to a dispatch.
-        const ComputePipeline& pipeline = *dispatch.pipeline;
-        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
-        if (!dispatch.descriptor_sets.empty()) {
-            vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0,
-                                    static_cast<std::uint32_t>(dispatch.descriptor_sets.size()),
-                                    dispatch.descriptor_sets.data(), 0, nullptr);
+        if (timestamps) {
+            vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 2 * window);
         }
-        if (!dispatch.push_constants.empty()) {
-            vkCmdPushConstants(commands, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                               static_cast<std::uint32_t>(dispatch.push_constants.size()),
-                               dispatch.push_constants.data());
+        for (std::uint64_t i = 0; i < per_window; ++i) {
+            if (i > 0) {
+                compute_to_compute_barrier(commands);
+            }
+            const Prepared& dispatch = dispatches_[i % dispatches_.size()];
+            // Bound again for every dispatch: the passes of a job use different pipelines, and a
+            // bind costs nothing next to a dispatch.
+            const ComputePipeline& pipeline = *dispatch.pipeline;
+            vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
+            if (!dispatch.descriptor_sets.empty()) {
+                vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(),
+                                        0,
+                                        static_cast<std::uint32_t>(dispatch.descriptor_sets.size()),
+                                        dispatch.descriptor_sets.data(), 0, nullptr);
+            }
+            if (!dispatch.push_constants.empty()) {
+                vkCmdPushConstants(commands, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                   static_cast<std::uint32_t>(dispatch.push_constants.size()),
+                                   dispatch.push_constants.data());
+            }
+            const auto counts = empty ? std::array<std::uint32_t, 3>{} : dispatch.group_counts;
+            vkCmdDispatch(commands, counts[0], counts[1], counts[2]);
         }
-        const auto counts = empty ? std::array<std::uint32_t, 3>{} : dispatch.group_counts;
-        vkCmdDispatch(commands, counts[0], counts[1], counts[2]);
-    }
-    if (timestamps) {
-        vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
+        if (timestamps) {
+            vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries,
+                                2 * window + 1);
+        }
     }
     compute_to_host_barrier(commands);
 }
 
 void ComputeJob::run() {
-    device_->submit_and_wait([&](VkCommandBuffer commands) { record(commands, 1, false); });
+    device_->submit_and_wait([&](VkCommandBuffer commands) { record(commands, 1, 1, false); });
 }
 
 void ComputeJob::warm_up() {
     device_->submit_and_wait(
-        [&](VkCommandBuffer commands) { record(commands, 1, false, /*empty=*/true); },
+        [&](VkCommandBuffer commands) { record(commands, 1, 1, false, /*empty=*/true); },
         device_->options().compile_timeout, "the compile timeout");
 }
 
 DispatchTiming ComputeJob::time(std::uint32_t repetitions) {
+    return time_samples(repetitions, 1).front();
+}
+
+std::vector<DispatchTiming> ComputeJob::time_samples(std::uint32_t repetitions,
+                                                     std::uint32_t samples) {
+    const std::string& name = dispatches_.front().pipeline->display_name();
     if (repetitions == 0) {
-        throw Error(dispatches_.front().pipeline->display_name() + ": cannot time 0 runs");
+        throw Error(name + ": cannot time 0 runs");
     }
-    DispatchTiming timing;
-    timing.dispatches = repetitions;
+    if (samples == 0 || samples > max_samples_per_submission) {
+        throw Error(name + ": cannot take " + std::to_string(samples) +
+                    " samples in one submission (1 to " +
+                    std::to_string(max_samples_per_submission) + ")");
+    }
+    std::vector<DispatchTiming> timings(samples);
     if (query_pool_) {
+        reserve_queries(2 * samples);
         device_->submit_and_wait(
-            [&](VkCommandBuffer commands) { record(commands, repetitions, true); });
-        std::uint64_t stamps[2] = {};
-        check(vkGetQueryPoolResults(device_->handle(), query_pool_.get(), 0, 2, sizeof stamps,
-                                    stamps, sizeof(std::uint64_t),
+            [&](VkCommandBuffer commands) { record(commands, repetitions, samples, true); });
+        std::vector<std::uint64_t> stamps(2 * std::size_t{samples});
+        check(vkGetQueryPoolResults(device_->handle(), query_pool_.get(), 0, 2 * samples,
+                                    stamps.size() * sizeof(std::uint64_t), stamps.data(),
+                                    sizeof(std::uint64_t),
                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
               "vkGetQueryPoolResults");
         const PhysicalDeviceInfo& info = device_->info();
-        timing.total_ns = timestamp_interval_ns(stamps[0], stamps[1], info.timestamp_valid_bits,
-                                                info.limits.timestampPeriod);
-        timing.method = TimingMethod::device_timestamps;
+        for (std::uint32_t i = 0; i < samples; ++i) {
+            timings[i].total_ns =
+                timestamp_interval_ns(stamps[2 * i], stamps[2 * i + 1], info.timestamp_valid_bits,
+                                      info.limits.timestampPeriod);
+            timings[i].method = TimingMethod::device_timestamps;
+        }
     } else {
-        const auto start = std::chrono::steady_clock::now();
-        device_->submit_and_wait(
-            [&](VkCommandBuffer commands) { record(commands, repetitions, false); });
-        const auto elapsed = std::chrono::steady_clock::now() - start;
-        timing.total_ns = std::chrono::duration<double, std::nano>(elapsed).count();
-        timing.method = TimingMethod::host_clock;
+        // The host clock sees only a whole submission: one each, so that each sample is one.
+        for (DispatchTiming& timing : timings) {
+            const auto start = std::chrono::steady_clock::now();
+            device_->submit_and_wait(
+                [&](VkCommandBuffer commands) { record(commands, repetitions, 1, false); });
+            const auto elapsed = std::chrono::steady_clock::now() - start;
+            timing.total_ns = std::chrono::duration<double, std::nano>(elapsed).count();
+            timing.method = TimingMethod::host_clock;
+        }
     }
-    timing.per_dispatch_ns = timing.total_ns / repetitions;
-    return timing;
+    for (DispatchTiming& timing : timings) {
+        timing.dispatches = repetitions;
+        timing.per_dispatch_ns = timing.total_ns / repetitions;
+    }
+    return timings;
 }
 
 }  // namespace spvtune::vulkan

@@ -87,18 +87,32 @@ class ComputeJob {
     /// from the one before by a memory barrier.
     DispatchTiming time(std::uint32_t repetitions);
 
+    /// `samples` windows of `repetitions` back-to-back runs each, in one submission: each window
+    /// between its own pair of timestamps, a memory barrier between one window and the next, so
+    /// the submission's fixed cost (recording, submit, fence wait) is paid once for all of them.
+    /// The windows run on from one another: buffers are not reset between them, as they are not
+    /// between the runs of a window. Without timestamps each window is its own submission timed
+    /// by the host clock. At most max_samples_per_submission windows.
+    std::vector<DispatchTiming> time_samples(std::uint32_t repetitions, std::uint32_t samples);
+
+    static constexpr std::uint32_t max_samples_per_submission = 64;
+
   private:
     struct Prepared;
     /// Checks `dispatch` against its pipeline and the device, and writes its descriptor sets.
     static void prepare(Device& device, const Dispatch& dispatch, Prepared& out);
 
-    /// `empty`: every dispatch with group counts of zero (warm_up).
-    void record(VkCommandBuffer commands, std::uint32_t repetitions, bool timestamps,
-                bool empty = false) const;
+    /// `windows` windows of `repetitions` runs, each between timestamps 2w and 2w + 1 when
+    /// `timestamps`. `empty`: every dispatch with group counts of zero (warm_up).
+    void record(VkCommandBuffer commands, std::uint32_t repetitions, std::uint32_t windows,
+                bool timestamps, bool empty = false) const;
+    /// Makes the query pool hold at least `count` timestamps (a new pool when it is too small).
+    void reserve_queries(std::uint32_t count);
 
     Device* device_;
     std::vector<Prepared> dispatches_;
     UniqueHandle<VkQueryPool> query_pool_;
+    std::uint32_t query_capacity_ = 0;
 };
 
 /// Duration in ns between two raw timestamps: ticks masked to the valid bits, subtracted modulo
