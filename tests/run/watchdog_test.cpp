@@ -46,6 +46,9 @@ TEST_CASE("watchdog: a batch the caller chose is allowed that many of its candid
     watchdog.measured(key, 2, Sample{2e6, TimingMethod::device_timestamps, 3});
     CHECK(watchdog.measure(key, 2, 8).seconds == doctest::Approx(0.5 + 0.016 + 1));
     CHECK(watchdog.measure(key, 2, 8).why.find("8 of its last") != std::string::npos);
+    // Three such batches in one submission: all 24 runs, still one kernel's slack.
+    CHECK(watchdog.measure(key, 2, 8, 3).seconds == doctest::Approx(0.5 + 0.048 + 1));
+    CHECK(watchdog.measure(key, 2, 8, 3).why.find("24 of its last") != std::string::npos);
 }
 
 TEST_CASE("watchdog: a measure allows its candidate's batch, and a first sample its calibration") {

@@ -351,6 +351,24 @@ tune::Result<tune::Sample> DeviceExecutor::measure(const problem::ResolvedCandid
     });
 }
 
+tune::Result<std::vector<tune::Sample>> DeviceExecutor::measure_samples(
+    const problem::ResolvedCandidate& candidate, const KeyPlan& plan, std::uint32_t runs,
+    std::uint32_t samples) {
+    std::lock_guard lock(impl_->mutex);
+    return engine_errors_as_results(
+        impl_->device_lost, [&]() -> tune::Result<std::vector<tune::Sample>> {
+            KeyState& state = impl_->state_for(plan);
+            impl_->use(candidate.candidate);
+            vulkan::ComputeJob& job = impl_->job_for(state, candidate);
+            impl_->reset_buffers(state, plan, /*poison_outputs=*/false);  // as measure() does
+            std::vector<tune::Sample> taken;
+            for (const vulkan::DispatchTiming& timing : job.time_samples(runs, samples)) {
+                taken.push_back(to_sample(timing));
+            }
+            return taken;
+        });
+}
+
 tune::Status DeviceExecutor::prepare(const problem::ResolvedCandidate& candidate) {
     std::lock_guard lock(impl_->mutex);
     return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Status {

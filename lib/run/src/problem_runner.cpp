@@ -148,10 +148,18 @@ ProblemTunableSet ProblemRunner::make_set() {
         candidate.name = impl->problem.candidates[i].name;
         candidate.content_digest = candidate_digest(impl->problem, i);
         candidate.run = [this, i](const KeyInputs& inputs) { return run(i, *inputs.plan); };
-        candidate.measure_batch = [this, i](const KeyInputs& inputs, std::uint64_t runs) {
-            // A shared batch is at most 64 times an executor's own, far below 2^32 runs.
+        // A shared batch is at most 64 times an executor's own, far below 2^32 runs.
+        const auto runs_of = [](std::uint64_t runs) {
             const auto most = std::uint64_t{std::numeric_limits<std::uint32_t>::max()};
-            return measure(i, *inputs.plan, static_cast<std::uint32_t>(std::min(runs, most)));
+            return static_cast<std::uint32_t>(std::min(runs, most));
+        };
+        candidate.measure_batch = [this, i, runs_of](const KeyInputs& inputs, std::uint64_t runs) {
+            return measure(i, *inputs.plan, runs_of(runs));
+        };
+        candidate.measure_samples = [this, i, runs_of](const KeyInputs& inputs, std::uint64_t runs,
+                                                       std::size_t samples) {
+            return measure_samples(i, *inputs.plan, runs_of(runs),
+                                   static_cast<std::uint32_t>(samples));
         };
         candidate.prepare = [this, i] { return prepare(i); };
         candidate.reference_only =
@@ -269,6 +277,27 @@ tune::Result<tune::Sample> ProblemRunner::measure(std::size_t candidate, const K
                 recorded[candidate].push_back(sample.value());
             }
             return sample;
+        });
+}
+
+tune::Result<std::vector<tune::Sample>> ProblemRunner::measure_samples(std::size_t candidate,
+                                                                       const KeyPlan& plan,
+                                                                       std::uint32_t runs,
+                                                                       std::uint32_t samples) {
+    return impl_->runnable(
+        plan, candidate,
+        [&](const problem::ResolvedCandidate& resolved) -> tune::Result<std::vector<tune::Sample>> {
+            tune::Result<std::vector<tune::Sample>> taken = impl_->timed(
+                plan.key, &ExecutorTime::measuring_s,
+                [&] { return impl_->executor.measure_samples(resolved, plan, runs, samples); });
+            if (taken) {
+                std::lock_guard lock(impl_->mutex);
+                auto& recorded = impl_->samples[plan.key];
+                recorded.resize(impl_->problem.candidates.size());
+                recorded[candidate].insert(recorded[candidate].end(), taken.value().begin(),
+                                           taken.value().end());
+            }
+            return taken;
         });
 }
 

@@ -39,6 +39,10 @@ tune::SamplingSettings sampling_settings(const problem::Settings& file,
     if (const auto min_samples = either(overrides.min_samples, file.min_samples)) {
         settings.min_samples = std::min<std::size_t>(*min_samples, settings.max_samples);
     }
+    if (const auto samples =
+            either(overrides.samples_per_submission, file.samples_per_submission)) {
+        settings.samples_per_submission = *samples;
+    }
     if (const auto budget = either(overrides.time_budget_s, file.time_budget_s)) {
         // Kept in whole milliseconds: rounded up, so a budget > 0 never becomes 0 ms.
         settings.time_budget =

@@ -60,7 +60,7 @@ Allowance Watchdog::run(const problem::ProblemKey& key) const {
 }
 
 Allowance Watchdog::measure(const problem::ProblemKey& key, std::size_t candidate,
-                            std::uint32_t runs) const {
+                            std::uint32_t runs, std::uint32_t samples) const {
     const Allowance kernel_time = kernel(key);
     const LastSample* last = nullptr;
     if (const auto found = keys_.find(key); found != keys_.end()) {
@@ -70,14 +70,15 @@ Allowance Watchdog::measure(const problem::ProblemKey& key, std::size_t candidat
         }
     }
     if (runs != own_batch) {
-        const double count = runs;
+        const std::uint64_t all_runs = std::uint64_t{runs} * std::max<std::uint32_t>(samples, 1);
+        const auto count = static_cast<double>(all_runs);
         if (last != nullptr) {
             return {kernel_time.seconds + count * last->run_s + transfer_allowance_s,
-                    kernel_time.why + ", plus " + std::to_string(runs) + " of its last " +
+                    kernel_time.why + ", plus " + std::to_string(all_runs) + " of its last " +
                         text(last->run_s) + " runs and 1 s for transfers"};
         }
         return {count * kernel_time.seconds + transfer_allowance_s,
-                kernel_time.why + ", for each of a batch of " + std::to_string(runs) +
+                kernel_time.why + ", for each of a batch of " + std::to_string(all_runs) +
                     ", plus 1 s for transfers"};
     }
     if (last != nullptr) {

@@ -39,9 +39,10 @@ class Watchdog {
 
     Allowance prepare() const;
     Allowance run(const problem::ProblemKey& key) const;
-    /// `runs`: the batch the caller asked for, or own_batch.
-    Allowance measure(const problem::ProblemKey& key, std::size_t candidate,
-                      std::uint32_t runs) const;
+    /// `runs`: the batch the caller asked for, or own_batch; `samples` such batches in one
+    /// request (only with a batch the caller chose), allowed as one batch of all their runs.
+    Allowance measure(const problem::ProblemKey& key, std::size_t candidate, std::uint32_t runs,
+                      std::uint32_t samples = 1) const;
 
     /// A run of the key that succeeded, with its wall time.
     void ran(const problem::ProblemKey& key, std::chrono::steady_clock::duration took);

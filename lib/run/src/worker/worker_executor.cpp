@@ -352,6 +352,28 @@ tune::Result<tune::Sample> WorkerExecutor::measure(const problem::ResolvedCandid
     return sample;
 }
 
+tune::Result<std::vector<tune::Sample>> WorkerExecutor::measure_samples(
+    const problem::ResolvedCandidate& candidate, const KeyPlan& plan, std::uint32_t runs,
+    std::uint32_t samples) {
+    std::lock_guard lock(impl_->mutex);
+    Impl& impl = *impl_;
+    auto reply =
+        impl.kernel_call(candidate, plan, "measure",
+                         impl.watchdog.measure(plan.key, candidate.candidate, runs, samples),
+                         {{"runs", runs}, {"samples", samples}});
+    if (!reply) {
+        return tune::fail(reply.error());
+    }
+    auto taken =
+        worker::samples_from_json(reply.value().header.value("samples", nlohmann::json()), samples);
+    if (taken) {
+        for (const tune::Sample& sample : taken.value()) {
+            impl.watchdog.measured(plan.key, candidate.candidate, sample);
+        }
+    }
+    return taken;
+}
+
 tune::Status WorkerExecutor::prepare(const problem::ResolvedCandidate& candidate) {
     std::lock_guard lock(impl_->mutex);
     return impl_->ensure_prepared(candidate);

@@ -267,6 +267,22 @@ tune::Result<tune::Sample> sample_from_json(const nlohmann::json& json) {
     }
 }
 
+tune::Result<std::vector<tune::Sample>> samples_from_json(const nlohmann::json& json,
+                                                          std::size_t expected) {
+    if (!json.is_array() || json.size() != expected) {
+        return tune::fail("garbled samples: expected a list of " + std::to_string(expected));
+    }
+    std::vector<tune::Sample> samples;
+    for (const nlohmann::json& item : json) {
+        tune::Result<tune::Sample> sample = sample_from_json(item);
+        if (!sample) {
+            return tune::fail(sample.error());
+        }
+        samples.push_back(sample.value());
+    }
+    return samples;
+}
+
 }  // namespace spvtune::run::worker
 
 namespace spvtune::vulkan {

@@ -83,7 +83,18 @@ class Server {
             }
             return run_reply(header, std::move(outputs.value()));
         }
-        if (op == "measure") {
+        if (op == "measure" && header.contains("samples")) {
+            auto taken =
+                executor_.measure_samples(*resolved, *plan_, header.at("runs").get<std::uint32_t>(),
+                                          header.at("samples").get<std::uint32_t>());
+            if (!taken) {
+                return failure(taken.error());
+            }
+            reply.header["samples"] = nlohmann::json::array();
+            for (const tune::Sample& sample : taken.value()) {
+                reply.header["samples"].push_back(worker::sample_to_json(sample));
+            }
+        } else if (op == "measure") {
             const auto runs = header.value("runs", own_batch);
             auto sample = executor_.measure(*resolved, *plan_, runs);
             if (!sample) {

@@ -73,6 +73,16 @@ class CandidateExecutor {
     virtual tune::Result<tune::Sample> measure(const problem::ResolvedCandidate& candidate,
                                                const KeyPlan& plan, std::uint32_t runs) = 0;
 
+    /// `samples` samples as measure() takes them, each over a batch of `runs` (not own_batch),
+    /// taken in one submission where the executor can, so that the fixed cost of a call and a
+    /// submission is paid once for all of them. They run on from one reset of the buffers, as
+    /// the runs of one batch do. This default takes them one call each; the first error ends it.
+    virtual tune::Result<std::vector<tune::Sample>> measure_samples(
+        const problem::ResolvedCandidate& candidate, const KeyPlan& plan, std::uint32_t runs,
+        std::uint32_t samples) {
+        return tune::one_call_each(samples, [&] { return measure(candidate, plan, runs); });
+    }
+
     /// Builds what running the candidate needs (its steps' pipelines), without running it.
     virtual tune::Status prepare(const problem::ResolvedCandidate& candidate) = 0;
 

@@ -55,6 +55,9 @@ class DeviceExecutor final : public CandidateExecutor {
                                        const KeyPlan& plan) override;
     tune::Result<tune::Sample> measure(const problem::ResolvedCandidate& candidate,
                                        const KeyPlan& plan, std::uint32_t runs) override;
+    tune::Result<std::vector<tune::Sample>> measure_samples(
+        const problem::ResolvedCandidate& candidate, const KeyPlan& plan, std::uint32_t runs,
+        std::uint32_t samples) override;
     tune::Status prepare(const problem::ResolvedCandidate& candidate) override;
     void prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) override;
     double pipeline_build_seconds() const override;

@@ -76,6 +76,11 @@ class ProblemRunner {
     /// executor sizes it; see CandidateExecutor::measure), recorded for samples().
     tune::Result<tune::Sample> measure(std::size_t candidate, const KeyPlan& plan,
                                        std::uint32_t runs = own_batch);
+    /// `samples` samples over a batch of `runs` each, in one submission where the executor can
+    /// (CandidateExecutor::measure_samples), each recorded for samples().
+    tune::Result<std::vector<tune::Sample>> measure_samples(std::size_t candidate,
+                                                            const KeyPlan& plan, std::uint32_t runs,
+                                                            std::uint32_t samples);
 
     /// Tells the executor which candidates of the plan come next, in order (a hint: their
     /// pipelines can be built ahead).

@@ -49,6 +49,9 @@ class WorkerExecutor final : public CandidateExecutor {
         const std::shared_ptr<const CandidateOutputs>& reference) override;
     tune::Result<tune::Sample> measure(const problem::ResolvedCandidate& candidate,
                                        const KeyPlan& plan, std::uint32_t runs) override;
+    tune::Result<std::vector<tune::Sample>> measure_samples(
+        const problem::ResolvedCandidate& candidate, const KeyPlan& plan, std::uint32_t runs,
+        std::uint32_t samples) override;
     tune::Status prepare(const problem::ResolvedCandidate& candidate) override;
     /// Passed to the worker, whose build threads build the pipelines ahead.
     void prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) override;

@@ -79,6 +79,9 @@ tune::Status write_message(int fd, const Message& message);
 /// A sample as a header field and back.
 nlohmann::json sample_to_json(const tune::Sample& sample);
 tune::Result<tune::Sample> sample_from_json(const nlohmann::json& json);
+/// A reply's list of samples, which must hold exactly `expected` of them.
+tune::Result<std::vector<tune::Sample>> samples_from_json(const nlohmann::json& json,
+                                                          std::size_t expected);
 
 /// Specialization values as a header field and back, each of its declared type.
 nlohmann::json specializations_to_json(const std::vector<vulkan::Specialization>& list);
@@ -94,7 +97,7 @@ tune::Result<std::vector<problem::ResolvedDispatch>> step_specializations_from_j
 
 /// The version of this protocol, in the setup and the ready reply: both ends are this very
 /// binary, unless it was replaced on disk while the tuner ran.
-inline constexpr int protocol_version = 2;
+inline constexpr int protocol_version = 3;
 
 /// How many reference outputs a worker keeps for checked runs (the keys' truths): the oldest
 /// goes first, and a run checked against one it no longer has is answered unchecked.
