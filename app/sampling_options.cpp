@@ -185,6 +185,13 @@ void add_sampling_options(CLI::App& command, problem::Settings& overrides, bool&
                          default_text("mode", "adaptive"));
     add_measurement_options(command, overrides);
     command
+        .add_option("--samples-per-submission", overrides.samples_per_submission,
+                    "Samples a candidate takes in each round of the race, in one submission "
+                    "(each between its own timestamps); decisions pair whole rounds" +
+                        default_text("samples_per_submission",
+                                     std::to_string(sampling.samples_per_submission)))
+        ->check(integer_in(1, static_cast<std::int64_t>(tune::max_samples_per_submission)));
+    command
         .add_option(
             "--candidate-budget", overrides.candidate_budget_s,
             "Seconds of measured kernel time per candidate at most; it keeps the samples "

@@ -150,9 +150,10 @@ TEST_CASE("tune --help shows every default, and docs/problem-format.md the same 
         CAPTURE(field);
         CHECK(contains(text, "the file's " + field + ", else " + value + ")"));
     }
-    // mode, warmup, samples, min_samples, min_sample_ms, both budgets, indifference_percent,
-    // kernel_timeout_s; search, search_budget_s, max_candidates, seed, patience
-    CHECK(rows == 14);
+    // mode, warmup, samples, min_samples, samples_per_submission, min_sample_ms, both budgets,
+    // indifference_percent, kernel_timeout_s; search, search_budget_s, max_candidates, seed,
+    // patience
+    CHECK(rows == 15);
 }
 
 TEST_CASE("every environment variable the code reads is in README.md and in a command's --help") {

@@ -99,4 +99,52 @@ TEST_CASE("tune --candidate-budget is the cap the report's settings hold, in mil
     CHECK(zero.exit_code == 2);
 }
 
+TEST_CASE(
+    "tune --samples-per-submission takes each round's samples at once, in a worker and in "
+    "process alike") {
+    for (const bool in_process : {false, true}) {
+        CAPTURE(in_process);
+        TuneFixture fixture;
+        std::vector<std::string> args{"--key",     "n=16384",  "--retune",
+                                      "--fixed",   "--warmup", "1",
+                                      "--samples", "7",        "--samples-per-submission",
+                                      "3"};
+        if (in_process) {
+            args.emplace_back("--in-process");
+        }
+        const SpvtuneRun run = fixture.tune("scale.json", args);
+        REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+        const nlohmann::json problem = fixture.report_json().at("problems").at(0);
+        CHECK(problem.at("settings").at("samples_per_submission") == 3);
+        const nlohmann::json key = problem.at("keys").at(0);
+        std::size_t measured = 0;
+        for (const nlohmann::json& candidate : key.at("candidates")) {
+            if (!candidate.contains("samples_ns")) {
+                continue;
+            }
+            CAPTURE(candidate.at("name"));
+            ++measured;
+            // Rounds of 3, 3 and 1: seven samples, each a time of its own, over one batch.
+            CHECK(candidate.at("samples_ns").size() == 7);
+            CHECK(candidate.at("warmup_ns").size() == 1);
+            CHECK(candidate.at("statistics").at("samples") == 7);
+            for (const nlohmann::json& ns : candidate.at("samples_ns")) {
+                CHECK(ns.get<double>() > 0);
+            }
+        }
+        CHECK(measured >= 2);
+    }
+}
+
+TEST_CASE("tune --samples-per-submission outside 1 to 64 is refused") {
+    TuneFixture fixture;
+    for (const char* value : {"0", "65"}) {
+        CAPTURE(value);
+        const SpvtuneRun run = fixture.tune("scale.json", {"--samples-per-submission", value});
+        CHECK(run.exit_code == 2);
+        CHECK_MESSAGE(contains(run.err, "--samples-per-submission"), run.err);
+    }
+    CHECK(fixture.cache_files().empty());
+}
+
 }  // namespace tune_options_test

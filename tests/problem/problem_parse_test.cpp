@@ -194,6 +194,17 @@ TEST_CASE("settings are optional and checked") {
     CHECK(contains(error_of(json), "/settings/min_samples: expected min_samples <= samples"));
 }
 
+TEST_CASE("samples per submission in the settings are read, within 1 to 64") {
+    Json json = saxpy_json();
+    json["settings"] = Json::parse(R"({"samples_per_submission": 4})");
+    CHECK(parse(json).settings.samples_per_submission == 4U);
+    for (const int refused : {0, 65}) {
+        CAPTURE(refused);
+        json["settings"]["samples_per_submission"] = refused;
+        CHECK(contains(error_of(json), "/settings/samples_per_submission: expected an integer"));
+    }
+}
+
 TEST_CASE("a candidate budget and a kernel timeout in the settings are read, and 0 is refused") {
     for (const auto& [field, noun] : {std::pair{"candidate_budget_s", "candidate budget"},
                                       std::pair{"kernel_timeout_s", "kernel timeout"}}) {

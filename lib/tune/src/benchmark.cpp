@@ -38,7 +38,7 @@ bool ranks_before(const Track& a, const Track& b) {
 class Scheduler {
   public:
     Scheduler(std::span<const BenchmarkCandidate> candidates, const SamplingSettings& settings,
-              const BatchedSampleSource& measure)
+              const SampleRoundSource& measure)
         : settings_(settings), measure_(measure), batch_(candidates.size()) {
         tracks_.reserve(candidates.size());
         for (const BenchmarkCandidate& candidate : candidates) {
@@ -50,18 +50,27 @@ class Scheduler {
     BenchmarkOutcome run() {
         const auto start = std::chrono::steady_clock::now();
         warm_up();
-        const std::size_t rounds = std::max<std::size_t>(settings_.max_samples, 1);
-        // Every decision compares 95% intervals of medians: with fewer samples than that
-        // coverage needs, the interval is [min, max] or a point and would decide on noise.
-        const std::size_t decisions_from =
-            std::max<std::size_t>(settings_.min_samples, samples_for_coverage(0.95));
+        const std::size_t most = std::max<std::size_t>(settings_.max_samples, 1);
+        const std::size_t per_round = std::clamp<std::size_t>(settings_.samples_per_submission, 1,
+                                                              max_samples_per_submission);
+        // Every decision compares 95% intervals of medians of per-round ratios (against()): with
+        // fewer rounds than that coverage needs, the interval is [min, max] or a point and would
+        // decide on noise.
+        const std::size_t decision_rounds = samples_for_coverage(0.95);
         const bool adaptive = settings_.mode == SamplingMode::adaptive;
-        for (std::size_t round = 0; round < rounds && any_live(); ++round) {
-            sample_round(round);
+        std::size_t taken = 0;
+        for (std::size_t round = 0; taken < most && any_live(); ++round) {
+            // A candidate that has not calibrated its batch yet (no warm-up) takes its first
+            // sample alone; every live candidate is then uncalibrated alike, so rounds stay
+            // aligned.
+            const std::size_t samples = all_calibrated() ? std::min(per_round, most - taken) : 1;
+            sample_round(round, samples);
+            round_sizes_.push_back(samples);
+            taken += samples;
             if (adaptive && round == 0) {
                 cut_hopeless();
             }
-            if (adaptive && round + 1 >= decisions_from) {
+            if (adaptive && taken >= settings_.min_samples && round + 1 >= decision_rounds) {
                 update_statistics();
                 eliminate();
                 if (settled()) {
@@ -95,13 +104,13 @@ class Scheduler {
         for (Track& track : tracks_) {
             double previous = 0;
             for (std::size_t run = 1; run <= most && !track.failed; ++run) {
-                Result<Sample> sample = measure_(track.candidate->index, own_runs);
+                Result<std::vector<Sample>> sample = take(track, own_runs, 1);
                 if (!sample) {
                     drop(track, "warm-up", sample.error());
                     break;
                 }
-                batch_.measured(position(track), sample.value());
-                const double now = sample.value().ns_per_run;
+                batch_.measured(position(track), sample.value().front());
+                const double now = sample.value().front().ns_per_run;
                 const bool still_warming = run > 1 && now < warming_ratio * previous;
                 previous = now;
                 if (run >= settings_.warmup_runs && !(adaptive && still_warming)) {
@@ -118,7 +127,7 @@ class Scheduler {
 
     // Alternate the direction each round so that slow drift (clocks, heat) hits every
     // candidate alike rather than always favouring the one measured first.
-    void sample_round(std::size_t round) {
+    void sample_round(std::size_t round, std::size_t samples) {
         const std::size_t n = tracks_.size();
         for (std::size_t i = 0; i < n; ++i) {
             Track& track = tracks_[round % 2 == 0 ? i : n - 1 - i];
@@ -127,17 +136,23 @@ class Scheduler {
             }
             // Every candidate has calibrated its own batch by now (a warm-up, or its first
             // sample when none is set); from then on they share one.
-            Result<Sample> sample =
-                measure_(track.candidate->index, batch_.runs_for(position(track)));
-            if (!sample) {
-                drop(track, "sample " + std::to_string(round + 1), sample.error());
+            const std::size_t first = track.samples.size() + 1;
+            Result<std::vector<Sample>> taken =
+                take(track, batch_.runs_for(position(track)), samples);
+            if (!taken) {
+                drop(track,
+                     samples == 1 ? "sample " + std::to_string(first)
+                                  : "samples " + std::to_string(first) + "-" +
+                                        std::to_string(first + samples - 1),
+                     taken.error());
                 continue;
             }
-            batch_.measured(position(track), sample.value());
-            track.samples.push_back(sample.value().ns_per_run);
-            track.method = sample.value().method;
-            track.sampled_ns +=
-                sample.value().ns_per_run * static_cast<double>(sample.value().runs);
+            for (const Sample& sample : taken.value()) {
+                batch_.measured(position(track), sample);
+                track.samples.push_back(sample.ns_per_run);
+                track.method = sample.method;
+                track.sampled_ns += sample.ns_per_run * static_cast<double>(sample.runs);
+            }
             if (settings_.candidate_budget &&
                 track.sampled_ns >=
                     std::chrono::duration<double, std::nano>(*settings_.candidate_budget).count()) {
@@ -145,6 +160,25 @@ class Scheduler {
                 track.capped = true;
             }
         }
+    }
+
+    /// The source's samples of the track's candidate, exactly as many as asked for.
+    Result<std::vector<Sample>> take(const Track& track, std::uint64_t runs, std::size_t samples) {
+        Result<std::vector<Sample>> taken = measure_(track.candidate->index, runs, samples);
+        if (taken && taken.value().size() != samples) {
+            return fail("the source gave " + std::to_string(taken.value().size()) +
+                        " samples for " + std::to_string(samples));
+        }
+        return taken;
+    }
+
+    bool all_calibrated() const {
+        for (const Track& track : tracks_) {
+            if (track.live() && batch_.runs_for(position(track)) == own_runs) {
+                return false;
+            }
+        }
+        return true;
     }
 
     bool any_live() const {
@@ -178,11 +212,30 @@ class Scheduler {
         }
     }
 
-    /// How `other` compares with `leader`, round by round over the rounds both were sampled in:
-    /// every track's sample i comes from round i, since all start together and a track that
-    /// stops sampling never starts again.
-    static PairedRatio against(const Track& leader, const Track& other) {
-        return paired_ratio(leader.samples, other.samples);
+    /// How `other` compares with `leader`, round by round over the rounds both were sampled in
+    /// (all start together, every live track takes a round's samples, and a track that stops
+    /// never starts again). A round counts once, by the mean of its samples: the samples of one
+    /// submission share its circumstances (load, clocks), so pairing them one by one would
+    /// claim an interval narrower than the data support.
+    PairedRatio against(const Track& leader, const Track& other) const {
+        return paired_ratio(round_means(leader), round_means(other));
+    }
+
+    std::vector<double> round_means(const Track& track) const {
+        std::vector<double> means;
+        std::size_t begin = 0;
+        for (const std::size_t size : round_sizes_) {
+            if (begin + size > track.samples.size()) {
+                break;
+            }
+            double sum = 0;
+            for (std::size_t i = begin; i < begin + size; ++i) {
+                sum += track.samples[i];
+            }
+            means.push_back(sum / static_cast<double>(size));
+            begin += size;
+        }
+        return means;
     }
 
     /// Even at the low end of its paired interval, `other` is not faster than the leader by more
@@ -288,18 +341,29 @@ class Scheduler {
     }
 
     const SamplingSettings& settings_;
-    const BatchedSampleSource& measure_;
+    const SampleRoundSource& measure_;
     SharedBatch batch_;
     std::vector<Track> tracks_;
+    /// The samples each round gave every live candidate, in order.
+    std::vector<std::size_t> round_sizes_;
     BenchmarkOutcome outcome_;
 };
 
 }  // namespace
 
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
+                               const SamplingSettings& settings, const SampleRoundSource& measure) {
+    return Scheduler(candidates, settings, measure).run();
+}
+
+BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
                                const SamplingSettings& settings,
                                const BatchedSampleSource& measure) {
-    return Scheduler(candidates, settings, measure).run();
+    return run_benchmark(
+        candidates, settings,
+        SampleRoundSource([&measure](std::size_t index, std::uint64_t runs, std::size_t samples) {
+            return one_call_each(samples, [&] { return measure(index, runs); });
+        }));
 }
 
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,

@@ -20,6 +20,7 @@ void to_json(nlohmann::json& json, const SamplingSettings& settings) {
         {"warmup_runs", settings.warmup_runs},
         {"min_samples", settings.min_samples},
         {"max_samples", settings.max_samples},
+        {"samples_per_submission", settings.samples_per_submission},
         {"elimination_ratio", settings.elimination_ratio},
         {"stable_relative_width", settings.stable_relative_width},
         {"hopeless_ratio", settings.hopeless_ratio},
@@ -49,6 +50,8 @@ void from_json(const nlohmann::json& json, SamplingSettings& settings) {
     read.warmup_runs = json.value("warmup_runs", read.warmup_runs);
     read.min_samples = json.value("min_samples", read.min_samples);
     read.max_samples = json.value("max_samples", read.max_samples);
+    // Absent in entries from before rounds of several samples: those took one.
+    read.samples_per_submission = json.value("samples_per_submission", std::size_t{1});
     read.elimination_ratio = json.value("elimination_ratio", read.elimination_ratio);
     read.stable_relative_width = json.value("stable_relative_width", read.stable_relative_width);
     read.hopeless_ratio = json.value("hopeless_ratio", read.hopeless_ratio);
@@ -64,6 +67,20 @@ void from_json(const nlohmann::json& json, SamplingSettings& settings) {
                           : std::optional(std::chrono::milliseconds(cap.get<std::int64_t>()));
     }
     settings = read;
+}
+
+Result<std::vector<Sample>> one_call_each(std::size_t samples,
+                                          const std::function<Result<Sample>()>& take_one) {
+    std::vector<Sample> taken;
+    taken.reserve(samples);
+    for (std::size_t i = 0; i < samples; ++i) {
+        Result<Sample> sample = take_one();
+        if (!sample) {
+            return fail(std::move(sample).error());
+        }
+        taken.push_back(sample.value());
+    }
+    return taken;
 }
 
 Result<Sample> measure_with_host_clock(const std::function<Status()>& run_once,

@@ -1,3 +1,4 @@
+#include <spvtune/tune/sampling.hpp>
 #include <spvtune/tune/search.hpp>
 
 #include "problem_parser.hpp"
@@ -61,9 +62,9 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
     const std::string pointer = "/settings";
     if (!reader.object(
             json, pointer, {},
-            {"mode", "warmup", "samples", "min_samples", "min_sample_ms", "time_budget_s",
-             "candidate_budget_s", "indifference_percent", "kernel_timeout_s", "search",
-             "search_budget_s", "max_candidates", "seed", "patience"})) {
+            {"mode", "warmup", "samples", "min_samples", "samples_per_submission", "min_sample_ms",
+             "time_budget_s", "candidate_budget_s", "indifference_percent", "kernel_timeout_s",
+             "search", "search_budget_s", "max_candidates", "seed", "patience"})) {
         return;
     }
     Settings& settings = problem.settings;
@@ -84,6 +85,13 @@ void parse_settings(Reader& reader, const Json& json, Problem& problem) {
         reader.error(child(pointer, "min_samples"), "expected min_samples <= samples, found " +
                                                         std::to_string(*settings.min_samples) +
                                                         " > " + std::to_string(*settings.samples));
+    }
+    if (json.contains("samples_per_submission")) {
+        if (auto samples = reader.integer(
+                json["samples_per_submission"], child(pointer, "samples_per_submission"), 1,
+                static_cast<std::int64_t>(tune::max_samples_per_submission))) {
+            settings.samples_per_submission = static_cast<std::uint32_t>(*samples);
+        }
     }
     if (json.contains("min_sample_ms")) {
         settings.min_sample_ms =

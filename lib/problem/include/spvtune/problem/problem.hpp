@@ -236,6 +236,9 @@ struct Settings {
     std::optional<std::uint32_t> warmup;
     std::optional<std::uint32_t> samples;
     std::optional<std::uint32_t> min_samples;
+    /// Samples a candidate takes in each round of the race, in one submission
+    /// (tune::SamplingSettings::samples_per_submission).
+    std::optional<std::uint32_t> samples_per_submission;
     std::optional<double> min_sample_ms;
     std::optional<double> time_budget_s;
     std::optional<double> candidate_budget_s;

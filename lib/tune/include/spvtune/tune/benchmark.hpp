@@ -36,9 +36,16 @@ using SampleSource = std::function<Result<Sample>(std::size_t index)>;
 /// own_runs (shared_batch.hpp): the source sizes the batch itself.
 using BatchedSampleSource = std::function<Result<Sample>(std::size_t index, std::uint64_t runs)>;
 
+/// Measures `samples` samples of the candidate at `index` over a batch of `runs` each, at once
+/// (one submission where the source can); own_runs asks for one sample.
+using SampleRoundSource = std::function<Result<std::vector<Sample>>(
+    std::size_t index, std::uint64_t runs, std::size_t samples)>;
+
 /// Measures the candidates as `settings` says, serially: warm-ups (each candidate's batch is
-/// its own there, and calibrates it), then rounds in which every live candidate takes one sample
-/// over one shared batch (SharedBatch), in alternating direction so slow drift hits all alike.
+/// its own there, and calibrates it), then rounds in which every live candidate takes
+/// `samples_per_submission` samples at once over one shared batch (SharedBatch), in alternating
+/// direction so slow drift hits all alike. Sample i of one candidate is paired with sample i
+/// of another: the same round, the same place in it.
 ///
 /// Adaptive mode judges every live candidate against the leader (the lowest median) on its
 /// per-round paired ratios (paired_ratio), whose interval needs as many rounds as a median's
@@ -48,6 +55,10 @@ using BatchedSampleSource = std::function<Result<Sample>(std::size_t index, std:
 /// threshold (keeping two), and stops when none left can, or when every ratio is known to within
 /// the stable width: a group of tied leaders stops at once. A candidate is reported tied with
 /// the winner unless its paired ratio to the winner is confidently above 1 + indifference.
+BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
+                               const SamplingSettings& settings, const SampleRoundSource& measure);
+
+/// The same, for a source that takes one sample a call.
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
                                const SamplingSettings& settings,
                                const BatchedSampleSource& measure);

@@ -23,6 +23,9 @@ struct Sample {
     std::uint64_t runs = 1;
 };
 
+/// The most samples one submission may hold (SamplingSettings::samples_per_submission).
+inline constexpr std::size_t max_samples_per_submission = 64;
+
 enum class SamplingMode {
     adaptive,  ///< round-robin with early elimination and a stability stop
     fixed,     ///< exactly `warmup_runs` warm-ups and `max_samples` samples per candidate
@@ -46,6 +49,11 @@ struct SamplingSettings {
     std::size_t min_samples = 10;
     /// Adaptive: the cap on samples per candidate. Fixed: the exact number.
     std::size_t max_samples = 60;
+    /// Samples a candidate takes in each round of the race, in one submission where the backend
+    /// can (each over the shared batch, between its own timestamps): the fixed cost of a call
+    /// and a submission is then paid once per round. Decisions are taken after whole rounds.
+    /// 1 to max_samples_per_submission.
+    std::size_t samples_per_submission = 1;
     /// Adaptive: a candidate whose per-round ratio to the leader has an interval whose low end
     /// exceeds this multiple of 1 - `indifference` (it cannot beat the leader by more than that)
     /// is eliminated (at least two candidates always stay live).
@@ -80,6 +88,11 @@ void to_json(nlohmann::json& json, const SamplingSettings& settings);
 /// Reads what to_json writes; absent members keep their defaults. Throws nlohmann::json::exception
 /// on a wrong type, std::invalid_argument on an unknown mode.
 void from_json(const nlohmann::json& json, SamplingSettings& settings);
+
+/// `samples` samples of `take_one`, one call each, for a source that cannot take several at
+/// once; the first error ends it.
+Result<std::vector<Sample>> one_call_each(std::size_t samples,
+                                          const std::function<Result<Sample>()>& take_one);
 
 /// The backend-free default measurement: times `run_once` with the steady host clock, repeating
 /// it in doubling batches until a batch spans `min_window` so tiny callables are not lost in clock

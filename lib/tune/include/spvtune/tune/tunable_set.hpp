@@ -61,6 +61,12 @@ struct Candidate {
     /// submission's fixed cost weighs 1 / runs on each run. Takes the place of `measure` when
     /// set; empty: `measure`, whose batches are its own.
     std::function<Result<Sample>(const Inputs&, std::uint64_t runs)> measure_batch{};
+    /// Measures `samples` samples over a batch of `runs` each (never own_runs) at once, in one
+    /// submission where the backend can, so that its fixed cost is paid once for them. Empty:
+    /// one measure_batch (or measure) call each.
+    std::function<Result<std::vector<Sample>>(const Inputs&, std::uint64_t runs,
+                                              std::size_t samples)>
+        measure_samples{};
 };
 
 /// An ordered list of candidates computing the same output from the same inputs, with the rule
@@ -292,6 +298,18 @@ class TunableSet {
     /// Runs a candidate; an exception it throws becomes an error.
     Result<Out> run(std::size_t index, const Inputs& inputs) const {
         return detail::call_guarded<Result<Out>>(candidates_[index].run, inputs);
+    }
+
+    /// `samples` samples of a candidate over a batch of `runs` each (Candidate::measure_samples,
+    /// else one measure() each; the first error ends it).
+    Result<std::vector<Sample>> measure_samples(std::size_t index, const Inputs& inputs,
+                                                std::uint64_t runs, std::size_t samples) const {
+        const CandidateType& c = candidates_[index];
+        if (c.measure_samples && runs != own_runs) {
+            return detail::call_guarded<Result<std::vector<Sample>>>(c.measure_samples, inputs,
+                                                                     runs, samples);
+        }
+        return one_call_each(samples, [&] { return measure(index, inputs, runs); });
     }
 
     /// One sample of a candidate over a batch of `runs` (own_runs: the candidate's own batch;

@@ -581,11 +581,12 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
             only.index = live.front().index;
             entry.ranking.push_back(std::move(only));
         } else if (!live.empty()) {
-            BenchmarkOutcome outcome =
-                run_benchmark(live, options.sampling, [&](std::size_t index, std::uint64_t runs) {
+            BenchmarkOutcome outcome = run_benchmark(
+                live, options.sampling,
+                SampleRoundSource([&](std::size_t index, std::uint64_t runs, std::size_t samples) {
                     events.emit(TuneEventKind::candidate_started, set.candidate(index).name);
-                    return set.measure(index, inputs, runs);
-                });
+                    return set.measure_samples(index, inputs, runs, samples);
+                }));
             entry.ranking = std::move(outcome.ranking);
             failures.insert(failures.end(), outcome.failures.begin(), outcome.failures.end());
         }

@@ -1,0 +1,165 @@
+// The race may take several samples of a candidate in one submission (a round): the fixed cost
+// of a call is paid once per round, the rounds stay aligned across candidates, and decisions
+// pair whole rounds, so samples that share a submission's circumstances are not counted as
+// independent evidence.
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <spvtune/tune/benchmark.hpp>
+#include <spvtune/tune/shared_batch.hpp>
+
+namespace submission_rounds_test {
+
+using namespace spvtune::tune;
+
+namespace {
+
+/// A busy machine that answers a round's samples at once. Load is drawn per round (a run of
+/// calls in which no candidate repeats: 0.6 to 1.9) and again per call (`submission_noise`:
+/// up to that fraction either way, the same for every sample of the call), and each sample has
+/// its own small noise. Records how many samples each call asked for.
+struct RoundMachine {
+    std::vector<double> kernel_ns;
+    std::uint64_t seed = 1;
+    double submission_noise = 0;
+    double own_noise = 0.005;
+
+    std::mt19937_64 random{seed};
+    std::vector<bool> in_round = std::vector<bool>(kernel_ns.size(), false);
+    double factor = 1;
+    std::vector<std::vector<std::size_t>> asked =
+        std::vector<std::vector<std::size_t>>(kernel_ns.size());
+
+    double uniform() { return static_cast<double>(random() >> 11U) * 0x1.0p-53; }
+
+    SampleRoundSource source() {
+        return [this](std::size_t index, std::uint64_t runs,
+                      std::size_t samples) -> Result<std::vector<Sample>> {
+            if (in_round[index]) {
+                in_round.assign(in_round.size(), false);
+                factor = 0.6 + 1.3 * uniform();
+            }
+            in_round[index] = true;
+            asked[index].push_back(samples);
+            const double submission = 1 + submission_noise * (2 * uniform() - 1);
+            std::vector<Sample> taken;
+            for (std::size_t i = 0; i < samples; ++i) {
+                const double noise = 1 + own_noise * (2 * uniform() - 1);
+                taken.push_back(Sample{kernel_ns[index] * factor * submission * noise,
+                                       TimingMethod::device_timestamps,
+                                       runs == own_runs ? 1 : runs});
+            }
+            return taken;
+        };
+    }
+};
+
+std::vector<BenchmarkCandidate> copies(std::size_t n) {
+    static const std::vector<std::string> names{"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"};
+    std::vector<BenchmarkCandidate> out;
+    for (std::size_t i = 0; i < n; ++i) {
+        out.push_back({i, names.at(i), 0});
+    }
+    return out;
+}
+
+SamplingSettings with_rounds_of(std::size_t samples, SamplingSettings settings = {}) {
+    settings.samples_per_submission = samples;
+    return settings;
+}
+
+}  // namespace
+
+TEST_CASE("fixed mode takes its samples in rounds of the set size, the last round what is left") {
+    RoundMachine machine{{1000.0, 2000.0}};
+    const auto candidates = copies(2);
+    const BenchmarkOutcome outcome = run_benchmark(
+        candidates, with_rounds_of(3, SamplingSettings::fixed(2, 10)), machine.source());
+    for (std::size_t index = 0; index < 2; ++index) {
+        CAPTURE(index);
+        // Two warm-ups of one sample each, then 3 + 3 + 3 + 1.
+        CHECK(machine.asked[index] == std::vector<std::size_t>{1, 1, 3, 3, 3, 1});
+    }
+    REQUIRE(outcome.ranking.size() == 2);
+    CHECK(outcome.ranking[0].name == "k0");
+    CHECK(outcome.ranking[0].statistics.samples == 10);
+    CHECK(outcome.ranking[1].statistics.samples == 10);
+}
+
+TEST_CASE("without warm-ups the first round calibrates with one sample, later rounds take all") {
+    RoundMachine machine{{1000.0, 1000.0}};
+    const auto candidates = copies(2);
+    run_benchmark(candidates, with_rounds_of(4, SamplingSettings::fixed(0, 9)), machine.source());
+    CHECK(machine.asked[0] == std::vector<std::size_t>{1, 4, 4});
+    CHECK(machine.asked[1] == std::vector<std::size_t>{1, 4, 4});
+}
+
+TEST_CASE("a source that gives the wrong number of samples fails its candidate, named") {
+    const auto candidates = copies(2);
+    const SampleRoundSource short_one = [](std::size_t index, std::uint64_t,
+                                           std::size_t samples) -> Result<std::vector<Sample>> {
+        const std::size_t given = index == 1 && samples > 1 ? samples - 1 : samples;
+        return std::vector<Sample>(given, Sample{1000.0, TimingMethod::device_timestamps, 1});
+    };
+    const BenchmarkOutcome outcome =
+        run_benchmark(candidates, with_rounds_of(2, SamplingSettings::fixed(1, 4)), short_one);
+    REQUIRE(outcome.failures.size() == 1);
+    CHECK(outcome.failures[0].name == "k1");
+    CHECK(outcome.failures[0].reason == "samples 1-2: the source gave 1 samples for 2");
+    REQUIRE(outcome.ranking.size() == 1);
+    CHECK(outcome.ranking[0].statistics.samples == 4);
+}
+
+TEST_CASE("eight identical kernels tie and stop early in rounds of two") {
+    // Besides the load of its round, every call's samples share a load up to 0.5% either way.
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        CAPTURE(seed);
+        RoundMachine machine{std::vector<double>(8, 1'000'000.0), seed, 0.005};
+        const auto candidates = copies(8);
+        const BenchmarkOutcome outcome =
+            run_benchmark(candidates, with_rounds_of(2), machine.source());
+        REQUIRE(outcome.ranking.size() == 8);
+        for (const RankedCandidate& ranked : outcome.ranking) {
+            CAPTURE(ranked.name);
+            CHECK((ranked.name == outcome.ranking.front().name || ranked.tied_with_winner));
+            CHECK(ranked.statistics.samples <= 20);
+        }
+    }
+}
+
+TEST_CASE("a real 10% difference shows through in rounds of two") {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        CAPTURE(seed);
+        RoundMachine machine{{1'000'000.0, 1'100'000.0, 1'000'000.0}, seed, 0.02};
+        const auto candidates = copies(3);
+        const BenchmarkOutcome outcome =
+            run_benchmark(candidates, with_rounds_of(2), machine.source());
+        REQUIRE(outcome.ranking.size() == 3);
+        CHECK(outcome.ranking.front().name != "k1");
+        for (std::size_t rank = 1; rank < outcome.ranking.size(); ++rank) {
+            CAPTURE(outcome.ranking[rank].name);
+            CHECK(outcome.ranking[rank].tied_with_winner == (outcome.ranking[rank].name != "k1"));
+        }
+    }
+}
+
+TEST_CASE("decisions wait for enough rounds, not only enough samples") {
+    // Rounds of five reach min_samples (10) after two rounds; a 95% interval of per-round
+    // ratios needs six, so no one is cut before: the 30% slower kernels keep sampling to round six.
+    RoundMachine machine{{1000.0, 1300.0, 1300.0}};
+    const auto candidates = copies(3);
+    SamplingSettings settings = with_rounds_of(5);
+    settings.hopeless_ratio = 100;
+    const BenchmarkOutcome outcome = run_benchmark(candidates, settings, machine.source());
+    for (const RankedCandidate& ranked : outcome.ranking) {
+        CAPTURE(ranked.name);
+        CHECK(ranked.statistics.samples >= 30);
+    }
+}
+
+}  // namespace submission_rounds_test
