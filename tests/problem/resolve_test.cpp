@@ -78,6 +78,16 @@ TEST_CASE("an f16 iota that would run past 65504 for a key is that key's error")
           "start and step that keep every element within it");
 }
 
+TEST_CASE("an f32 iota past the largest float names the bound exactly") {
+    Json json = saxpy_json();
+    json["buffers"]["x"]["init"] = {{"iota", {{"start", 3e38}, {"step", 1e36}}}};
+    const auto past = resolve_buffers(parse(json), n_key(1000));
+    REQUIRE_FALSE(past);
+    CHECK(contains(past.error(),
+                   "beyond what f32 holds (a magnitude at most "
+                   "3.4028234663852886e+38)"));
+}
+
 TEST_CASE("a candidate resolves to typed specializations, dispatch size and push-constant bytes") {
     const Problem problem = parse(saxpy_json());
     const ProblemKey key = n_key(1000);

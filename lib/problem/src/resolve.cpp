@@ -263,7 +263,7 @@ tune::Status check_iota_fits(const BufferSpec& spec, std::uint64_t elements,
     std::ostringstream text;
     text << spec.pointer << "/init/iota: element " << elements - 1 << " of buffer '" << spec.name
          << "' would be " << last << " for " << to_string(key) << ", beyond what "
-         << vulkan::to_string(spec.type) << " holds (a magnitude at most " << largest
+         << vulkan::to_string(spec.type) << " holds (" << detail::magnitude_bound_text(spec.type)
          << "); expected a start and step that keep every element within it";
     return tune::fail(text.str());
 }

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -140,6 +141,12 @@ void write_push_constant(std::vector<std::byte>& bytes, std::size_t offset,
         default:
             range_error(value, expression, "a push-constant type (f32 f64 i32 u32 i64 u64)");
     }
+}
+
+std::string magnitude_bound_text(vulkan::ElementType type) {
+    char text[64];
+    std::snprintf(text, sizeof text, "a magnitude at most %.17g", vulkan::largest_finite(type));
+    return text;
 }
 
 }  // namespace spvtune::problem::detail

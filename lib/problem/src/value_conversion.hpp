@@ -5,6 +5,7 @@
 // ExpressionError spanning the whole expression (the value is the result of all of it).
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,5 +25,10 @@ vulkan::SpecializationValue to_specialization(const Value& value,
 /// which must be large enough.
 void write_push_constant(std::vector<std::byte>& bytes, std::size_t offset,
                          vulkan::ElementType type, const Value& value, std::string_view expression);
+
+/// "a magnitude at most X" for a floating type, X its largest finite value written exactly
+/// (seventeen significant digits), so the bound a message names is itself accepted: f32's
+/// usual nine-digit 3.40282347e+38 lies above it.
+std::string magnitude_bound_text(vulkan::ElementType type);
 
 }  // namespace spvtune::problem::detail

@@ -1,8 +1,8 @@
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "problem_parser.hpp"
+#include "value_conversion.hpp"
 
 namespace spvtune::problem::detail {
 namespace {
@@ -36,11 +36,7 @@ TypeRange range_of(vulkan::ElementType type) {
             if (type == ElementType::f64) {
                 return {-largest, largest, false, "a finite number"};
             }
-            // Seventeen significant digits write the largest exactly, so the bound the message
-            // names is itself accepted (f32's nine-digit 3.40282347e+38 is above it).
-            char text[64];
-            std::snprintf(text, sizeof text, "a magnitude at most %.17g", largest);
-            return {-largest, largest, false, text};
+            return {-largest, largest, false, detail::magnitude_bound_text(type)};
         }
         case ElementType::i8:
             return ints(std::int8_t{});
