@@ -11,6 +11,7 @@
 
 #include <doctest/doctest.h>
 
+#include "glsl_scale_problem.hpp"
 #include "tune_fixture.hpp"
 
 namespace cache_links_test {
@@ -56,26 +57,11 @@ void main() {
 }
 )glsl";
 
-const char* const scale_problem = R"json({
-    "name": "glsl-scale",
-    "parameters": {"n": {"type": "int"}},
-    "keys": {"list": [{"n": 256}]},
-    "buffers": {
-        "x": {"type": "f32", "count": "n", "init": {"random": {"seed": 1}}, "role": "input"},
-        "y": {"type": "f32", "count": "n", "role": "output"}
-    },
-    "candidates": [{
-        "name": "scale", "glsl": "scale.comp", "workgroups": ["ceil_div(n, 64)", 1, 1],
-        "push_constants": [{"type": "u32", "value": "n"}], "bindings": {"0": "x", "1": "y"}
-    }],
-    "reference": {"candidate": "scale", "compare": {"y": {"exact": true}}}
-})json";
-
 /// Tunes the GLSL problem into `fixture.cache`, with --retune so every run compiles or reads
 /// the GLSL cache and saves.
 SpvtuneRun tune_glsl(TuneFixture& fixture) {
     write_bytes(fixture.scratch.path() / "scale.comp", scale_glsl);
-    write_bytes(fixture.scratch.path() / "scale.json", scale_problem);
+    write_bytes(fixture.scratch.path() / "scale.json", glsl_scale_problem);
     return run_spvtune(fixture.scratch, {"tune", (fixture.scratch.path() / "scale.json").string(),
                                          "--cache-dir", fixture.cache.string(), "--samples", "2",
                                          "--min-samples", "2", "--warmup", "0", "--retune"});

@@ -12,12 +12,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cache/temp_directory.hpp"
+#include "cli/glsl_scale_problem.hpp"
 #include "cli/spvtune_run.hpp"
 
 namespace glsl_hostile_test {
 
 using namespace spvtune::tune::testing;
 using spvtune::test::contains;
+using spvtune::test::glsl_scale_problem;
 using spvtune::test::run_spvtune_within;
 using spvtune::test::SpvtuneRun;
 using spvtune::test::timed_out;
@@ -41,21 +43,6 @@ void main() {
 }
 )glsl";
 
-const char* const scale_problem = R"json({
-    "name": "glsl-scale",
-    "parameters": {"n": {"type": "int"}},
-    "keys": {"list": [{"n": 256}]},
-    "buffers": {
-        "x": {"type": "f32", "count": "n", "init": {"random": {"seed": 1}}, "role": "input"},
-        "y": {"type": "f32", "count": "n", "role": "output"}
-    },
-    "candidates": [{
-        "name": "scale", "glsl": "scale.comp", "workgroups": ["ceil_div(n, 64)", 1, 1],
-        "push_constants": [{"type": "u32", "value": "n"}], "bindings": {"0": "x", "1": "y"}
-    }],
-    "reference": {"candidate": "scale", "compare": {"y": {"exact": true}}}
-})json";
-
 /// The GLSL problem in a scratch directory, checked with its own cache directory.
 struct GlslFixture {
     TempDirectory scratch;
@@ -65,7 +52,7 @@ struct GlslFixture {
     explicit GlslFixture(const std::string& factor = "#define FACTOR 2.0\n") {
         write_bytes(scratch.path() / "scale.comp", scale_glsl);
         write_bytes(scratch.path() / "factor.glsl", factor);
-        write_bytes(problem, scale_problem);
+        write_bytes(problem, glsl_scale_problem);
     }
 
     SpvtuneRun check() const {
