@@ -52,6 +52,21 @@ TEST_CASE("identical outputs match, unless they hold NaN, which matches nothing"
                             "got nan; 1 of 3 elements of y differ, at 1"));
 }
 
+TEST_CASE("identical f16 outputs holding NaN match nothing; infinities match") {
+    auto json = saxpy_json();
+    json["buffers"]["y"]["type"] = "f16";  // the kernel's 4-byte stride holds whole elements
+    const Problem problem = parse(json);
+    const auto second_is = [](std::uint16_t bits) {
+        std::vector<std::byte> bytes(4);
+        std::memcpy(bytes.data() + 2, &bits, sizeof bits);
+        return CandidateOutputs{{bytes}, {}};
+    };
+    CHECK_FALSE(compare_outputs(problem, second_is(0x7c00), second_is(0x7c00)));  // +infinity
+    const auto report = compare_outputs(problem, second_is(0x7c01), second_is(0x7c01));
+    REQUIRE(report);
+    CHECK(report->find("1 of 2 elements of y differ, at 1") != std::string::npos);
+}
+
 TEST_CASE("a verdict reached where the candidate ran answers for the reference it was against") {
     const Problem problem = parse(saxpy_json());
     const auto truth = std::make_shared<const CandidateOutputs>(floats({1, 2, 3}));

@@ -262,8 +262,7 @@ struct DeviceExecutor::Impl {
         for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
             const problem::BufferRole role = plan.buffers[i].role;
             if (role == problem::BufferRole::output && poison_outputs) {
-                const std::vector<std::byte> poison(plan.buffers[i].bytes, poison_byte);
-                key_state.buffers[i]->upload(poison);
+                key_state.buffers[i]->fill(poison_byte);
             } else if (role == problem::BufferRole::inout || role == problem::BufferRole::scratch) {
                 key_state.buffers[i]->upload(key_state.initial[i]);
             }
@@ -276,7 +275,9 @@ struct DeviceExecutor::Impl {
         std::vector<std::string> found;
         for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
             const problem::ResolvedBuffer& buffer = plan.buffers[i];
-            if (buffer.role == problem::BufferRole::input) {
+            // An input left as it was, the usual case, is compared in place, not read back.
+            if (buffer.role == problem::BufferRole::input &&
+                !key_state.buffers[i]->holds(key_state.initial[i])) {
                 if (auto changed = detail::describe_input_write(buffer, key_state.initial[i],
                                                                 key_state.buffers[i]->download())) {
                     found.push_back(std::move(*changed));

@@ -38,9 +38,11 @@ GuardedBuffer::GuardedBuffer(vulkan::Device& device, const problem::ResolvedBuff
     : buffer_(device, before_bytes(device) + spec.bytes + guard_after_bytes),
       before_(before_bytes(device)),
       size_(spec.bytes),
-      max_storage_range_(device.info().limits.maxStorageBufferRange) {
-    buffer_.upload(canaries(before_));
-    buffer_.upload(canaries(guard_after_bytes), before_ + size_);
+      max_storage_range_(device.info().limits.maxStorageBufferRange),
+      intact_before_(canaries(before_)),
+      intact_after_(canaries(guard_after_bytes)) {
+    buffer_.upload(intact_before_);
+    buffer_.upload(intact_after_, before_ + size_);
 }
 
 vulkan::BufferBinding GuardedBuffer::binding(std::uint32_t set, std::uint32_t binding,
@@ -62,11 +64,26 @@ std::vector<std::byte> GuardedBuffer::download() const {
     return buffer_.download(before_, size_);
 }
 
+void GuardedBuffer::fill(std::byte value) {
+    buffer_.fill(value, before_, size_);
+}
+
+bool GuardedBuffer::holds(std::span<const std::byte> bytes) const {
+    return bytes.size() == size_ && buffer_.holds(bytes, before_);
+}
+
 std::optional<std::string> GuardedBuffer::check_guards(const problem::ResolvedBuffer& spec) {
     const std::uint64_t element = vulkan::element_size(spec.type);
     std::string message;
-    const std::vector<std::byte> before = buffer_.download(0, before_);
-    const std::vector<std::byte> intact_before = canaries(before_);
+    // Intact zones, the usual case, are compared in place; only a changed one is read back.
+    const bool before_intact = buffer_.holds(intact_before_);
+    const bool after_intact = buffer_.holds(intact_after_, before_ + size_);
+    if (before_intact && after_intact) {
+        return std::nullopt;
+    }
+    const std::vector<std::byte>& intact_before = intact_before_;
+    const std::vector<std::byte> before =
+        before_intact ? intact_before : buffer_.download(0, before_);
     const auto first_changed = std::mismatch(before.begin(), before.end(), intact_before.begin());
     if (first_changed.first != before.end()) {
         // How far before the start the earliest write reached.
@@ -75,8 +92,9 @@ std::optional<std::string> GuardedBuffer::check_guards(const problem::ResolvedBu
                   "': " + elements_and_bytes(reach, element) + " ahead of its first";
         buffer_.upload(intact_before);
     }
-    const std::vector<std::byte> after = buffer_.download(before_ + size_, guard_after_bytes);
-    const std::vector<std::byte> intact_after = canaries(guard_after_bytes);
+    const std::vector<std::byte>& intact_after = intact_after_;
+    const std::vector<std::byte> after =
+        after_intact ? intact_after : buffer_.download(before_ + size_, guard_after_bytes);
     const auto last_changed = std::mismatch(after.rbegin(), after.rend(), intact_after.rbegin());
     if (last_changed.first != after.rend()) {
         // How far past the end the furthest write reached.

@@ -43,6 +43,10 @@ class GuardedBuffer {
     void upload(std::span<const std::byte> bytes);
     /// The buffer's range.
     std::vector<std::byte> download() const;
+    /// Sets every byte of the buffer's range to `value`.
+    void fill(std::byte value);
+    /// Whether the buffer's range holds exactly `bytes`.
+    bool holds(std::span<const std::byte> bytes) const;
 
     /// What a run wrote into the guard zones, e.g. "wrote past the end of 'dst': 22 elements
     /// (88 bytes) beyond its 1002"; nothing when the canaries are intact. Changed canaries are
@@ -54,6 +58,9 @@ class GuardedBuffer {
     std::uint64_t before_;
     std::uint64_t size_;
     std::uint64_t max_storage_range_;
+    /// The intact guard zones, kept to compare with after every run.
+    std::vector<std::byte> intact_before_;
+    std::vector<std::byte> intact_after_;
 };
 
 }  // namespace spvtune::run::detail

@@ -200,4 +200,35 @@ std::vector<std::byte> Buffer::download(VkDeviceSize offset, VkDeviceSize size) 
     return bytes;
 }
 
+void Buffer::fill(std::byte value, VkDeviceSize offset, VkDeviceSize size) {
+    if (offset > size_ || size > size_ - offset) {
+        throw Error("cannot fill " + bytes_text(size) + " at offset " + std::to_string(offset) +
+                    " of a buffer of " + bytes_text(size_));
+    }
+    if (size == 0) {
+        return;
+    }
+    if (host_visible_) {
+        Mapping mapping(device_->handle(), memory_.get());
+        std::memset(mapping.data() + offset, std::to_integer<int>(value), size);
+        return;
+    }
+    upload(std::vector<std::byte>(size, value), offset);
+}
+
+bool Buffer::holds(std::span<const std::byte> bytes, VkDeviceSize offset) const {
+    if (offset > size_ || bytes.size() > size_ - offset) {
+        return false;
+    }
+    if (bytes.empty()) {
+        return true;
+    }
+    if (host_visible_) {
+        Mapping mapping(device_->handle(), memory_.get());
+        return std::memcmp(mapping.data() + offset, bytes.data(), bytes.size()) == 0;
+    }
+    const std::vector<std::byte> held = download(offset, bytes.size());
+    return std::memcmp(held.data(), bytes.data(), bytes.size()) == 0;
+}
+
 }  // namespace spvtune::vulkan

@@ -36,6 +36,12 @@ class Buffer {
     std::vector<std::byte> download() const;
     /// `size` bytes from `offset`; throws when they are not all in the buffer.
     std::vector<std::byte> download(VkDeviceSize offset, VkDeviceSize size) const;
+    /// Sets `size` bytes from `offset` to `value`; throws when they do not fit. Mapped memory is
+    /// written in place, with no copy of the bytes on the host.
+    void fill(std::byte value, VkDeviceSize offset, VkDeviceSize size);
+    /// Whether the buffer holds `bytes` from `offset` on (false when they would not fit). Mapped
+    /// memory is compared in place, with no copy on the host.
+    bool holds(std::span<const std::byte> bytes, VkDeviceSize offset = 0) const;
 
   private:
     Device* device_;
