@@ -21,7 +21,7 @@ Repeatability across runs is scripts/repeatability.py's job. `--repeats 0` and
 `--identical-runs 0` leave their parts out (a reduced run on a busy machine).
 
 Usage: scripts/bench-race.py [--spvtune build/default/app/spvtune] [--repeats 3] [--samples 60]
-                             [--identical-runs 20] [--copies 8]
+                             [--identical-runs 20] [--copies 8] [--samples-per-submission K]
 """
 import argparse
 import json
@@ -138,6 +138,8 @@ def main():
     parser.add_argument("--samples", type=int, default=60)
     parser.add_argument("--identical-runs", type=int, default=20)
     parser.add_argument("--copies", type=int, default=8)
+    parser.add_argument("--samples-per-submission", type=int, default=None,
+                        help="passed to every tune (default: the tool's)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as scratch:
@@ -147,6 +149,8 @@ def main():
         problem_file.write_text(json.dumps(problem))
         (work / "saxpy.spv").write_bytes((ROOT / "build" / "default" / "kernels" / "saxpy.spv").read_bytes())
         kernels = ["--kernel-dir", str(ROOT / "build" / "default" / "kernels")]
+        if args.samples_per_submission:
+            kernels += ["--samples-per-submission", str(args.samples_per_submission)]
         samples = ["--samples", str(args.samples)]
 
         ratios = []
