@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -14,64 +13,13 @@
 #include <spvtune/tune/shared_batch.hpp>
 #include <spvtune/tune/statistics.hpp>
 
-#include "tune/fakes.hpp"
+#include "tune/busy_machine.hpp"
 
 namespace paired_race_test {
 
 using namespace spvtune::tune;
 
-namespace {
-
-/// A machine whose load changes from round to round: every sample of a round (a run of calls in
-/// which no candidate repeats) is scaled by one factor drawn for the round, 0.6 to 1.9, and
-/// has its own small noise besides (up to ±`own_noise`). Each sample also pays a submission's
-/// fixed cost, shared by the runs of its batch; a candidate asked for its own batch calibrates
-/// to `own_batch`. Deterministic: a seeded generator, read without library distributions.
-struct BusyMachine {
-    std::vector<double> kernel_ns;
-    /// Empty: 1 run for every candidate.
-    std::vector<std::uint64_t> own_batch;
-    std::uint64_t seed = 1;
-    double own_noise = 0.005;
-    double submission_ns = 0;
-
-    std::mt19937_64 random{seed};
-    std::vector<bool> in_round = std::vector<bool>(kernel_ns.size(), false);
-    double factor = 1;
-    /// Per candidate, the runs each call asked for (own_runs for its own batch).
-    std::vector<std::vector<std::uint64_t>> requested =
-        std::vector<std::vector<std::uint64_t>>(kernel_ns.size());
-
-    double uniform() { return static_cast<double>(random() >> 11U) * 0x1.0p-53; }
-
-    BatchedSampleSource source() {
-        return [this](std::size_t index, std::uint64_t runs) -> Result<Sample> {
-            if (in_round[index]) {
-                in_round.assign(in_round.size(), false);
-                factor = 0.6 + 1.3 * uniform();
-            }
-            in_round[index] = true;
-            requested[index].push_back(runs);
-            const std::uint64_t own = own_batch.empty() ? 1 : own_batch[index];
-            const std::uint64_t batch = runs == own_runs ? own : runs;
-            const double noise = 1 + own_noise * (2 * uniform() - 1);
-            const double ns =
-                kernel_ns[index] * factor * noise + submission_ns / static_cast<double>(batch);
-            return Sample{ns, TimingMethod::device_timestamps, batch};
-        };
-    }
-};
-
-std::vector<BenchmarkCandidate> copies(std::size_t n) {
-    static const std::vector<std::string> names{"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"};
-    std::vector<BenchmarkCandidate> out;
-    for (std::size_t i = 0; i < n; ++i) {
-        out.push_back({i, names.at(i), 0});
-    }
-    return out;
-}
-
-}  // namespace
+using namespace spvtune::tune::testing;
 
 TEST_CASE("load common to a round does not separate eight identical kernels: all tie, soon") {
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {

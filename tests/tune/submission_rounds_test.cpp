@@ -4,7 +4,6 @@
 // independent evidence.
 #include <cstddef>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -13,60 +12,14 @@
 #include <spvtune/tune/benchmark.hpp>
 #include <spvtune/tune/shared_batch.hpp>
 
+#include "tune/busy_machine.hpp"
+
 namespace submission_rounds_test {
 
 using namespace spvtune::tune;
+using namespace spvtune::tune::testing;
 
 namespace {
-
-/// A busy machine that answers a round's samples at once. Load is drawn per round (a run of
-/// calls in which no candidate repeats: 0.6 to 1.9) and again per call (`submission_noise`:
-/// up to that fraction either way, the same for every sample of the call), and each sample has
-/// its own small noise. Records how many samples each call asked for.
-struct RoundMachine {
-    std::vector<double> kernel_ns;
-    std::uint64_t seed = 1;
-    double submission_noise = 0;
-    double own_noise = 0.005;
-
-    std::mt19937_64 random{seed};
-    std::vector<bool> in_round = std::vector<bool>(kernel_ns.size(), false);
-    double factor = 1;
-    std::vector<std::vector<std::size_t>> asked =
-        std::vector<std::vector<std::size_t>>(kernel_ns.size());
-
-    double uniform() { return static_cast<double>(random() >> 11U) * 0x1.0p-53; }
-
-    SampleRoundSource source() {
-        return [this](std::size_t index, std::uint64_t runs,
-                      std::size_t samples) -> Result<std::vector<Sample>> {
-            if (in_round[index]) {
-                in_round.assign(in_round.size(), false);
-                factor = 0.6 + 1.3 * uniform();
-            }
-            in_round[index] = true;
-            asked[index].push_back(samples);
-            const double submission = 1 + submission_noise * (2 * uniform() - 1);
-            std::vector<Sample> taken;
-            for (std::size_t i = 0; i < samples; ++i) {
-                const double noise = 1 + own_noise * (2 * uniform() - 1);
-                taken.push_back(Sample{kernel_ns[index] * factor * submission * noise,
-                                       TimingMethod::device_timestamps,
-                                       runs == own_runs ? 1 : runs});
-            }
-            return taken;
-        };
-    }
-};
-
-std::vector<BenchmarkCandidate> copies(std::size_t n) {
-    static const std::vector<std::string> names{"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"};
-    std::vector<BenchmarkCandidate> out;
-    for (std::size_t i = 0; i < n; ++i) {
-        out.push_back({i, names.at(i), 0});
-    }
-    return out;
-}
 
 SamplingSettings with_rounds_of(std::size_t samples, SamplingSettings settings = {}) {
     settings.samples_per_submission = samples;
@@ -76,10 +29,10 @@ SamplingSettings with_rounds_of(std::size_t samples, SamplingSettings settings =
 }  // namespace
 
 TEST_CASE("fixed mode takes its samples in rounds of the set size, the last round what is left") {
-    RoundMachine machine{{1000.0, 2000.0}};
+    BusyMachine machine{{1000.0, 2000.0}, {}};
     const auto candidates = copies(2);
     const BenchmarkOutcome outcome = run_benchmark(
-        candidates, with_rounds_of(3, SamplingSettings::fixed(2, 10)), machine.source());
+        candidates, with_rounds_of(3, SamplingSettings::fixed(2, 10)), machine.round_source());
     for (std::size_t index = 0; index < 2; ++index) {
         CAPTURE(index);
         // Two warm-ups of one sample each, then 3 + 3 + 3 + 1.
@@ -92,9 +45,10 @@ TEST_CASE("fixed mode takes its samples in rounds of the set size, the last roun
 }
 
 TEST_CASE("without warm-ups the first round calibrates with one sample, later rounds take all") {
-    RoundMachine machine{{1000.0, 1000.0}};
+    BusyMachine machine{{1000.0, 1000.0}, {}};
     const auto candidates = copies(2);
-    run_benchmark(candidates, with_rounds_of(4, SamplingSettings::fixed(0, 9)), machine.source());
+    run_benchmark(candidates, with_rounds_of(4, SamplingSettings::fixed(0, 9)),
+                  machine.round_source());
     CHECK(machine.asked[0] == std::vector<std::size_t>{1, 4, 4});
     CHECK(machine.asked[1] == std::vector<std::size_t>{1, 4, 4});
 }
@@ -119,10 +73,11 @@ TEST_CASE("eight identical kernels tie and stop early in rounds of two") {
     // Besides the load of its round, every call's samples share a load up to 0.5% either way.
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
         CAPTURE(seed);
-        RoundMachine machine{std::vector<double>(8, 1'000'000.0), seed, 0.005};
+        BusyMachine machine{std::vector<double>(8, 1'000'000.0), {}, seed};
+        machine.call_noise = 0.005;
         const auto candidates = copies(8);
         const BenchmarkOutcome outcome =
-            run_benchmark(candidates, with_rounds_of(2), machine.source());
+            run_benchmark(candidates, with_rounds_of(2), machine.round_source());
         REQUIRE(outcome.ranking.size() == 8);
         for (const RankedCandidate& ranked : outcome.ranking) {
             CAPTURE(ranked.name);
@@ -135,10 +90,11 @@ TEST_CASE("eight identical kernels tie and stop early in rounds of two") {
 TEST_CASE("a real 10% difference shows through in rounds of two") {
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
         CAPTURE(seed);
-        RoundMachine machine{{1'000'000.0, 1'100'000.0, 1'000'000.0}, seed, 0.02};
+        BusyMachine machine{{1'000'000.0, 1'100'000.0, 1'000'000.0}, {}, seed};
+        machine.call_noise = 0.02;
         const auto candidates = copies(3);
         const BenchmarkOutcome outcome =
-            run_benchmark(candidates, with_rounds_of(2), machine.source());
+            run_benchmark(candidates, with_rounds_of(2), machine.round_source());
         REQUIRE(outcome.ranking.size() == 3);
         CHECK(outcome.ranking.front().name != "k1");
         for (std::size_t rank = 1; rank < outcome.ranking.size(); ++rank) {
@@ -151,11 +107,11 @@ TEST_CASE("a real 10% difference shows through in rounds of two") {
 TEST_CASE("decisions wait for enough rounds, not only enough samples") {
     // Rounds of five reach min_samples (10) after two rounds; a 95% interval of per-round
     // ratios needs six, so no one is cut before: the 30% slower kernels keep sampling to round six.
-    RoundMachine machine{{1000.0, 1300.0, 1300.0}};
+    BusyMachine machine{{1000.0, 1300.0, 1300.0}, {}};
     const auto candidates = copies(3);
     SamplingSettings settings = with_rounds_of(5);
     settings.hopeless_ratio = 100;
-    const BenchmarkOutcome outcome = run_benchmark(candidates, settings, machine.source());
+    const BenchmarkOutcome outcome = run_benchmark(candidates, settings, machine.round_source());
     for (const RankedCandidate& ranked : outcome.ranking) {
         CAPTURE(ranked.name);
         CHECK(ranked.statistics.samples >= 30);
