@@ -41,6 +41,7 @@ struct ReplayOptions {
     std::string json_out;
     std::string kt_cache_out;
     std::string t4_out;
+    std::optional<double> noise_cv;
 };
 
 /// What --key and --family pick from a tune report.
@@ -218,12 +219,18 @@ int run_replay(const ReplayOptions& options) {
     }
     tune::SearchSettings settings = run::search_settings({}, options.overrides);
     const tune::SamplingSettings sampling;
-    const tune::TuneEntry entry =
-        replay_entry(settings, sampling, tune::replay_search(recording, settings, sampling));
+    const tune::TuneEntry entry = replay_entry(
+        settings, sampling,
+        tune::replay_search(recording, settings, sampling, tune::ReplayNoise{options.noise_cv}));
     const tune::SearchTrace& trace = *entry.search;
     std::cout << "replay " << nlohmann::json(trace.strategy).get<std::string>() << " (seed "
               << trace.seed << "): measured " << trace.steps.size() << " of " << trace.runnable
-              << " recorded points\n";
+              << " recorded points";
+    if (options.noise_cv) {
+        std::cout << ", each reading its recorded mean under log-normal noise of cv "
+                  << *options.noise_cv;
+    }
+    std::cout << '\n';
     if (entry.ranking.empty()) {
         std::cout << "no point ran\n";
     } else {
@@ -265,6 +272,11 @@ CommandAction register_replay_command(CLI::App& parent) {
                         "From a tune report, the family whose grid is the space (default: the "
                         "first with grid parameters)");
     add_search_options(*command, options->overrides);
+    command
+        ->add_option("--noise", options->noise_cv,
+                     "Read each point as its recorded mean times log-normal noise of this "
+                     "coefficient of variation, e.g. 0.1 (default: one of its recorded times)")
+        ->check(number_from(0, false));
     command
         ->add_option("--json", options->json_out,
                      "Write the results as JSON, as tune --json does (- for stdout)")

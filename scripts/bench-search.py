@@ -17,8 +17,8 @@ the best-so-far fraction after 10/20/50/100/200 evaluations, next to random's ex
 
 Usage: scripts/bench-search.py [--spvtune build/default/app/spvtune] [--seed 0]
                                [--strategies random,halving,local] [--samples 20]
-       scripts/bench-search.py --replay bench/spaces/*.json [--seeds 20]
-                               [--strategies default,random,halving,local]
+       scripts/bench-search.py --replay recordings/*.json [--seeds 20] [--noise CV]
+                               [--strategies default,random,halving,local,genetic]
 """
 import argparse
 import json
@@ -80,6 +80,8 @@ def main():
     parser.add_argument("--replay", nargs="+", metavar="RECORDING",
                         help="replay the strategies over these recorded spaces instead")
     parser.add_argument("--seeds", type=int, default=20, help="seeds per space with --replay")
+    parser.add_argument("--noise", type=float, default=None,
+                        help="with --replay: readings under log-normal noise of this cv")
     args = parser.parse_args()
     if args.replay:
         sys.path.insert(0, str(ROOT / "scripts"))
@@ -87,7 +89,7 @@ def main():
         strategies = args.strategies.split(",")
         if "default" not in strategies:
             strategies.insert(0, "default")
-        bench_replay(args.spvtune, args.replay, strategies, args.seeds)
+        bench_replay(args.spvtune, args.replay, strategies, args.seeds, args.noise)
         return 0
 
     with tempfile.TemporaryDirectory() as scratch:

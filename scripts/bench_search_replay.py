@@ -6,7 +6,9 @@ recorded optimum (and how many seeds got there), and the best-so-far fraction of
 (optimum time / best time found) after k evaluations, next to random sampling's exact expected
 curve: drawing k of the N recorded points without replacement, the i-th fastest is the best
 drawn with probability C(N-1-i, k-1) / C(N, k). A search that stopped before k evaluations
-keeps its best.
+keeps its best. With a noise level (bench-search.py --noise CV), every reading is the point's
+recorded mean under log-normal noise of that coefficient of variation (replay --noise), so the
+truth the table scores against is exactly what the strategies sampled around.
 """
 import json
 import math
@@ -45,10 +47,12 @@ def random_expectation(means, total, k):
                for i, t in enumerate(ordered) if total - 1 - i >= k - 1)
 
 
-def replay(spvtune, recording, strategy, seed, work):
+def replay(spvtune, recording, strategy, seed, work, noise=None):
     """(true times of the points in the order evaluated, None for a failure), optimum."""
     report = work / "replay.json"
     command = [spvtune, "replay", str(recording), "--seed", str(seed), "--json", str(report)]
+    if noise:
+        command += ["--noise", str(noise)]
     if strategy != "default":
         command += ["--search", strategy]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
@@ -73,7 +77,7 @@ def evaluations_within(times, optimum, factor):
     return None
 
 
-def bench_replay(spvtune, recordings, strategies, seeds):
+def bench_replay(spvtune, recordings, strategies, seeds, noise=None):
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         work = pathlib.Path(scratch)
@@ -88,7 +92,8 @@ def bench_replay(spvtune, recordings, strategies, seeds):
             print(f"{'random expected':>18} {'':>12} {'':>12} {'':>6} " +
                   " ".join(f"{e:6.3f}" for e in expected))
             for strategy in strategies:
-                runs = [replay(spvtune, recording, strategy, seed, work) for seed in range(seeds)]
+                runs = [replay(spvtune, recording, strategy, seed, work, noise)
+                        for seed in range(seeds)]
                 label = strategy if strategy != "default" else f"default={runs[0][2]}"
                 cells = []
                 for factor in (1.05, 1.10):

@@ -70,6 +70,25 @@ TEST_CASE("replay runs a search over a recording and reports it as tune --json d
     CHECK(failure_listed);
 }
 
+TEST_CASE("replay --noise reads points under modelled noise and says so; a cv <= 0 is refused") {
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "space.json";
+    write_bytes(recording, space().dump());
+    const SpvtuneRun run =
+        run_spvtune(scratch, {"replay", recording.string(), "--noise", "0.1", "--seed", "3"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(contains(run.out,
+                   "measured 11 of 11 recorded points, each reading its recorded mean "
+                   "under log-normal noise of cv 0.1"));
+    for (const char* refused : {"0", "-0.5"}) {
+        CAPTURE(refused);
+        const SpvtuneRun bad =
+            run_spvtune(scratch, {"replay", recording.string(), "--noise", refused});
+        CHECK(bad.exit_code == 2);
+        CHECK_MESSAGE(contains(bad.err, "--noise"), bad.err);
+    }
+}
+
 TEST_CASE("replay writes the recording as a Kernel Tuner cache file that replays the same") {
     TempDirectory scratch;
     const auto recording = scratch.path() / "space.json";

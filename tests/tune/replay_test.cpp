@@ -333,6 +333,27 @@ TEST_CASE("a replay measures recorded times, fails recorded failures and stamps 
     }
 }
 
+TEST_CASE("a replay under modelled noise reads each point's recorded mean with that spread") {
+    const Recording recording = read_recording(small_cache(), "conv.json");
+    SamplingSettings many = SamplingSettings::fixed(0, 4000);
+    many.candidate_budget.reset();  // 4000 readings of a 3 ms point are 12 s
+    const SearchOutcome outcome = replay_search(recording, {}, many, ReplayNoise{0.2});
+    REQUIRE(outcome.benchmark.ranking.size() == 4);
+    for (const RankedCandidate& ranked : outcome.benchmark.ranking) {
+        CAPTURE(ranked.name);
+        const SampleStatistics& s = ranked.statistics;
+        REQUIRE(s.samples == 4000);
+        // 4000 draws: the mean within 2% of the recorded one, the spread within 10% of 0.2.
+        CHECK(s.mean_ns ==
+              doctest::Approx(recorded_mean_ns(recording.points[ranked.index])).epsilon(0.02));
+        CHECK(s.stddev_ns / s.mean_ns == doctest::Approx(0.2).epsilon(0.1));
+    }
+    // The same seed draws the same noise.
+    const SearchOutcome again = replay_search(recording, {}, many, ReplayNoise{0.2});
+    CHECK(again.benchmark.ranking.front().statistics.mean_ns ==
+          outcome.benchmark.ranking.front().statistics.mean_ns);
+}
+
 TEST_CASE("a replay of a large space uses tune's default strategy and is the same for a seed") {
     const Recording recording = sparse_space();
     REQUIRE(recording.points.size() > local_search_threshold);

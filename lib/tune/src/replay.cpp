@@ -1,4 +1,6 @@
 #include <chrono>
+#include <cmath>
+#include <numbers>
 #include <vector>
 
 #include <spvtune/tune/replay.hpp>
@@ -6,9 +8,26 @@
 #include "search_run.hpp"
 
 namespace spvtune::tune {
+namespace {
+
+/// Uniform in (0, 1): 53 random bits, never 0, so that its logarithm is finite.
+double open_unit(detail::SearchRandom& draws) {
+    return (static_cast<double>(draws.next() >> 11U) + 0.5) * 0x1.0p-53;
+}
+
+/// A log-normal factor of mean 1 and coefficient of variation `cv`, from a standard normal drawn
+/// by Box-Muller (the library's own, so a seed gives the same draws everywhere).
+double lognormal_factor(detail::SearchRandom& draws, double cv) {
+    const double sigma_squared = std::log1p(cv * cv);
+    const double normal = std::sqrt(-2 * std::log(open_unit(draws))) *
+                          std::cos(2 * std::numbers::pi * open_unit(draws));
+    return std::exp(std::sqrt(sigma_squared) * normal - sigma_squared / 2);
+}
+
+}  // namespace
 
 SearchOutcome replay_search(const Recording& recording, const SearchSettings& settings,
-                            const SamplingSettings& sampling) {
+                            const SamplingSettings& sampling, const ReplayNoise& noise) {
     std::vector<SearchPoint> points;
     points.reserve(recording.points.size());
     for (std::size_t p = 0; p < recording.points.size(); ++p) {
@@ -29,7 +48,9 @@ SearchOutcome replay_search(const Recording& recording, const SearchSettings& se
     };
     hooks.measure = [&](std::size_t index) -> Result<Sample> {
         const std::vector<double>& times = recording.points[index].times_ns;
-        const double ns = times[draws.below(times.size())];
+        const double ns = noise.cv ? recorded_mean_ns(recording.points[index]) *
+                                         lognormal_factor(draws, *noise.cv)
+                                   : times[draws.below(times.size())];
         clock += std::chrono::nanoseconds(static_cast<std::int64_t>(ns));
         return Sample{ns, TimingMethod::device_timestamps};
     };
