@@ -70,7 +70,7 @@ TEST_CASE("replay runs a search over a recording and reports it as tune --json d
     CHECK(failure_listed);
 }
 
-TEST_CASE("replay --noise reads points under modelled noise and says so; a cv <= 0 is refused") {
+TEST_CASE("replay --noise reads points under modelled noise and says so, and refuses a cv <= 0") {
     TempDirectory scratch;
     const auto recording = scratch.path() / "space.json";
     write_bytes(recording, space().dump());

@@ -52,7 +52,7 @@ TEST_CASE("identical outputs match, unless they hold NaN, which matches nothing"
                             "got nan; 1 of 3 elements of y differ, at 1"));
 }
 
-TEST_CASE("identical f16 outputs holding NaN match nothing; infinities match") {
+TEST_CASE("identical f16 outputs holding NaN match nothing, infinities match") {
     auto json = saxpy_json();
     json["buffers"]["y"]["type"] = "f16";  // the kernel's 4-byte stride holds whole elements
     const Problem problem = parse(json);
