@@ -149,7 +149,7 @@ def main():
         problem_file.write_text(json.dumps(problem))
         (work / "saxpy.spv").write_bytes((ROOT / "build" / "default" / "kernels" / "saxpy.spv").read_bytes())
         kernels = ["--kernel-dir", str(ROOT / "build" / "default" / "kernels")]
-        if args.samples_per_submission:
+        if args.samples_per_submission is not None:
             kernels += ["--samples-per-submission", str(args.samples_per_submission)]
         samples = ["--samples", str(args.samples)]
 

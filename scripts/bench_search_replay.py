@@ -51,7 +51,7 @@ def replay(spvtune, recording, strategy, seed, work, noise=None):
     """(true times of the points in the order evaluated, None for a failure), optimum."""
     report = work / "replay.json"
     command = [spvtune, "replay", str(recording), "--seed", str(seed), "--json", str(report)]
-    if noise:
+    if noise is not None:
         command += ["--noise", str(noise)]
     if strategy != "default":
         command += ["--search", strategy]

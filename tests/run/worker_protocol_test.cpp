@@ -1,4 +1,5 @@
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -149,6 +150,30 @@ TEST_CASE("worker protocol: samples and specializations keep their values and ty
         CHECK(decoded.value()[i].value == list[i].value);
     }
     CHECK_FALSE(specializations_from_json(nlohmann::json::parse("[[0, 99, 1]]")).has_value());
+}
+
+TEST_CASE(
+    "worker protocol: a round's samples must be as many as asked, each a time over the "
+    "runs asked for") {
+    const nlohmann::json two =
+        nlohmann::json::array({sample_to_json({100.0, TimingMethod::device_timestamps, 8}),
+                               sample_to_json({120.0, TimingMethod::device_timestamps, 8})});
+    const auto back = samples_from_json(two, 2, 8);
+    REQUIRE(back.has_value());
+    CHECK(back.value()[1].ns_per_run == 120.0);
+    CHECK(contains_text(samples_from_json(two, 3, 8).error(), "expected a list of 3"));
+    CHECK(contains_text(samples_from_json(two, 2, 4).error(), "sample 0 is"));
+    for (const double bad : {0.0, -5.0, std::numeric_limits<double>::infinity()}) {
+        CAPTURE(bad);
+        nlohmann::json hostile = two;
+        hostile[1]["ns"] = bad;
+        CHECK(contains_text(samples_from_json(hostile, 2, 8).error(),
+                            "sample 1 is {\"method\":\"device_timestamps\""));
+    }
+    nlohmann::json garbled = two;
+    garbled[0]["runs"] = "many";
+    CHECK(contains_text(samples_from_json(garbled, 2, 8).error(), "sample 0: garbled sample"));
+    CHECK_FALSE(samples_from_json(nlohmann::json::object(), 1, 8).has_value());
 }
 
 TEST_CASE("worker protocol: each step's specializations travel once, in step order") {

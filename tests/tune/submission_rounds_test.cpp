@@ -35,8 +35,8 @@ TEST_CASE("fixed mode takes its samples in rounds of the set size, the last roun
         candidates, with_rounds_of(3, SamplingSettings::fixed(2, 10)), machine.round_source());
     for (std::size_t index = 0; index < 2; ++index) {
         CAPTURE(index);
-        // Two warm-ups of one sample each, then 3 + 3 + 3 + 1.
-        CHECK(machine.asked[index] == std::vector<std::size_t>{1, 1, 3, 3, 3, 1});
+        // Two warm-ups of one sample each, a first round of one, then 3 + 3 + 3.
+        CHECK(machine.asked[index] == std::vector<std::size_t>{1, 1, 1, 3, 3, 3});
     }
     REQUIRE(outcome.ranking.size() == 2);
     CHECK(outcome.ranking[0].name == "k0");
@@ -64,7 +64,7 @@ TEST_CASE("a source that gives the wrong number of samples fails its candidate, 
         run_benchmark(candidates, with_rounds_of(2, SamplingSettings::fixed(1, 4)), short_one);
     REQUIRE(outcome.failures.size() == 1);
     CHECK(outcome.failures[0].name == "k1");
-    CHECK(outcome.failures[0].reason == "samples 1-2: the source gave 1 samples for 2");
+    CHECK(outcome.failures[0].reason == "samples 2-3: the source gave 1 samples for 2");
     REQUIRE(outcome.ranking.size() == 1);
     CHECK(outcome.ranking[0].statistics.samples == 4);
 }
@@ -105,8 +105,9 @@ TEST_CASE("a real 10% difference shows through in rounds of two") {
 }
 
 TEST_CASE("decisions wait for enough rounds, not only enough samples") {
-    // Rounds of five reach min_samples (10) after two rounds; a 95% interval of per-round
-    // ratios needs six, so no one is cut before: the 30% slower kernels keep sampling to round six.
+    // Rounds of five (after a first of one) reach min_samples (10) after three rounds; a 95%
+    // interval of per-round ratios needs six, so no one is cut before: the 30% slower kernels
+    // keep sampling to round six, 1 + 5 * 5 samples.
     BusyMachine machine{{1000.0, 1300.0, 1300.0}, {}};
     const auto candidates = copies(3);
     SamplingSettings settings = with_rounds_of(5);
@@ -114,7 +115,44 @@ TEST_CASE("decisions wait for enough rounds, not only enough samples") {
     const BenchmarkOutcome outcome = run_benchmark(candidates, settings, machine.round_source());
     for (const RankedCandidate& ranked : outcome.ranking) {
         CAPTURE(ranked.name);
-        CHECK(ranked.statistics.samples >= 30);
+        CHECK(ranked.statistics.samples >= 26);
+    }
+}
+
+TEST_CASE("adaptive sampling keeps six rounds within its most samples, whatever the set size") {
+    // 64 a round would be one round of the 60 samples: no decision could be taken.
+    BusyMachine machine{{1000.0, 1000.0, 3000.0}, {}};
+    const auto candidates = copies(3);
+    const BenchmarkOutcome outcome =
+        run_benchmark(candidates, with_rounds_of(64), machine.round_source());
+    for (std::size_t index = 0; index < 3; ++index) {
+        CAPTURE(index);
+        for (const std::size_t asked : machine.asked[index]) {
+            CHECK(asked <= 10);
+        }
+    }
+    // Decisions were taken: the race settled before the maximum (one round of 1 and one of
+    // 59 could not have).
+    for (const RankedCandidate& ranked : outcome.ranking) {
+        CAPTURE(ranked.name);
+        CHECK(ranked.statistics.samples < 60);
+    }
+}
+
+TEST_CASE("a round of a slow candidate stays within a second: fewer samples in its submission") {
+    // 600 ms a sample, times the round's load (0.6 to 1.9): the last sample says at most two fit
+    // in a second, so rounds of four never take more, and the six samples are all taken.
+    BusyMachine machine{{600e6, 600e6}, {}};
+    const auto candidates = copies(2);
+    const BenchmarkOutcome outcome = run_benchmark(
+        candidates, with_rounds_of(4, SamplingSettings::fixed(1, 6)), machine.round_source());
+    for (std::size_t index = 0; index < 2; ++index) {
+        CAPTURE(index);
+        REQUIRE(machine.asked[index].size() >= 4);
+        for (const std::size_t asked : machine.asked[index]) {
+            CHECK(asked <= 2);
+        }
+        CHECK(outcome.ranking.at(index).statistics.samples == 6);
     }
 }
 

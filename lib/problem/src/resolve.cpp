@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -261,9 +262,11 @@ tune::Status check_iota_fits(const BufferSpec& spec, std::uint64_t elements,
         return tune::ok();
     }
     std::ostringstream text;
-    text << spec.pointer << "/init/iota: element " << elements - 1 << " of buffer '" << spec.name
-         << "' would be " << last << " for " << to_string(key) << ", beyond what "
-         << vulkan::to_string(spec.type) << " holds (" << detail::magnitude_bound_text(spec.type)
+    // Nine significant digits, so a value just past the bound does not print as below it.
+    text << std::setprecision(9) << spec.pointer << "/init/iota: element " << elements - 1
+         << " of buffer '" << spec.name << "' would be " << last << " for " << to_string(key)
+         << ", beyond what " << vulkan::to_string(spec.type) << " holds ("
+         << detail::magnitude_bound_text(spec.type)
          << "); expected a start and step that keep every element within it";
     return tune::fail(text.str());
 }

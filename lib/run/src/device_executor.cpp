@@ -352,6 +352,9 @@ tune::Result<tune::Sample> DeviceExecutor::measure(const problem::ResolvedCandid
     });
 }
 
+// The race's limit on a round and the engine's on a submission are the same number.
+static_assert(tune::max_samples_per_submission == vulkan::ComputeJob::max_samples_per_submission);
+
 tune::Result<std::vector<tune::Sample>> DeviceExecutor::measure_samples(
     const problem::ResolvedCandidate& candidate, const KeyPlan& plan, std::uint32_t runs,
     std::uint32_t samples) {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <utility>
 
@@ -94,6 +95,15 @@ struct ProblemRunner::Impl {
             truths.insert_or_assign(reference_run->first, std::move(reference_run->second));
             reference_run.reset();
         }
+    }
+
+    /// Keeps what a measure returned for samples().
+    void record(const problem::ProblemKey& key, std::size_t candidate,
+                std::span<const tune::Sample> taken) {
+        std::lock_guard lock(mutex);
+        auto& recorded = samples[key];
+        recorded.resize(problem.candidates.size());
+        recorded[candidate].insert(recorded[candidate].end(), taken.begin(), taken.end());
     }
 
     /// Runs `body` on the plan's resolved candidate, or says why the plan does not run it.
@@ -271,10 +281,7 @@ tune::Result<tune::Sample> ProblemRunner::measure(std::size_t candidate, const K
                 impl_->timed(plan.key, &ExecutorTime::measuring_s,
                              [&] { return impl_->executor.measure(resolved, plan, runs); });
             if (sample) {
-                std::lock_guard lock(impl_->mutex);
-                auto& recorded = impl_->samples[plan.key];
-                recorded.resize(impl_->problem.candidates.size());
-                recorded[candidate].push_back(sample.value());
+                impl_->record(plan.key, candidate, {&sample.value(), 1});
             }
             return sample;
         });
@@ -291,11 +298,7 @@ tune::Result<std::vector<tune::Sample>> ProblemRunner::measure_samples(std::size
                 plan.key, &ExecutorTime::measuring_s,
                 [&] { return impl_->executor.measure_samples(resolved, plan, runs, samples); });
             if (taken) {
-                std::lock_guard lock(impl_->mutex);
-                auto& recorded = impl_->samples[plan.key];
-                recorded.resize(impl_->problem.candidates.size());
-                recorded[candidate].insert(recorded[candidate].end(), taken.value().begin(),
-                                           taken.value().end());
+                impl_->record(plan.key, candidate, taken.value());
             }
             return taken;
         });

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -20,6 +21,8 @@ struct Track {
     /// Its samples reached the candidate budget: it stops sampling but keeps racing on them.
     bool capped = false;
     double sampled_ns = 0;
+    /// What its latest sample measured: the time of its batch.
+    double last_sample_ns = 0;
 
     bool live() const { return !failed && !eliminated && !capped; }
 };
@@ -43,7 +46,7 @@ class Scheduler {
         tracks_.reserve(candidates.size());
         for (const BenchmarkCandidate& candidate : candidates) {
             tracks_.push_back(
-                {&candidate, {}, TimingMethod::host_clock, {}, false, false, false, 0});
+                {&candidate, {}, TimingMethod::host_clock, {}, false, false, false, 0, 0});
         }
     }
 
@@ -51,19 +54,23 @@ class Scheduler {
         const auto start = std::chrono::steady_clock::now();
         warm_up();
         const std::size_t most = std::max<std::size_t>(settings_.max_samples, 1);
-        const std::size_t per_round = std::clamp<std::size_t>(settings_.samples_per_submission, 1,
-                                                              max_samples_per_submission);
         // Every decision compares 95% intervals of medians of per-round ratios (against()): with
         // fewer rounds than that coverage needs, the interval is [min, max] or a point and would
-        // decide on noise.
+        // decide on noise. So adaptive sampling keeps at least that many rounds within the most
+        // samples.
         const std::size_t decision_rounds = samples_for_coverage(0.95);
         const bool adaptive = settings_.mode == SamplingMode::adaptive;
+        std::size_t per_round = std::clamp<std::size_t>(settings_.samples_per_submission, 1,
+                                                        max_samples_per_submission);
+        if (adaptive) {
+            per_round = std::clamp<std::size_t>(most / decision_rounds, 1, per_round);
+        }
         std::size_t taken = 0;
         for (std::size_t round = 0; taken < most && any_live(); ++round) {
-            // A candidate that has not calibrated its batch yet (no warm-up) takes its first
-            // sample alone; every live candidate is then uncalibrated alike, so rounds stay
-            // aligned.
-            const std::size_t samples = all_calibrated() ? std::min(per_round, most - taken) : 1;
+            // The first round is one sample each: a candidate that has not calibrated its batch
+            // (no warm-up) takes its first sample alone, and a hopeless one is cut after it.
+            const std::size_t samples =
+                round == 0 || !all_calibrated() ? 1 : std::min(round_size(per_round), most - taken);
             sample_round(round, samples);
             round_sizes_.push_back(samples);
             taken += samples;
@@ -151,7 +158,8 @@ class Scheduler {
                 batch_.measured(position(track), sample);
                 track.samples.push_back(sample.ns_per_run);
                 track.method = sample.method;
-                track.sampled_ns += sample.ns_per_run * static_cast<double>(sample.runs);
+                track.last_sample_ns = sample.ns_per_run * static_cast<double>(sample.runs);
+                track.sampled_ns += track.last_sample_ns;
             }
             if (settings_.candidate_budget &&
                 track.sampled_ns >=
@@ -171,6 +179,25 @@ class Scheduler {
         }
         return taken;
     }
+
+    /// Samples per candidate this round: `per_round`, fewer when the slowest live candidate's
+    /// last sample says its submission would run past `longest_round_ns` (the fence that waits
+    /// for it has a timeout), at least one.
+    std::size_t round_size(std::size_t per_round) const {
+        double slowest = 0;
+        for (const Track& track : tracks_) {
+            if (track.live()) {
+                slowest = std::max(slowest, track.last_sample_ns);
+            }
+        }
+        if (!(slowest > 0)) {
+            return per_round;
+        }
+        const double fit = std::floor(longest_round_ns / slowest);
+        return fit < 1 ? 1 : std::min(per_round, static_cast<std::size_t>(fit));
+    }
+
+    static constexpr double longest_round_ns = 1e9;
 
     bool all_calibrated() const {
         for (const Track& track : tracks_) {

@@ -19,8 +19,10 @@ double open_unit(detail::SearchRandom& draws) {
 /// by Box-Muller (the library's own, so a seed gives the same draws everywhere).
 double lognormal_factor(detail::SearchRandom& draws, double cv) {
     const double sigma_squared = std::log1p(cv * cv);
-    const double normal = std::sqrt(-2 * std::log(open_unit(draws))) *
-                          std::cos(2 * std::numbers::pi * open_unit(draws));
+    // Drawn in this order: operands of one expression could be drawn in either.
+    const double radius = std::sqrt(-2 * std::log(open_unit(draws)));
+    const double angle = 2 * std::numbers::pi * open_unit(draws);
+    const double normal = radius * std::cos(angle);
     return std::exp(std::sqrt(sigma_squared) * normal - sigma_squared / 2);
 }
 

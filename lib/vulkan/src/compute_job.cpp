@@ -306,16 +306,16 @@ void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions, std
                         bool timestamps, bool empty) const {
     VkQueryPool queries = query_pool_.get();
     if (timestamps) {
-        vkCmdResetQueryPool(commands, queries, 0, 2 * windows);
+        vkCmdResetQueryPool(commands, queries, 0, windows + 1);
     }
     uploads_to_compute_barrier(commands);
+    if (timestamps) {
+        vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
+    }
     const auto per_window = static_cast<std::uint64_t>(repetitions) * dispatches_.size();
     for (std::uint32_t window = 0; window < windows; ++window) {
         if (window > 0) {
             compute_to_compute_barrier(commands);
-        }
-        if (timestamps) {
-            vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 2 * window);
         }
         for (std::uint64_t i = 0; i < per_window; ++i) {
             if (i > 0) {
@@ -340,9 +340,11 @@ void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions, std
             const auto counts = empty ? std::array<std::uint32_t, 3>{} : dispatch.group_counts;
             vkCmdDispatch(commands, counts[0], counts[1], counts[2]);
         }
+        // Each window ends when its work has: the stamp after it is the next one's start, since
+        // a top-of-pipe stamp after a barrier could be written before the window before it ends.
         if (timestamps) {
             vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries,
-                                2 * window + 1);
+                                window + 1);
         }
     }
     compute_to_host_barrier(commands);
@@ -375,20 +377,19 @@ std::vector<DispatchTiming> ComputeJob::time_samples(std::uint32_t repetitions,
     }
     std::vector<DispatchTiming> timings(samples);
     if (query_pool_) {
-        reserve_queries(2 * samples);
+        reserve_queries(samples + 1);
         device_->submit_and_wait(
             [&](VkCommandBuffer commands) { record(commands, repetitions, samples, true); });
-        std::vector<std::uint64_t> stamps(2 * std::size_t{samples});
-        check(vkGetQueryPoolResults(device_->handle(), query_pool_.get(), 0, 2 * samples,
+        std::vector<std::uint64_t> stamps(std::size_t{samples} + 1);
+        check(vkGetQueryPoolResults(device_->handle(), query_pool_.get(), 0, samples + 1,
                                     stamps.size() * sizeof(std::uint64_t), stamps.data(),
                                     sizeof(std::uint64_t),
                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
               "vkGetQueryPoolResults");
         const PhysicalDeviceInfo& info = device_->info();
         for (std::uint32_t i = 0; i < samples; ++i) {
-            timings[i].total_ns =
-                timestamp_interval_ns(stamps[2 * i], stamps[2 * i + 1], info.timestamp_valid_bits,
-                                      info.limits.timestampPeriod);
+            timings[i].total_ns = timestamp_interval_ns(
+                stamps[i], stamps[i + 1], info.timestamp_valid_bits, info.limits.timestampPeriod);
             timings[i].method = TimingMethod::device_timestamps;
         }
     } else {

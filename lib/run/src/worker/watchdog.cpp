@@ -78,8 +78,8 @@ Allowance Watchdog::measure(const problem::ProblemKey& key, std::size_t candidat
                         text(last->run_s) + " runs and 1 s for transfers"};
         }
         return {count * kernel_time.seconds + transfer_allowance_s,
-                kernel_time.why + ", for each of a batch of " + std::to_string(all_runs) +
-                    ", plus 1 s for transfers"};
+                kernel_time.why + ", for each of " + std::to_string(all_runs) +
+                    " runs, plus 1 s for transfers"};
     }
     if (last != nullptr) {
         const double batch_s = last->run_s * static_cast<double>(last->runs);

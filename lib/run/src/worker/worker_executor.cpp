@@ -364,8 +364,8 @@ tune::Result<std::vector<tune::Sample>> WorkerExecutor::measure_samples(
     if (!reply) {
         return tune::fail(reply.error());
     }
-    auto taken =
-        worker::samples_from_json(reply.value().header.value("samples", nlohmann::json()), samples);
+    auto taken = worker::samples_from_json(reply.value().header.value("samples", nlohmann::json()),
+                                           samples, runs);
     if (taken) {
         for (const tune::Sample& sample : taken.value()) {
             impl.watchdog.measured(plan.key, candidate.candidate, sample);

@@ -1,5 +1,6 @@
 #include <array>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <poll.h>
 #include <stdexcept>
@@ -268,15 +269,23 @@ tune::Result<tune::Sample> sample_from_json(const nlohmann::json& json) {
 }
 
 tune::Result<std::vector<tune::Sample>> samples_from_json(const nlohmann::json& json,
-                                                          std::size_t expected) {
+                                                          std::size_t expected,
+                                                          std::uint64_t runs) {
     if (!json.is_array() || json.size() != expected) {
-        return tune::fail("garbled samples: expected a list of " + std::to_string(expected));
+        return tune::fail("garbled samples: expected a list of " + std::to_string(expected) +
+                          ", got " + json.dump().substr(0, 80));
     }
     std::vector<tune::Sample> samples;
-    for (const nlohmann::json& item : json) {
-        tune::Result<tune::Sample> sample = sample_from_json(item);
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        tune::Result<tune::Sample> sample = sample_from_json(json[i]);
         if (!sample) {
-            return tune::fail(sample.error());
+            return tune::fail("sample " + std::to_string(i) + ": " + sample.error());
+        }
+        if (!(std::isfinite(sample.value().ns_per_run) && sample.value().ns_per_run > 0) ||
+            sample.value().runs != runs) {
+            return tune::fail("garbled samples: sample " + std::to_string(i) + " is " +
+                              json[i].dump().substr(0, 80) + "; expected a time > 0 over " +
+                              std::to_string(runs) + " runs");
         }
         samples.push_back(sample.value());
     }

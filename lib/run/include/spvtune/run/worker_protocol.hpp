@@ -79,9 +79,10 @@ tune::Status write_message(int fd, const Message& message);
 /// A sample as a header field and back.
 nlohmann::json sample_to_json(const tune::Sample& sample);
 tune::Result<tune::Sample> sample_from_json(const nlohmann::json& json);
-/// A reply's list of samples, which must hold exactly `expected` of them.
+/// A reply's list of samples, which must hold exactly `expected` of them, each a finite time
+/// > 0 over the `runs` asked for.
 tune::Result<std::vector<tune::Sample>> samples_from_json(const nlohmann::json& json,
-                                                          std::size_t expected);
+                                                          std::size_t expected, std::uint64_t runs);
 
 /// Specialization values as a header field and back, each of its declared type.
 nlohmann::json specializations_to_json(const std::vector<vulkan::Specialization>& list);

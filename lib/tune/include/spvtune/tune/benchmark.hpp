@@ -42,16 +42,17 @@ using SampleRoundSource = std::function<Result<std::vector<Sample>>(
     std::size_t index, std::uint64_t runs, std::size_t samples)>;
 
 /// Measures the candidates as `settings` says, serially: warm-ups (each candidate's batch is
-/// its own there, and calibrates it), then rounds in which every live candidate takes
-/// `samples_per_submission` samples at once over one shared batch (SharedBatch), in alternating
-/// direction so slow drift hits all alike. Sample i of one candidate is paired with sample i
-/// of another: the same round, the same place in it.
+/// its own there, and calibrates it), then rounds in which every live candidate takes the same
+/// number of samples at once over one shared batch (SharedBatch), in alternating direction so
+/// slow drift hits all alike. A round holds one sample each at first, then up to
+/// `samples_per_submission`: fewer where adaptive sampling would be left under 6 rounds in its
+/// most samples, or where the slowest live candidate's round would take over a second.
 ///
 /// Adaptive mode judges every live candidate against the leader (the lowest median) on its
-/// per-round paired ratios (paired_ratio), whose interval needs as many rounds as a median's
-/// 95% interval: noise common to a round cancels, so identical kernels are not told apart by
-/// a busy machine and a real difference shows through it. It cuts the hopeless after one round,
-/// then eliminates candidates that cannot beat the leader by more than the indifference
+/// per-round paired ratios (paired_ratio of each round's mean), whose interval needs as many
+/// rounds as a median's 95% interval: noise common to a round cancels, so identical kernels are not
+/// told apart by a busy machine and a real difference shows through it. It cuts the hopeless after
+/// one round, then eliminates candidates that cannot beat the leader by more than the indifference
 /// threshold (keeping two), and stops when none left can, or when every ratio is known to within
 /// the stable width: a group of tied leaders stops at once. A candidate is reported tied with
 /// the winner unless its paired ratio to the winner is confidently above 1 + indifference.
