@@ -87,9 +87,10 @@ class ComputeJob {
     /// from the one before by a memory barrier.
     DispatchTiming time(std::uint32_t repetitions);
 
-    /// `samples` windows of `repetitions` back-to-back runs each, in one submission: each window
-    /// between its own pair of timestamps, a memory barrier between one window and the next, so
-    /// the submission's fixed cost (recording, submit, fence wait) is paid once for all of them.
+    /// `samples` windows of `repetitions` back-to-back runs each, in one submission, a memory
+    /// barrier between one window and the next: a timestamp before the first and one after each,
+    /// a window's time the difference between the stamps around it. The submission's fixed cost
+    /// (recording, submit, fence wait) is paid once for all of them.
     /// The windows run on from one another: buffers are not reset between them, as they are not
     /// between the runs of a window. Without timestamps each window is its own submission timed
     /// by the host clock. At most max_samples_per_submission windows.
@@ -102,7 +103,7 @@ class ComputeJob {
     /// Checks `dispatch` against its pipeline and the device, and writes its descriptor sets.
     static void prepare(Device& device, const Dispatch& dispatch, Prepared& out);
 
-    /// `windows` windows of `repetitions` runs, each between timestamps 2w and 2w + 1 when
+    /// `windows` windows of `repetitions` runs, window w between timestamps w and w + 1 when
     /// `timestamps`. `empty`: every dispatch with group counts of zero (warm_up).
     void record(VkCommandBuffer commands, std::uint32_t repetitions, std::uint32_t windows,
                 bool timestamps, bool empty = false) const;
