@@ -33,13 +33,22 @@ def family(problem, name):
     return copy.deepcopy(next(c for c in problem["candidates"] if c["name"] == name))
 
 
-def matmul_split_k():
-    problem = base("matmul.json", "matmul-split-k-space", {"M": 256, "N": 256, "K": 256})
+def with_space(problem, naive_workgroups, searched):
+    """The problem's candidates: the config's naive kernel at one 16 x 16 workgroup (the
+    reference, no grid), then the family whose grid is the space."""
     naive = family(problem, "naive")
-    naive.pop("variants")
+    naive.pop("grid", None)
+    naive.pop("variants", None)
     naive["name"] = "naive"
     naive["specialization"] = {"0": 16, "1": 16}
-    naive["workgroups"] = ["ceil_div(N, 16)", "ceil_div(M, 16)", 1]
+    naive["workgroups"] = naive_workgroups
+    problem["candidates"] = [naive, searched]
+    problem["reference"]["candidate"] = "naive"
+    return problem
+
+
+def matmul_split_k():
+    problem = base("matmul.json", "matmul-split-k-space", {"M": 256, "N": 256, "K": 256})
     split = family(problem, "split_k")
     split.pop("variants")
     split["grid"] = {"TX": [4, 8, 16, 32, 64], "TY": [1, 2, 4, 8, 16, 32],
@@ -47,41 +56,27 @@ def matmul_split_k():
     split["constraints"] = ["TX * TY >= 16", "TX * TY <= 512"]
     split["steps"][1]["specialization"] = {"0": "RWG"}
     split["steps"][1]["workgroups"] = ["ceil_div(M * N, RWG)", 1, 1]
-    problem["candidates"] = [naive, split]
-    problem["reference"]["candidate"] = "naive"
-    return problem
+    return with_space(problem, ["ceil_div(N, 16)", "ceil_div(M, 16)", 1], split)
 
 
 def stencil_rows():
     problem = base("stencil.json", "stencil-rows-space", {"width": 1024, "height": 768})
-    naive = family(problem, "naive")
-    naive.pop("grid")
-    naive["specialization"] = {"0": 16, "1": 16}
-    naive["workgroups"] = ["ceil_div(width, 16)", "ceil_div(height, 16)", 1]
     rows = family(problem, "rows")
     rows["grid"] = {"WX": [8, 16, 32, 64, 128, 256], "WY": [1, 2, 4, 8],
                     "ROWS": [1, 2, 4, 8, 16, 32]}
     rows["constraints"] = ["WX * WY >= 16", "WX * WY <= 512"]
     rows["specialization"] = {"0": "WX", "1": "WY", "2": "ROWS"}
     rows["workgroups"] = ["ceil_div(width, WX)", "ceil_div(height, WY * ROWS)", 1]
-    problem["candidates"] = [naive, rows]
-    problem["reference"]["candidate"] = "naive"
-    return problem
+    return with_space(problem, ["ceil_div(width, 16)", "ceil_div(height, 16)", 1], rows)
 
 
 def transpose_tiled():
     problem = base("transpose.json", "transpose-tiled-space", {"rows": 1024, "cols": 1024})
-    naive = family(problem, "naive")
-    naive.pop("grid", None)
-    naive["specialization"] = {"0": 16, "1": 16}
-    naive["workgroups"] = ["ceil_div(cols, 16)", "ceil_div(rows, 16)", 1]
     tiled = family(problem, "tiled")
     tiled["grid"] = {"T": [4, 8, 16, 32, 64], "ROWS": [1, 2, 4, 8, 16, 32], "PAD": [0, 1, 2, 4]}
     tiled["constraints"] = ["T % ROWS == 0", "T * ROWS <= 1024"]
     tiled["specialization"] = {"0": "T", "1": "ROWS", "2": "PAD"}
-    problem["candidates"] = [naive, tiled]
-    problem["reference"]["candidate"] = "naive"
-    return problem
+    return with_space(problem, ["ceil_div(cols, 16)", "ceil_div(rows, 16)", 1], tiled)
 
 
 def main():
