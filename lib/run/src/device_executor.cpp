@@ -226,6 +226,19 @@ struct DeviceExecutor::Impl {
         return *job;
     }
 
+    /// The candidate's job for the key, its buffers ready for a sample. Every sample starts from
+    /// the same data, so values that drift over repeated runs (growing sums, denormals) cannot
+    /// make one candidate's samples slower. Outputs are only written, so what they hold cannot
+    /// change a run's time: poisoning them again for every sample would only add a host write of
+    /// every output (a staging copy on a discrete GPU) to each sample's cost.
+    vulkan::ComputeJob& job_to_measure(KeyState& key_state, const KeyPlan& plan,
+                                       const problem::ResolvedCandidate& resolved) {
+        use(resolved.candidate);
+        vulkan::ComputeJob& job = job_for(key_state, resolved);
+        reset_buffers(key_state, plan, /*poison_outputs=*/false);
+        return job;
+    }
+
     /// Dispatches a new job's pipelines once with no workgroups unless they have been: a driver
     /// that compiles a pipeline at its first dispatch does so here, counted as build time, and
     /// not in the first checked run (whose time, and deadline in a worker, are a kernel's).
@@ -336,14 +349,7 @@ tune::Result<tune::Sample> DeviceExecutor::measure(const problem::ResolvedCandid
     std::lock_guard lock(impl_->mutex);
     return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Result<tune::Sample> {
         KeyState& state = impl_->state_for(plan);
-        impl_->use(candidate.candidate);
-        vulkan::ComputeJob& job = impl_->job_for(state, candidate);
-        // Every sample starts from the same data, so values that drift over repeated runs
-        // (growing sums, denormals) cannot make one candidate's samples slower. Outputs are only
-        // written, so what they hold cannot change a run's time: poisoning them again for every
-        // sample would only add a host write of every output (a staging copy on a discrete GPU)
-        // to each sample's cost.
-        impl_->reset_buffers(state, plan, /*poison_outputs=*/false);
+        vulkan::ComputeJob& job = impl_->job_to_measure(state, plan, candidate);
         if (runs != own_batch) {
             return to_sample(job.time(runs));
         }
@@ -362,9 +368,7 @@ tune::Result<std::vector<tune::Sample>> DeviceExecutor::measure_samples(
     return engine_errors_as_results(
         impl_->device_lost, [&]() -> tune::Result<std::vector<tune::Sample>> {
             KeyState& state = impl_->state_for(plan);
-            impl_->use(candidate.candidate);
-            vulkan::ComputeJob& job = impl_->job_for(state, candidate);
-            impl_->reset_buffers(state, plan, /*poison_outputs=*/false);  // as measure() does
+            vulkan::ComputeJob& job = impl_->job_to_measure(state, plan, candidate);
             std::vector<tune::Sample> taken;
             for (const vulkan::DispatchTiming& timing : job.time_samples(runs, samples)) {
                 taken.push_back(to_sample(timing));

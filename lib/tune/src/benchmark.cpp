@@ -14,6 +14,8 @@ namespace {
 struct Track {
     const BenchmarkCandidate* candidate = nullptr;
     std::vector<double> samples;
+    /// The mean of each round's samples, the unit every decision pairs (Scheduler::against).
+    std::vector<double> round_means;
     TimingMethod method = TimingMethod::host_clock;
     SampleStatistics statistics;
     bool failed = false;
@@ -46,7 +48,7 @@ class Scheduler {
         tracks_.reserve(candidates.size());
         for (const BenchmarkCandidate& candidate : candidates) {
             tracks_.push_back(
-                {&candidate, {}, TimingMethod::host_clock, {}, false, false, false, 0, 0});
+                {&candidate, {}, {}, TimingMethod::host_clock, {}, false, false, false, 0, 0});
         }
     }
 
@@ -72,7 +74,6 @@ class Scheduler {
             const std::size_t samples =
                 round == 0 || !all_calibrated() ? 1 : std::min(round_size(per_round), most - taken);
             sample_round(round, samples);
-            round_sizes_.push_back(samples);
             taken += samples;
             if (adaptive && round == 0) {
                 cut_hopeless();
@@ -154,13 +155,16 @@ class Scheduler {
                      taken.error());
                 continue;
             }
+            double round_sum = 0;
             for (const Sample& sample : taken.value()) {
                 batch_.measured(position(track), sample);
                 track.samples.push_back(sample.ns_per_run);
+                round_sum += sample.ns_per_run;
                 track.method = sample.method;
                 track.last_sample_ns = sample.ns_per_run * static_cast<double>(sample.runs);
                 track.sampled_ns += track.last_sample_ns;
             }
+            track.round_means.push_back(round_sum / static_cast<double>(samples));
             if (settings_.candidate_budget &&
                 track.sampled_ns >=
                     std::chrono::duration<double, std::nano>(*settings_.candidate_budget).count()) {
@@ -244,25 +248,8 @@ class Scheduler {
     /// never starts again). A round counts once, by the mean of its samples: the samples of one
     /// submission share its circumstances (load, clocks), so pairing them one by one would
     /// claim an interval narrower than the data support.
-    PairedRatio against(const Track& leader, const Track& other) const {
-        return paired_ratio(round_means(leader), round_means(other));
-    }
-
-    std::vector<double> round_means(const Track& track) const {
-        std::vector<double> means;
-        std::size_t begin = 0;
-        for (const std::size_t size : round_sizes_) {
-            if (begin + size > track.samples.size()) {
-                break;
-            }
-            double sum = 0;
-            for (std::size_t i = begin; i < begin + size; ++i) {
-                sum += track.samples[i];
-            }
-            means.push_back(sum / static_cast<double>(size));
-            begin += size;
-        }
-        return means;
+    static PairedRatio against(const Track& leader, const Track& other) {
+        return paired_ratio(leader.round_means, other.round_means);
     }
 
     /// Even at the low end of its paired interval, `other` is not faster than the leader by more
@@ -371,8 +358,6 @@ class Scheduler {
     const SampleRoundSource& measure_;
     SharedBatch batch_;
     std::vector<Track> tracks_;
-    /// The samples each round gave every live candidate, in order.
-    std::vector<std::size_t> round_sizes_;
     BenchmarkOutcome outcome_;
 };
 
@@ -386,8 +371,12 @@ BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
                                const SamplingSettings& settings,
                                const BatchedSampleSource& measure) {
+    // A source of one sample a call gains nothing from rounds of several: they would only be
+    // fewer rounds, each its own calls.
+    SamplingSettings one_a_round = settings;
+    one_a_round.samples_per_submission = 1;
     return run_benchmark(
-        candidates, settings,
+        candidates, one_a_round,
         SampleRoundSource([&measure](std::size_t index, std::uint64_t runs, std::size_t samples) {
             return one_call_each(samples, [&] { return measure(index, runs); });
         }));

@@ -188,10 +188,7 @@ SearchOutcome SearchRun::finish(const std::vector<std::size_t>& finalists) {
     }
     std::vector<RankedCandidate> ranking;
     if (!racing.empty()) {
-        // The search's source takes one sample a call: rounds of several would only be fewer.
-        SamplingSettings one_a_round = sampling_;
-        one_a_round.samples_per_submission = 1;
-        BenchmarkOutcome race = run_benchmark(racing, one_a_round, hooks_.measure);
+        BenchmarkOutcome race = run_benchmark(racing, sampling_, hooks_.measure);
         ranking = std::move(race.ranking);
         outcome_.benchmark.failures.insert(outcome_.benchmark.failures.end(), race.failures.begin(),
                                            race.failures.end());

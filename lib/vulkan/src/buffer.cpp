@@ -154,8 +154,12 @@ Buffer::Buffer(Device& device, VkDeviceSize size, VkBufferUsageFlags usage)
     host_visible_ = allocation.host_visible;
 }
 
+bool Buffer::fits(VkDeviceSize offset, VkDeviceSize size) const noexcept {
+    return offset <= size_ && size <= size_ - offset;
+}
+
 void Buffer::upload(std::span<const std::byte> bytes, VkDeviceSize offset) {
-    if (offset > size_ || bytes.size() > size_ - offset) {
+    if (!fits(offset, bytes.size())) {
         throw Error("cannot upload " + bytes_text(bytes.size()) + " at offset " +
                     std::to_string(offset) + " into a buffer of " + bytes_text(size_));
     }
@@ -180,7 +184,7 @@ std::vector<std::byte> Buffer::download() const {
 }
 
 std::vector<std::byte> Buffer::download(VkDeviceSize offset, VkDeviceSize size) const {
-    if (offset > size_ || size > size_ - offset) {
+    if (!fits(offset, size)) {
         throw Error("cannot download " + bytes_text(size) + " at offset " + std::to_string(offset) +
                     " from a buffer of " + bytes_text(size_));
     }
@@ -201,7 +205,7 @@ std::vector<std::byte> Buffer::download(VkDeviceSize offset, VkDeviceSize size) 
 }
 
 void Buffer::fill(std::byte value, VkDeviceSize offset, VkDeviceSize size) {
-    if (offset > size_ || size > size_ - offset) {
+    if (!fits(offset, size)) {
         throw Error("cannot fill " + bytes_text(size) + " at offset " + std::to_string(offset) +
                     " of a buffer of " + bytes_text(size_));
     }
@@ -217,7 +221,7 @@ void Buffer::fill(std::byte value, VkDeviceSize offset, VkDeviceSize size) {
 }
 
 bool Buffer::holds(std::span<const std::byte> bytes, VkDeviceSize offset) const {
-    if (offset > size_ || bytes.size() > size_ - offset) {
+    if (!fits(offset, bytes.size())) {
         return false;
     }
     if (bytes.empty()) {

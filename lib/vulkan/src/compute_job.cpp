@@ -312,39 +312,34 @@ void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions, std
     if (timestamps) {
         vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
     }
+    // One barrier between any two dispatches, within a window or across windows alike.
     const auto per_window = static_cast<std::uint64_t>(repetitions) * dispatches_.size();
-    for (std::uint32_t window = 0; window < windows; ++window) {
-        if (window > 0) {
+    for (std::uint64_t i = 0; i < per_window * windows; ++i) {
+        if (i > 0) {
             compute_to_compute_barrier(commands);
         }
-        for (std::uint64_t i = 0; i < per_window; ++i) {
-            if (i > 0) {
-                compute_to_compute_barrier(commands);
-            }
-            const Prepared& dispatch = dispatches_[i % dispatches_.size()];
-            // Bound again for every dispatch: the passes of a job use different pipelines, and a
-            // bind costs nothing next to a dispatch.
-            const ComputePipeline& pipeline = *dispatch.pipeline;
-            vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
-            if (!dispatch.descriptor_sets.empty()) {
-                vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(),
-                                        0,
-                                        static_cast<std::uint32_t>(dispatch.descriptor_sets.size()),
-                                        dispatch.descriptor_sets.data(), 0, nullptr);
-            }
-            if (!dispatch.push_constants.empty()) {
-                vkCmdPushConstants(commands, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                                   static_cast<std::uint32_t>(dispatch.push_constants.size()),
-                                   dispatch.push_constants.data());
-            }
-            const auto counts = empty ? std::array<std::uint32_t, 3>{} : dispatch.group_counts;
-            vkCmdDispatch(commands, counts[0], counts[1], counts[2]);
+        const Prepared& dispatch = dispatches_[i % dispatches_.size()];
+        // Bound again for every dispatch: the passes of a job use different pipelines, and a
+        // bind costs nothing next to a dispatch.
+        const ComputePipeline& pipeline = *dispatch.pipeline;
+        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
+        if (!dispatch.descriptor_sets.empty()) {
+            vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0,
+                                    static_cast<std::uint32_t>(dispatch.descriptor_sets.size()),
+                                    dispatch.descriptor_sets.data(), 0, nullptr);
         }
-        // Each window ends when its work has: the stamp after it is the next one's start, since
-        // a top-of-pipe stamp after a barrier could be written before the window before it ends.
-        if (timestamps) {
+        if (!dispatch.push_constants.empty()) {
+            vkCmdPushConstants(commands, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                               static_cast<std::uint32_t>(dispatch.push_constants.size()),
+                               dispatch.push_constants.data());
+        }
+        const auto counts = empty ? std::array<std::uint32_t, 3>{} : dispatch.group_counts;
+        vkCmdDispatch(commands, counts[0], counts[1], counts[2]);
+        // A window ends when its work has: the stamp after it is the next one's start, since a
+        // top-of-pipe stamp after a barrier could be written before the window before it ends.
+        if (timestamps && (i + 1) % per_window == 0) {
             vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries,
-                                window + 1);
+                                static_cast<std::uint32_t>((i + 1) / per_window));
         }
     }
     compute_to_host_barrier(commands);

@@ -59,7 +59,8 @@ using SampleRoundSource = std::function<Result<std::vector<Sample>>(
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
                                const SamplingSettings& settings, const SampleRoundSource& measure);
 
-/// The same, for a source that takes one sample a call.
+/// The same, for a source that takes one sample a call: rounds of one sample each, whatever
+/// `samples_per_submission` says.
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
                                const SamplingSettings& settings,
                                const BatchedSampleSource& measure);

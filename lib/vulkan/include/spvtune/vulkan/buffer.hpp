@@ -44,6 +44,9 @@ class Buffer {
     bool holds(std::span<const std::byte> bytes, VkDeviceSize offset = 0) const;
 
   private:
+    /// Whether `size` bytes from `offset` lie within the buffer.
+    bool fits(VkDeviceSize offset, VkDeviceSize size) const noexcept;
+
     Device* device_;
     VkDeviceSize size_;
     bool host_visible_ = false;
