@@ -136,7 +136,11 @@ std::vector<std::string> candidate_variables(const Problem& problem, const Candi
 /// `what` followed by what a candidate expression may use, for the unknown-variable message
 /// ("a constraint may use the key and grid parameters and let names").
 inline std::string candidate_scope(std::string_view what) {
-    return std::string(what) + " may use the key and grid parameters and let names";
+    // Appended, not `std::string(what) + "..."`: GCC 12 at -O2 without unity batches warns of
+    // a memcpy out of bounds in that operator+ (a false -Warray-bounds, an error here).
+    std::string scope(what);
+    scope += " may use the key and grid parameters and let names";
+    return scope;
 }
 
 }  // namespace spvtune::problem::detail
