@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "search_grid.hpp"
+#include "search_model.hpp"
 
 namespace spvtune::tune::detail {
 namespace {
@@ -13,7 +14,8 @@ constexpr std::size_t confirm_samples = 9;
 /// The first descent starts at the best of this many random points, not at the reference (often
 /// a slow corner): a small sample of a rugged space lands in a good basin far more often.
 constexpr std::size_t start_sample = 8;
-/// A restart from a sample starts at the best of this many random points.
+/// A restart from a sample starts at the best of this many points: those the level effects
+/// predict fastest, or random ones while nothing measured has a grid position.
 constexpr std::size_t restart_sample = 4;
 /// A hop changes this many parameters of the best point at random (basin hopping).
 constexpr std::size_t hop_parameters = 2;
@@ -118,6 +120,34 @@ class Sampler {
         return best;
     }
 
+    /// The fastest of the `count` unmeasured points `effects` predicts fastest (ties: the seeded
+    /// order), each probed; random points when it predicts none.
+    std::optional<std::pair<std::size_t, double>> best_predicted(SearchRun& run,
+                                                                 const LevelEffects& effects,
+                                                                 std::size_t count) {
+        std::vector<std::pair<double, std::size_t>> predicted;
+        for (const std::size_t p : order_) {
+            if (!run.touched(p) && run.point(p).position) {
+                predicted.emplace_back(effects.predict(*run.point(p).position), p);
+            }
+        }
+        if (effects.empty() || predicted.empty()) {
+            return best_of(run, count);
+        }
+        const std::size_t taken = std::min(count, predicted.size());
+        std::stable_sort(predicted.begin(), predicted.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::optional<std::pair<std::size_t, double>> best;
+        for (std::size_t i = 0; i < taken && run.can_propose(); ++i) {
+            const std::size_t p = predicted[i].second;
+            if (const std::optional<double> ns = run.probe(p, grid_probe_samples);
+                ns && (!best || *ns < best->second)) {
+                best.emplace(p, *ns);
+            }
+        }
+        return best;
+    }
+
   private:
     std::vector<std::size_t> order_;
     std::vector<std::size_t>::iterator next_;
@@ -131,7 +161,8 @@ class Sampler {
 /// again, longer, before giving up on a move), else the descent ends; a descent that steps onto
 /// a point an earlier one stood on ends there (it would follow the earlier path). Restarts
 /// alternate between a hop from the best point found (a few parameters changed at random) and
-/// the best of a fresh random sample. Stops when `patience` restarts in a row found nothing
+/// the best of the few unmeasured points that the levels measured so far predict fastest
+/// (LevelEffects). Stops when `patience` restarts in a row found nothing
 /// clearly better than the best so far (its median below the best's median interval), or on the
 /// budget or limit.
 std::vector<std::size_t> search_local(SearchRun& run) {
@@ -154,7 +185,8 @@ std::vector<std::size_t> search_local(SearchRun& run) {
             }
         }
         if (!start) {
-            start = sampler.best_of(run, restart == 0 ? start_sample : restart_sample);
+            start = restart == 0 ? sampler.best_of(run, start_sample)
+                                 : sampler.best_predicted(run, LevelEffects(run), restart_sample);
         }
         if (!start) {
             if (run.measured() >= run.size()) {
