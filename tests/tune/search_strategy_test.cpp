@@ -94,6 +94,28 @@ std::vector<std::size_t> trace_order(const SearchOutcome& outcome) {
     return order;
 }
 
+/// How many of the 4 points measured right after local's 8-point start sample lie `levels`
+/// levels from the sample's fastest point, in one parameter: the first descent's neighbours.
+std::size_t first_neighbours_at(const SearchOutcome& outcome, std::size_t levels) {
+    REQUIRE(outcome.trace.steps.size() > 12);
+    const auto fastest = std::min_element(
+        outcome.trace.steps.begin(), outcome.trace.steps.begin() + 8,
+        [](const SearchStep& a, const SearchStep& b) { return *a.median_ns < *b.median_ns; });
+    const auto start = bowl::levels_of(fastest->index);
+    std::size_t found = 0;
+    for (std::size_t s = 8; s < 12; ++s) {
+        const auto at = bowl::levels_of(outcome.trace.steps[s].index);
+        std::size_t changed = 0;
+        std::size_t distance = 0;
+        for (std::size_t d = 0; d < bowl::dimensions; ++d) {
+            changed += at[d] != start[d] ? 1 : 0;
+            distance += at[d] > start[d] ? at[d] - start[d] : start[d] - at[d];
+        }
+        found += changed == 1 && distance == levels ? 1 : 0;
+    }
+    return found;
+}
+
 std::size_t winner(const SearchOutcome& outcome) {
     REQUIRE_FALSE(outcome.benchmark.ranking.empty());
     return outcome.benchmark.ranking.front().index;
@@ -147,22 +169,7 @@ TEST_CASE(
     const SearchOutcome outcome = bowl_run.run(SearchStrategy::local, {.seed = 7});
     // The descent starts at the fastest of the first 8 points (a random sample); the points
     // measured right after the sample are its neighbours, within one step of it.
-    REQUIRE(outcome.trace.steps.size() > 12);
-    const auto sample_end = outcome.trace.steps.begin() + 8;
-    const auto fastest = std::min_element(
-        outcome.trace.steps.begin(), sample_end,
-        [](const SearchStep& a, const SearchStep& b) { return *a.median_ns < *b.median_ns; });
-    const auto start = bowl::levels_of(fastest->index);
-    std::size_t neighbours = 0;
-    for (std::size_t s = 8; s < 12; ++s) {
-        const auto at = bowl::levels_of(outcome.trace.steps[s].index);
-        std::size_t distance = 0;
-        for (std::size_t d = 0; d < bowl::dimensions; ++d) {
-            distance += at[d] > start[d] ? at[d] - start[d] : start[d] - at[d];
-        }
-        neighbours += distance == 1 ? 1 : 0;
-    }
-    CHECK(neighbours == 4);
+    CHECK(first_neighbours_at(outcome, 1) == 4);
 }
 
 TEST_CASE("local search steps over the points a sparse grid lacks and needs no reference start") {
@@ -192,24 +199,7 @@ TEST_CASE("local search steps over the points a sparse grid lacks and needs no r
         // The first descent starts at the fastest of the first 8 points; the 4 points measured
         // next are its neighbours, each two levels away in one parameter (one level away is
         // not in the space).
-        REQUIRE(outcome.trace.steps.size() > 12);
-        const auto sample_end = outcome.trace.steps.begin() + 8;
-        const auto fastest = std::min_element(
-            outcome.trace.steps.begin(), sample_end,
-            [](const SearchStep& a, const SearchStep& b) { return *a.median_ns < *b.median_ns; });
-        const auto start = bowl::levels_of(fastest->index);
-        std::size_t stepped_over = 0;
-        for (std::size_t s = 8; s < 12; ++s) {
-            const auto at = bowl::levels_of(outcome.trace.steps[s].index);
-            std::size_t changed = 0;
-            std::size_t distance = 0;
-            for (std::size_t d = 0; d < bowl::dimensions; ++d) {
-                changed += at[d] != start[d] ? 1 : 0;
-                distance += at[d] > start[d] ? at[d] - start[d] : start[d] - at[d];
-            }
-            stepped_over += changed == 1 && distance == 2 ? 1 : 0;
-        }
-        CHECK(stepped_over == 4);
+        CHECK(first_neighbours_at(outcome, 2) == 4);
     }
 }
 
