@@ -31,10 +31,12 @@ LevelEffects::LevelEffects(const SearchRun& run) {
         return;
     }
     const double mean = total / static_cast<double>(seen.size());
-    for (const auto& [position, log_ns] : seen) {
-        for_each_level(*position, [&](const Level& level) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    for (const auto& measured : seen) {
+        const double deviation = measured.second - mean;
+        for_each_level(*measured.first, [&](const Level& level) {
             Effect& effect = effects_[level];
-            effect.sum += log_ns - mean;
+            effect.sum += deviation;
             ++effect.count;
         });
     }
