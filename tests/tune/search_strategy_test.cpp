@@ -46,11 +46,8 @@ struct BowlRun {
     std::set<std::size_t> wrong;
     /// Advanced by every measurement when set: a fake clock for budgets.
     std::optional<std::chrono::milliseconds> per_measure;
-    /// When set, every point takes 1 ms and each reading is off by up to this fraction, at
-    /// random (seeded by the point and the reading): a flat space on a loaded machine.
-    std::optional<double> flat_noise;
     /// When set, the time of each point (in place of the bowl's), its readings up to
-    /// `landscape_noise` off at random.
+    /// `landscape_noise` off at random (seeded by the point and the reading).
     std::function<double(std::size_t)> landscape;
     double landscape_noise = 0.0;
     std::chrono::steady_clock::time_point clock{};
@@ -72,10 +69,6 @@ struct BowlRun {
             }
             if (landscape) {
                 return Sample{landscape(index) * (1 + landscape_noise * scattered(index, n)),
-                              TimingMethod::device_timestamps};
-            }
-            if (flat_noise) {
-                return Sample{1e6 * (1 + *flat_noise * scattered(index, n)),
                               TimingMethod::device_timestamps};
             }
             return Sample{bowl::time_ns(index) * (1 + 0.01 * fakes::noise(n)),
@@ -333,7 +326,8 @@ TEST_CASE("local search on a flat space under noise ends on patience: lucky read
     std::size_t most = 0;
     for (std::uint64_t seed = 0; seed < 16; ++seed) {
         BowlRun bowl_run;
-        bowl_run.flat_noise = 0.3;
+        bowl_run.landscape = [](std::size_t) { return 1e6; };
+        bowl_run.landscape_noise = 0.3;
         const SearchOutcome outcome = bowl_run.run(SearchStrategy::local, {.seed = seed});
         most = std::max(most, outcome.trace.steps.size());
         MESSAGE("seed " << seed << ": " << outcome.trace.steps.size() << " points");

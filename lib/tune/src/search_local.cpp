@@ -95,7 +95,23 @@ std::optional<std::pair<std::size_t, double>> faster_neighbour(SearchRun& run,
     return better;
 }
 
-/// Proposes random unmeasured points in the seeded order.
+/// The fastest of `points`, each probed while new points may be proposed; nullopt when none ran.
+std::optional<std::pair<std::size_t, double>> fastest_probed(
+    SearchRun& run, const std::vector<std::size_t>& points) {
+    std::optional<std::pair<std::size_t, double>> best;
+    for (const std::size_t p : points) {
+        if (!run.can_propose()) {
+            break;
+        }
+        if (const std::optional<double> ns = run.probe(p, grid_probe_samples);
+            ns && (!best || *ns < best->second)) {
+            best.emplace(p, *ns);
+        }
+    }
+    return best;
+}
+
+/// Proposes unmeasured points in the seeded order, or in the order their levels predict.
 class Sampler {
   public:
     explicit Sampler(SearchRun& run) : order_(run.shuffled_order()), next_(order_.begin()) {}
@@ -103,21 +119,16 @@ class Sampler {
     /// The fastest of up to `count` unmeasured points, each probed (the reference first while
     /// unmeasured); nullopt when none ran.
     std::optional<std::pair<std::size_t, double>> best_of(SearchRun& run, std::size_t count) {
-        std::optional<std::pair<std::size_t, double>> best;
-        for (std::size_t taken = 0; taken < count && run.can_propose();) {
-            while (next_ != order_.end() && run.touched(*next_)) {
-                ++next_;
-            }
-            if (next_ == order_.end()) {
-                break;
-            }
-            ++taken;
-            if (const std::optional<double> ns = run.probe(*next_, grid_probe_samples);
-                ns && (!best || *ns < best->second)) {
-                best.emplace(*next_, *ns);
+        while (next_ != order_.end() && run.touched(*next_)) {
+            ++next_;
+        }
+        std::vector<std::size_t> points;
+        for (auto it = next_; it != order_.end() && points.size() < count; ++it) {
+            if (!run.touched(*it)) {
+                points.push_back(*it);
             }
         }
-        return best;
+        return fastest_probed(run, points);
     }
 
     /// The fastest of the `count` unmeasured points `effects` predicts fastest (ties: the seeded
@@ -125,27 +136,25 @@ class Sampler {
     std::optional<std::pair<std::size_t, double>> best_predicted(SearchRun& run,
                                                                  const LevelEffects& effects,
                                                                  std::size_t count) {
+        if (effects.empty()) {
+            return best_of(run, count);
+        }
         std::vector<std::pair<double, std::size_t>> predicted;
         for (const std::size_t p : order_) {
             if (!run.touched(p) && run.point(p).position) {
                 predicted.emplace_back(effects.predict(*run.point(p).position), p);
             }
         }
-        if (effects.empty() || predicted.empty()) {
+        if (predicted.empty()) {
             return best_of(run, count);
         }
-        const std::size_t taken = std::min(count, predicted.size());
-        std::stable_sort(predicted.begin(), predicted.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        std::optional<std::pair<std::size_t, double>> best;
-        for (std::size_t i = 0; i < taken && run.can_propose(); ++i) {
-            const std::size_t p = predicted[i].second;
-            if (const std::optional<double> ns = run.probe(p, grid_probe_samples);
-                ns && (!best || *ns < best->second)) {
-                best.emplace(p, *ns);
-            }
+        std::ranges::stable_sort(predicted, {}, &std::pair<double, std::size_t>::first);
+        predicted.resize(std::min(count, predicted.size()));
+        std::vector<std::size_t> points;
+        for (const auto& candidate : predicted) {
+            points.push_back(candidate.second);
         }
-        return best;
+        return fastest_probed(run, points);
     }
 
   private:
