@@ -7,6 +7,7 @@
 
 #include "binomial_half_cdf.hpp"
 #include "round_ratios.hpp"
+#include "signed_rank.hpp"
 
 namespace spvtune::tune {
 
@@ -117,7 +118,8 @@ PairedRatio detail::median_of_ratios(std::span<const double> sorted_ratios, doub
 
 PairedRatio paired_ratio(std::span<const double> baseline, std::span<const double> contender,
                          double confidence) {
-    return detail::median_of_ratios(detail::sorted_round_ratios(baseline, contender), confidence);
+    return detail::hodges_lehmann_ratio(detail::sorted_round_ratios(baseline, contender),
+                                        confidence);
 }
 
 }  // namespace spvtune::tune
