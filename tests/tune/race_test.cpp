@@ -149,10 +149,10 @@ TEST_CASE(
 }
 
 TEST_CASE("a runner-up that may still be meaningfully faster keeps the race going") {
-    // The same leader against a runner-up centred on it with ±10% noise: its interval reaches
+    // The same leader against a runner-up centred on it with ±20% noise: its interval reaches
     // well over 2% below the leader, so neither may be crowned yet and both are sampled on.
     Timeline timeline{{[](int call) { return 1000.0 + 2 * fakes::noise(std::size_t(call)); },
-                       [](int call) { return 1000.0 + 100 * fakes::noise(std::size_t(call)); }}};
+                       [](int call) { return 1000.0 + 200 * fakes::noise(std::size_t(call)); }}};
     SamplingSettings settings = fakes::adaptive_sampling(10, 60);
     settings.stable_relative_width = 0.001;
     const auto candidates = fakes::benchmark_candidates({"steady", "noisy"});

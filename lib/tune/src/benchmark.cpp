@@ -5,8 +5,12 @@
 #include <utility>
 
 #include <spvtune/tune/benchmark.hpp>
+#include <spvtune/tune/comparison.hpp>
 #include <spvtune/tune/shared_batch.hpp>
 #include <spvtune/tune/statistics.hpp>
+
+#include "round_ratios.hpp"
+#include "signed_rank.hpp"
 
 namespace spvtune::tune {
 namespace {
@@ -22,6 +26,9 @@ struct Track {
     bool eliminated = false;
     /// Its samples reached the candidate budget: it stops sampling but keeps racing on them.
     bool capped = false;
+    /// Cut after its first sample as far slower than the fastest (cut_hopeless): too few rounds
+    /// for any interval, and slower by a margin no noise explains.
+    bool hopeless = false;
     double sampled_ns = 0;
     /// What its latest sample measured: the time of its batch.
     double last_sample_ns = 0;
@@ -47,8 +54,17 @@ class Scheduler {
         : settings_(settings), measure_(measure), batch_(candidates.size()) {
         tracks_.reserve(candidates.size());
         for (const BenchmarkCandidate& candidate : candidates) {
-            tracks_.push_back(
-                {&candidate, {}, {}, TimingMethod::host_clock, {}, false, false, false, 0, 0});
+            tracks_.push_back({&candidate,
+                               {},
+                               {},
+                               TimingMethod::host_clock,
+                               {},
+                               false,
+                               false,
+                               false,
+                               false,
+                               0,
+                               0});
         }
     }
 
@@ -239,6 +255,7 @@ class Scheduler {
                 track.samples.front() > settings_.hopeless_ratio * fastest) {
                 track.statistics = summarize(track.samples);
                 track.eliminated = true;
+                track.hopeless = true;
             }
         }
     }
@@ -294,22 +311,66 @@ class Scheduler {
         }
     }
 
-    /// The leader is settled when no other live candidate can confidently beat it by more than
-    /// the indifference threshold (clearly slower ones and tied ones included), or when every
-    /// ratio to it is known so precisely that more samples would not change the answer.
+    /// The race is settled when some live candidate is a sound winner: no other live candidate
+    /// can confidently beat it by more than the indifference threshold (clearly slower ones and
+    /// tied ones included), or every ratio to it is known so precisely that more samples would
+    /// not change the answer. The lowest median is tried first, then the others in rank order:
+    /// among tied leaders (copies of one kernel) which has the lowest median is chance, and the
+    /// one the per-round ratios put in front settles sooner. The one found wins (finish()).
     bool settled() {
         const std::vector<Track*> live = live_by_rank();
         if (live.empty()) {
             return true;
         }
-        const Track& leader = *live.front();
         const double tolerance = settings_.stable_relative_width;
-        return std::all_of(live.begin() + 1, live.end(), [&](const Track* other) {
-            const PairedRatio ratio = against(leader, *other);
-            const bool precise = ratio.high - ratio.low <= tolerance * ratio.ratio;
-            return cannot_beat_leader_meaningfully(ratio) || (precise && ratio.ratio >= 1);
+        const auto sound = std::find_if(live.begin(), live.end(), [&](const Track* leader) {
+            return std::all_of(live.begin(), live.end(), [&](const Track* other) {
+                if (other == leader) {
+                    return true;
+                }
+                const PairedRatio ratio = against(*leader, *other);
+                const bool precise = ratio.high - ratio.low <= tolerance * ratio.ratio;
+                return cannot_beat_leader_meaningfully(ratio) || (precise && ratio.ratio >= 1);
+            });
         });
+        if (sound == live.end()) {
+            return false;
+        }
+        settled_on_ = *sound;
+        return true;
     }
+
+    /// For each ranked candidate, whether it is tied with the first (the winner): not
+    /// confidently slower than it by more than the indifference threshold, judged round by round
+    /// as every decision is. The winner is the fastest of several, which flatters it, and each
+    /// comparison is another chance of a false call, so the calls are made together: Holm's
+    /// step-down over one-sided tests (only "slower" is ever claimed) at 5% family-wise, so a
+    /// group of copies of one kernel is not ranked apart. A candidate cut as hopeless was
+    /// judged by that rule and is not tied.
+    std::vector<bool> tied_with_winner(const std::vector<Track*>& ranked) const {
+        std::vector<bool> tied(ranked.size(), false);
+        if (ranked.size() < 2) {
+            return tied;
+        }
+        std::vector<std::size_t> judged;
+        std::vector<double> p_values;
+        for (std::size_t i = 1; i < ranked.size(); ++i) {
+            if (ranked[i]->hopeless) {
+                continue;
+            }
+            judged.push_back(i);
+            p_values.push_back(detail::signed_rank_p_value(
+                detail::sorted_round_ratios(ranked.front()->round_means, ranked[i]->round_means),
+                1 + settings_.indifference));
+        }
+        const std::vector<double> levels = holm_levels(p_values, tie_family_level);
+        for (std::size_t j = 0; j < judged.size(); ++j) {
+            tied[judged[j]] = p_values[j] > levels[j];
+        }
+        return tied;
+    }
+
+    static constexpr double tie_family_level = 0.05;
 
     BenchmarkOutcome finish() {
         std::vector<Track*> ranked;
@@ -327,24 +388,27 @@ class Scheduler {
         }
         // The winner comes from the candidates still racing: an eliminated candidate's numbers
         // stopped when it was cut and cannot be compared with the survivors' later samples.
-        std::sort(ranked.begin(), ranked.end(), [](const Track* a, const Track* b) {
+        // The winner is the candidate the race settled on, else (sampling ended by the most
+        // samples or the time budget) the lowest median of those still racing.
+        std::sort(ranked.begin(), ranked.end(), [this](const Track* a, const Track* b) {
             if (a->eliminated != b->eliminated) {
                 return !a->eliminated;
             }
+            if ((a == settled_on_) != (b == settled_on_)) {
+                return a == settled_on_;
+            }
             return ranks_before(*a, *b);
         });
-        for (const Track* track : ranked) {
-            // Tied unless confidently slower than the winner by more than the indifference
-            // threshold, judged round by round as every decision is.
-            const bool tied = track != ranked.front() &&
-                              against(*ranked.front(), *track).low <= 1 + settings_.indifference;
+        const std::vector<bool> tied = tied_with_winner(ranked);
+        for (std::size_t i = 0; i < ranked.size(); ++i) {
+            const Track* track = ranked[i];
             RankedCandidate out;
             out.name = track->candidate->name;
             out.index = track->candidate->index;
             out.statistics = track->statistics;
             out.method = track->method;
             out.eliminated = track->eliminated;
-            out.tied_with_winner = tied;
+            out.tied_with_winner = tied[i];
             outcome_.ranking.push_back(std::move(out));
         }
         return std::move(outcome_);
@@ -359,6 +423,8 @@ class Scheduler {
     SharedBatch batch_;
     std::vector<Track> tracks_;
     BenchmarkOutcome outcome_;
+    /// The sound winner settled() found, if the race ended that way.
+    const Track* settled_on_ = nullptr;
 };
 
 }  // namespace
