@@ -225,6 +225,23 @@ TEST_CASE("configs/macro_reduction.json passes check and every candidate matches
     check_and_tune_until_all_compared("macro_reduction.json");
 }
 
+TEST_CASE("configs/macro_reduction.json's reference sums every value of its largest key") {
+    // llvmpipe ends the loops of one shader invocation after 65535 iterations in all: a reference
+    // that added all n values in one invocation summed the first 65535 of n = 1048576, and every
+    // tree sum was called wrong against it.
+    const ValidationOn validation;
+    TempDirectory scratch;
+    const nlohmann::json tuned =
+        tune_key(scratch, config_dir / "macro_reduction.json", "n=1048576");
+    for (const auto& candidate : tuned.at("candidates")) {
+        CAPTURE(candidate.dump());
+        if (candidate.at("name") != "serial") {
+            const std::set<std::string> compared_statuses = {"winner", "tied", "ok"};
+            CHECK(compared_statuses.contains(candidate.at("status").get<std::string>()));
+        }
+    }
+}
+
 TEST_CASE("configs/matmul.json passes check and every candidate matches the reference") {
     check_and_tune_until_all_compared("matmul.json");
 }
