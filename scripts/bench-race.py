@@ -169,9 +169,12 @@ def main():
             crawl_costs += hopeless_costs(args.spvtune, work)
         if args.identical_runs:
             ties = identical_ties(args.spvtune, work, kernels, args.copies, args.identical_runs)
+            both = sum(t and m <= 20 for t, m, _ in ties)
             print(f"identical copies ({args.copies}): all tied in {sum(t for t, _, _ in ties)} of"
-                  f" {len(ties)} runs (target >= 19 of 20); most samples of a copy:"
-                  f" {max(m for _, m, _ in ties)} (target <= 20)")
+                  f" {len(ties)} runs; every copy stopped in <= 20 samples in"
+                  f" {sum(m <= 20 for _, m, _ in ties)}; both in {both} (target >= 19 of 20);"
+                  f" most samples of a copy: median {sorted(m for _, m, _ in ties)[len(ties) // 2]},"
+                  f" max {max(m for _, m, _ in ties)}")
         shipped = ROOT / "configs" / "elementwise.json"
         for _ in range(max(1, args.repeats)):
             _, _, _, key = tune(args.spvtune, shipped, work, kernels + ["--key", "n=1048576"])
