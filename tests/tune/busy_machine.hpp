@@ -3,6 +3,7 @@
 // A scripted busy machine for the race's tests: load common to a round, noise of each call and
 // of each sample, and a submission's fixed cost, all from one seeded generator.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -76,6 +77,22 @@ struct BusyMachine {
         };
     }
 };
+
+/// Whether every ranked candidate but the winner is reported tied with it.
+inline bool all_tied_with_winner(const BenchmarkOutcome& outcome) {
+    return std::all_of(outcome.ranking.begin() + (outcome.ranking.empty() ? 0 : 1),
+                       outcome.ranking.end(),
+                       [](const RankedCandidate& ranked) { return ranked.tied_with_winner; });
+}
+
+/// The most samples any ranked candidate took.
+inline std::size_t most_samples(const BenchmarkOutcome& outcome) {
+    std::size_t most = 0;
+    for (const RankedCandidate& ranked : outcome.ranking) {
+        most = std::max(most, ranked.statistics.samples);
+    }
+    return most;
+}
 
 /// Candidates k0, k1, ... (at most eight).
 inline std::vector<BenchmarkCandidate> copies(std::size_t n) {

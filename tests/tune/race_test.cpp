@@ -89,6 +89,8 @@ TEST_CASE("a candidate far slower than the fastest is cut after its first sample
     CHECK(outcome.ranking.back().name == "hopeless");
     CHECK(outcome.ranking.back().eliminated);
     CHECK(outcome.ranking.back().statistics.samples == 1);
+    // One round is no interval, but a cut this far past the fastest is a verdict: not tied.
+    CHECK_FALSE(outcome.ranking.back().tied_with_winner);
     CHECK(outcome.ranking.front().name == "fast");
 }
 
