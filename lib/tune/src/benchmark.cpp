@@ -54,17 +54,9 @@ class Scheduler {
         : settings_(settings), measure_(measure), batch_(candidates.size()) {
         tracks_.reserve(candidates.size());
         for (const BenchmarkCandidate& candidate : candidates) {
-            tracks_.push_back({&candidate,
-                               {},
-                               {},
-                               TimingMethod::host_clock,
-                               {},
-                               false,
-                               false,
-                               false,
-                               false,
-                               0,
-                               0});
+            Track track;
+            track.candidate = &candidate;
+            tracks_.push_back(std::move(track));
         }
     }
 
