@@ -110,10 +110,9 @@ void expand_candidates(Reader& reader, Problem& problem) {
             }
             // Where the constraints were written: the candidate, its variant or the defaults.
             const std::string& first = family.constraints.front().condition.pointer;
-            reader.error(first.substr(0, first.rfind('/')),
-                         "the constraints remove every point of the grid (" +
-                             std::to_string(points) + " points: " + culprits +
-                             "); expected at least one candidate");
+            reader.error(parent(first), "the constraints remove every point of the grid (" +
+                                            std::to_string(points) + " points: " + culprits +
+                                            "); expected at least one candidate");
         }
     }
 }

@@ -527,7 +527,7 @@ void parse_candidates(Reader& reader, const Json& json, const Json* defaults, Pr
         for (const CandidateFields& fields : layered) {
             std::optional<ReaderAnnotation> sharer;
             if (note) {
-                sharer.emplace(reader, fields.pointer.substr(0, fields.pointer.rfind('/')), *note);
+                sharer.emplace(reader, parent(fields.pointer), *note);
             }
             parse_family(reader, fields, name, problem, drafts);
         }

@@ -58,6 +58,13 @@ std::string child(const std::string& pointer, std::size_t index) {
     return pointer + "/" + std::to_string(index);
 }
 
+std::string parent(const std::string& pointer) {
+    // Cut at the last '/' rather than parse: a token escapes '/' as "~1", so the last '/' always
+    // starts the last token, and cutting cannot throw on a pointer that parsing would refuse.
+    const std::size_t last = pointer.rfind('/');
+    return last == std::string::npos ? std::string{} : pointer.substr(0, last);
+}
+
 std::string describe(const Json& json) {
     switch (json.type()) {
         case Json::value_t::null:

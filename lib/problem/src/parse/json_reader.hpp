@@ -34,6 +34,10 @@ using Json = nlohmann::ordered_json;
 std::string child(const std::string& pointer, std::string_view token);
 std::string child(const std::string& pointer, std::size_t index);
 
+/// `pointer` without its last reference token: where the value it points into is (the root's
+/// parent is the root).
+std::string parent(const std::string& pointer);
+
 /// What a value is, for "found ..." messages: `true (a boolean)`, `"abc" (a string)`, `an array`.
 std::string describe(const Json& json);
 
