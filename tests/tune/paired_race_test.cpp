@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,12 @@ TEST_CASE("a paired ratio is the Hodges-Lehmann estimate of per-round ratios, at
     CHECK(few.high == doctest::Approx(1.3));
     CHECK(few.ratio == doctest::Approx(std::sqrt(std::sqrt(0.9 * 1.3) * 1.1)));
     CHECK(few.coverage == doctest::Approx(0.75));
+    // The race waits for samples_for_coverage(0.95) rounds, counted for a median's interval: the
+    // signed-rank interval needs the same 6 ([min, max] covers 1 - 2 / 2^n).
+    const std::vector<double> ones(6, 100.0);
+    CHECK(paired_ratio(std::span(ones).first(5), std::span(ones).first(5)).coverage < 0.95);
+    CHECK(paired_ratio(ones, ones).coverage >= 0.95);
+    CHECK(samples_for_coverage(0.95) == 6);
     // A round with a non-positive time has no ratio.
     CHECK(paired_ratio(std::vector<double>{0, 100}, std::vector<double>{5, 200}).rounds == 1);
 }

@@ -64,10 +64,10 @@ class Scheduler {
         const auto start = std::chrono::steady_clock::now();
         warm_up();
         const std::size_t most = std::max<std::size_t>(settings_.max_samples, 1);
-        // Every decision compares 95% intervals of medians of per-round ratios (against()): with
-        // fewer rounds than that coverage needs, the interval is [min, max] or a point and would
-        // decide on noise. So adaptive sampling keeps at least that many rounds within the most
-        // samples.
+        // Every decision compares 95% signed-rank intervals of per-round ratios (against()): with
+        // fewer rounds than that coverage needs (6, as for the interval of a median), the
+        // interval is [min, max] or a point and would decide on noise. So adaptive sampling keeps
+        // at least that many rounds within the most samples.
         const std::size_t decision_rounds = samples_for_coverage(0.95);
         const bool adaptive = settings_.mode == SamplingMode::adaptive;
         std::size_t per_round = std::clamp<std::size_t>(settings_.samples_per_submission, 1,
