@@ -52,6 +52,23 @@ TEST_CASE("a candidate stops sampling once its samples measured the candidate bu
     CHECK_FALSE(outcome.ranking[1].eliminated);
 }
 
+TEST_CASE("a candidate capped by its budget still wins on its median when the others settle") {
+    // fast: 1 ms per sample (10,000 runs of 100 ns), capped after 5; b and c, 200 and 300 ns a
+    // run, race on until b settles against c. fast took no part in that, and is the fastest.
+    Steady script{{Sample{100, TimingMethod::device_timestamps, 10'000},
+                   Sample{200, TimingMethod::device_timestamps, 1},
+                   Sample{300, TimingMethod::device_timestamps, 1}}};
+    const auto list = fakes::benchmark_candidates({"fast", "b", "c"});
+    SamplingSettings settings;
+    settings.candidate_budget = std::chrono::milliseconds(5);
+    const BenchmarkOutcome outcome = run_benchmark(list, settings, script.source());
+    REQUIRE(outcome.ranking.size() == 3);
+    CHECK(outcome.ranking[0].name == "fast");
+    CHECK(outcome.ranking[0].statistics.samples == 5);
+    CHECK(outcome.ranking[1].name == "b");
+    CHECK(outcome.ranking[1].statistics.samples < 60);
+}
+
 TEST_CASE("without a candidate budget every sample is taken") {
     Steady script{{Sample{100'000, TimingMethod::device_timestamps, 10},
                    Sample{10'000, TimingMethod::device_timestamps, 1}}};

@@ -381,13 +381,21 @@ class Scheduler {
         // The winner comes from the candidates still racing: an eliminated candidate's numbers
         // stopped when it was cut and cannot be compared with the survivors' later samples.
         // The winner is the candidate the race settled on, else (sampling ended by the most
-        // samples or the time budget) the lowest median of those still racing.
-        std::sort(ranked.begin(), ranked.end(), [this](const Track* a, const Track* b) {
+        // samples or the time budget) the lowest median of those still racing. A candidate
+        // capped by its budget took no part in settling: with a lower median it still wins.
+        const Track* settled_on = settled_on_;
+        for (const Track* track : ranked) {
+            if (settled_on != nullptr && track->capped && !track->eliminated &&
+                ranks_before(*track, *settled_on)) {
+                settled_on = nullptr;
+            }
+        }
+        std::sort(ranked.begin(), ranked.end(), [settled_on](const Track* a, const Track* b) {
             if (a->eliminated != b->eliminated) {
                 return !a->eliminated;
             }
-            if ((a == settled_on_) != (b == settled_on_)) {
-                return a == settled_on_;
+            if ((a == settled_on) != (b == settled_on)) {
+                return a == settled_on;
             }
             return ranks_before(*a, *b);
         });

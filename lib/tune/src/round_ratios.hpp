@@ -8,7 +8,8 @@
 namespace spvtune::tune::detail {
 
 /// The ratios contender[i] / baseline[i] of samples taken in interleaved rounds, over the first
-/// min(sizes) rounds, sorted. A round with a non-positive time has no ratio and is left out.
+/// min(sizes) rounds, sorted. A round with a non-positive time, or whose ratio is 0 or infinite,
+/// has no ratio and is left out.
 std::vector<double> sorted_round_ratios(std::span<const double> baseline,
                                         std::span<const double> contender);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "binomial_half_cdf.hpp"
@@ -10,49 +12,38 @@
 namespace spvtune::tune::detail {
 namespace {
 
-/// Up to this many pairs every subset count of the signed-rank statistic (at most 2^50) is
-/// exact in a double; the normal approximation is within a rank or so beyond it.
-constexpr std::size_t most_exact_pairs = 50;
-
-/// P(W <= w) for w = 0, 1, ..., n(n+1)/2 under the null hypothesis: each of the 2^n sign
-/// patterns equally likely, W the sum of the ranks with a positive sign. Exact up to
-/// most_exact_pairs, the normal approximation with a continuity correction beyond.
-class SignedRankNull {
-  public:
-    explicit SignedRankNull(std::size_t n) : n_(n) {
-        if (n > most_exact_pairs) {
-            return;
-        }
-        const std::size_t most = n * (n + 1) / 2;
-        lower_tail_.assign(most + 1, 0.0);
-        lower_tail_[0] = 1;
-        for (std::size_t rank = 1; rank <= n; ++rank) {
-            for (std::size_t sum = most; sum >= rank; --sum) {
-                lower_tail_[sum] += lower_tail_[sum - rank];
-            }
-        }
-        const double patterns = std::ldexp(1.0, static_cast<int>(n));
-        double below = 0;
-        for (double& count : lower_tail_) {
-            below += count;
-            count = below / patterns;
+/// P(W <= w) for w = 0, 1, ..., n(n+1)/2 under the null hypothesis, exactly: W is the sum of
+/// the ranks 1..n that carry a positive sign, each sign equally likely. Built rank by rank in
+/// probabilities (each step halves), which stay well inside a double's range for every n the
+/// Walsh averages are used for (2^-256 at the least).
+std::vector<double> exact_lower_tail(std::size_t n) {
+    const std::size_t most = n * (n + 1) / 2;
+    std::vector<double> tail(most + 1, 0.0);
+    tail[0] = 1;
+    for (std::size_t rank = 1; rank <= n; ++rank) {
+        for (std::size_t sum = rank * (rank + 1) / 2 + 1; sum-- > 0;) {
+            tail[sum] = (tail[sum] + (sum >= rank ? tail[sum - rank] : 0.0)) / 2;
         }
     }
-
-    double lower_tail(std::size_t w) const {
-        if (!lower_tail_.empty()) {
-            return lower_tail_[std::min(w, lower_tail_.size() - 1)];
-        }
-        const auto pairs = static_cast<double>(n_);
-        const double mean = pairs * (pairs + 1) / 4;
-        const double sd = std::sqrt(pairs * (pairs + 1) * (2 * pairs + 1) / 24);
-        return 0.5 * std::erfc(-(static_cast<double>(w) + 0.5 - mean) / (sd * std::sqrt(2.0)));
+    double below = 0;
+    for (double& probability : tail) {
+        below += probability;
+        probability = std::min(below, 1.0);
     }
+    return tail;
+}
 
-  private:
-    std::size_t n_;
-    std::vector<double> lower_tail_;
-};
+/// exact_lower_tail(n), kept for the last n asked on this thread: the race asks for the same n
+/// for every pair of a round, and building it costs about n^3 / 6 steps.
+const std::vector<double>& lower_tail_of(std::size_t n) {
+    thread_local std::size_t cached_n = 0;
+    thread_local std::vector<double> cached = exact_lower_tail(0);
+    if (cached_n != n) {
+        cached = exact_lower_tail(n);
+        cached_n = n;
+    }
+    return cached;
+}
 
 /// The n(n+1)/2 Walsh averages of the ratios' logarithms: the mean of every pair, each ratio
 /// with itself included.
@@ -78,17 +69,24 @@ SignedRankBounds signed_rank_bounds(std::size_t n, double confidence) {
     if (n == 0) {
         return {};
     }
+    // Each decision of a race asks again for the same few (n, confidence).
+    thread_local std::map<std::pair<std::size_t, double>, SignedRankBounds> known;
+    if (const auto found = known.find({n, confidence}); found != known.end()) {
+        return found->second;
+    }
     const std::size_t walsh = n * (n + 1) / 2;
     const double allowed_tail = (1 - confidence) / 2;
-    const SignedRankNull null(n);
+    const std::vector<double>& tail = lower_tail_of(n);
     // The interval [A(k), A(M + 1 - k)] of the sorted Walsh averages misses the centre when
     // W <= k - 1 or W >= M + 1 - k, each with probability P(W <= k - 1): the largest k whose
     // two tails stay within what the confidence allows, at least 1 ([min, max]).
     std::size_t lower = 1;
-    while (lower < (walsh + 1) / 2 && null.lower_tail(lower) <= allowed_tail) {
+    while (lower < (walsh + 1) / 2 && tail[lower] <= allowed_tail) {
         ++lower;
     }
-    return {lower, walsh + 1 - lower, std::max(0.0, 1 - 2 * null.lower_tail(lower - 1))};
+    const SignedRankBounds bounds{lower, walsh + 1 - lower, std::max(0.0, 1 - 2 * tail[lower - 1])};
+    known.emplace(std::pair{n, confidence}, bounds);
+    return bounds;
 }
 
 double signed_rank_p_value(std::span<const double> ratios, double bound) {
@@ -112,7 +110,7 @@ double signed_rank_p_value(std::span<const double> ratios, double bound) {
     const double edge = std::log(bound);
     const auto above = static_cast<std::size_t>(
         std::count_if(walsh.begin(), walsh.end(), [&](double w) { return w > edge; }));
-    return SignedRankNull(n).lower_tail(walsh.size() - above);
+    return lower_tail_of(n)[walsh.size() - above];
 }
 
 PairedRatio hodges_lehmann_ratio(std::span<const double> ratios, double confidence) {

@@ -9,8 +9,8 @@ namespace spvtune::tune::detail {
 
 /// The 1-based ranks, among the n(n+1)/2 Walsh averages of n paired differences, of the ends of
 /// the Wilcoxon signed-rank interval aiming at `confidence`, and the coverage it really has
-/// (exact up to 50 pairs, the normal approximation beyond). Too few pairs for `confidence` give
-/// [min, max] and its lower coverage; none give {1, 1, 0}.
+/// (from the exact null distribution). Too few pairs for `confidence` give [min, max] and its
+/// lower coverage; none give {1, 1, 0}.
 struct SignedRankBounds {
     std::size_t lower = 1;
     std::size_t upper = 1;
@@ -31,9 +31,11 @@ PairedRatio hodges_lehmann_ratio(std::span<const double> ratios, double confiden
 inline constexpr std::size_t most_walsh_rounds = 256;
 
 /// The one-sided p-value of the signed-rank test that the ratios' centre lies above `bound`:
-/// the chance, were it at the bound, that as many Walsh averages would lie above it. It is at
-/// most alpha / 2 exactly when the 1 - alpha interval of hodges_lehmann_ratio lies above the
-/// bound (beyond most_walsh_rounds, the sign test that matches the median's interval).
+/// the chance, were it at the bound, that as many Walsh averages would lie above it (exact).
+/// Once there are pairs enough for the 1 - alpha interval of hodges_lehmann_ratio to reach its
+/// level (6 at 95%), it is at most alpha / 2 exactly when that interval lies above the bound,
+/// up to rounding at the bound itself; beyond most_walsh_rounds, the sign test that matches the
+/// median's interval.
 double signed_rank_p_value(std::span<const double> ratios, double bound);
 
 }  // namespace spvtune::tune::detail

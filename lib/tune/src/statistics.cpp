@@ -90,8 +90,13 @@ std::vector<double> detail::sorted_round_ratios(std::span<const double> baseline
     const std::size_t common = std::min(baseline.size(), contender.size());
     ratios.reserve(common);
     for (std::size_t round = 0; round < common; ++round) {
-        if (baseline[round] > 0 && contender[round] > 0) {
-            ratios.push_back(contender[round] / baseline[round]);
+        if (!(baseline[round] > 0 && contender[round] > 0)) {
+            continue;
+        }
+        // A ratio of 0 or infinity (a time that underflowed or overflowed) has no logarithm.
+        const double ratio = contender[round] / baseline[round];
+        if (std::isfinite(ratio) && ratio > 0) {
+            ratios.push_back(ratio);
         }
     }
     std::sort(ratios.begin(), ratios.end());

@@ -50,12 +50,15 @@ using SampleRoundSource = std::function<Result<std::vector<Sample>>(
 ///
 /// Adaptive mode judges every live candidate against the leader (the lowest median) on its
 /// per-round paired ratios (paired_ratio of each round's mean), whose interval needs as many
-/// rounds as a median's 95% interval: noise common to a round cancels, so identical kernels are not
-/// told apart by a busy machine and a real difference shows through it. It cuts the hopeless after
-/// one round, then eliminates candidates that cannot beat the leader by more than the indifference
-/// threshold (keeping two), and stops when none left can, or when every ratio is known to within
-/// the stable width: a group of tied leaders stops at once. A candidate is reported tied with
-/// the winner unless its paired ratio to the winner is confidently above 1 + indifference.
+/// rounds as a median's 95% interval: noise common to a round cancels, so identical kernels are
+/// not told apart by a busy machine and a real difference shows through it. It cuts the hopeless
+/// after one round, then eliminates candidates that cannot beat the leader by more than the
+/// indifference threshold (keeping two), and stops once some live candidate is one that none of
+/// the others can beat by more than that, or whose every ratio is known to within the stable
+/// width; that candidate wins, unless one capped by its budget has a lower median. A group of
+/// tied leaders stops at once. The others are reported tied with the winner unless their paired
+/// ratios to it are confidently above 1 + indifference, judged together (Holm's step-down over
+/// one-sided signed-rank tests at 5% family-wise); one cut as hopeless is never tied.
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
                                const SamplingSettings& settings, const SampleRoundSource& measure);
 
