@@ -14,17 +14,20 @@ alternating, and prints:
 - tuning wall / kernel time on the shipped configs/elementwise.json at n = 1048576 (10
   candidates; target <= 1.3), with where the rest went;
 - identical copies: N copies of one 1.7 ms kernel (the element-wise scalar kernel at n = 1M),
-  tuned adaptively `--identical-runs` times: in how many runs every copy is reported tied with
+  tuned adaptively `--identical-runs` times, on a quiet machine and again with one core held by
+  a busy loop (`--no-load` leaves that out): in how many runs every copy is reported tied with
   the winner, and the most samples any copy took (target: all tied in >= 19 of 20 runs, each
   copy stopped in <= 20 samples).
 Repeatability across runs is scripts/repeatability.py's job. `--repeats 0` and
 `--identical-runs 0` leave their parts out (a reduced run on a busy machine).
 
 Usage: scripts/bench-race.py [--spvtune build/default/app/spvtune] [--repeats 3] [--samples 60]
-                             [--identical-runs 20] [--copies 8] [--samples-per-submission K]
+                             [--identical-runs 20] [--copies 8] [--no-load]
+                             [--samples-per-submission K]
 """
 import argparse
 import json
+import multiprocessing
 import pathlib
 import subprocess
 import sys
@@ -125,6 +128,21 @@ def identical_ties(spvtune, work, kernels, copies, runs):
     return results
 
 
+def ties_line(label, ties):
+    """The identical-copies target over identical_ties()' runs."""
+    both = sum(t and m <= 20 for t, m, _ in ties)
+    most = sorted(m for _, m, _ in ties)
+    return (f"{label}: all tied in {sum(t for t, _, _ in ties)} of {len(ties)} runs; every copy"
+            f" stopped in <= 20 samples in {sum(m <= 20 for m in most)}; both in {both}"
+            f" (target >= 19 of 20); most samples of a copy: median {most[len(most) // 2]},"
+            f" max {most[-1]}")
+
+
+def busy_loop():
+    while True:
+        pass
+
+
 def overhead_line(label, time_):
     rest = {k: round(v, 2) for k, v in time_.items() if k not in ("wall_s", "kernel_s")}
     return (f"{label} wall / kernel time: {time_['wall_s']:.2f} s / {time_['kernel_s']:.2f} s"
@@ -138,6 +156,8 @@ def main():
     parser.add_argument("--samples", type=int, default=60)
     parser.add_argument("--identical-runs", type=int, default=20)
     parser.add_argument("--copies", type=int, default=8)
+    parser.add_argument("--no-load", action="store_true",
+                        help="leave out the identical copies with one core held busy")
     parser.add_argument("--samples-per-submission", type=int, default=None,
                         help="passed to every tune (default: the tool's)")
     args = parser.parse_args()
@@ -169,12 +189,17 @@ def main():
             crawl_costs += hopeless_costs(args.spvtune, work)
         if args.identical_runs:
             ties = identical_ties(args.spvtune, work, kernels, args.copies, args.identical_runs)
-            both = sum(t and m <= 20 for t, m, _ in ties)
-            print(f"identical copies ({args.copies}): all tied in {sum(t for t, _, _ in ties)} of"
-                  f" {len(ties)} runs; every copy stopped in <= 20 samples in"
-                  f" {sum(m <= 20 for _, m, _ in ties)}; both in {both} (target >= 19 of 20);"
-                  f" most samples of a copy: median {sorted(m for _, m, _ in ties)[len(ties) // 2]},"
-                  f" max {max(m for _, m, _ in ties)}")
+            print(ties_line(f"identical copies ({args.copies}), quiet", ties))
+            if not args.no_load:
+                hog = multiprocessing.Process(target=busy_loop, daemon=True)
+                hog.start()
+                try:
+                    ties = identical_ties(args.spvtune, work, kernels, args.copies,
+                                          args.identical_runs)
+                finally:
+                    hog.terminate()
+                    hog.join()
+                print(ties_line(f"identical copies ({args.copies}), one core held busy", ties))
         shipped = ROOT / "configs" / "elementwise.json"
         for _ in range(max(1, args.repeats)):
             _, _, _, key = tune(args.spvtune, shipped, work, kernels + ["--key", "n=1048576"])
