@@ -31,6 +31,9 @@ namespace {
 
 const fs::path config_dir{SPVTUNE_CONFIG_DIR};
 
+// The statuses of a candidate whose output was compared with the reference and matched.
+const std::set<std::string> compared_statuses = {"winner", "tied", "ok"};
+
 // The configs this suite tunes, one test case each; the last test case keeps the list complete.
 const std::vector<std::string> shipped = {"demo.json",
                                           "elementwise.json",
@@ -193,7 +196,6 @@ void check_and_tune_until_all_compared(const std::string& name) {
                 compared.try_emplace(candidate_name, false);
                 continue;
             }
-            const std::set<std::string> compared_statuses = {"winner", "tied", "ok"};
             CHECK(compared_statuses.contains(candidate.at("status").get<std::string>()));
             CHECK(candidate.contains("rank"));
             compared[candidate_name] = true;
@@ -236,7 +238,6 @@ TEST_CASE("configs/macro_reduction.json's reference sums every value of its larg
     for (const auto& candidate : tuned.at("candidates")) {
         CAPTURE(candidate.dump());
         if (candidate.at("name") != "serial") {
-            const std::set<std::string> compared_statuses = {"winner", "tied", "ok"};
             CHECK(compared_statuses.contains(candidate.at("status").get<std::string>()));
         }
     }

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -144,6 +145,7 @@ class Scheduler {
     // Alternate the direction each round so that slow drift (clocks, heat) hits every
     // candidate alike rather than always favouring the one measured first.
     void sample_round(std::size_t round, std::size_t samples) {
+        judged_.clear();
         const std::size_t n = tracks_.size();
         for (std::size_t i = 0; i < n; ++i) {
             Track& track = tracks_[round % 2 == 0 ? i : n - 1 - i];
@@ -257,8 +259,19 @@ class Scheduler {
     /// never starts again). A round counts once, by the mean of its samples: the samples of one
     /// submission share its circumstances (load, clocks), so pairing them one by one would
     /// claim an interval narrower than the data support.
-    static PairedRatio against(const Track& leader, const Track& other) {
-        return paired_ratio(leader.round_means, other.round_means);
+    PairedRatio against(const Track& leader, const Track& other) {
+        // eliminate() and settled() ask for the same pairs within a round, settled() for both
+        // orders of a pair; a pair's reverse is its reciprocal, exactly (its pair means negate).
+        if (const auto reverse = judged_.find({&other, &leader}); reverse != judged_.end()) {
+            const PairedRatio& found = reverse->second;
+            return {found.rounds, 1 / found.ratio, 1 / found.high, 1 / found.low, found.coverage};
+        }
+        const std::pair key{&leader, &other};
+        if (const auto found = judged_.find(key); found != judged_.end()) {
+            return found->second;
+        }
+        return judged_.emplace(key, paired_ratio(leader.round_means, other.round_means))
+            .first->second;
     }
 
     /// Even at the low end of its paired interval, `other` is not faster than the leader by more
@@ -423,6 +436,8 @@ class Scheduler {
     SharedBatch batch_;
     std::vector<Track> tracks_;
     BenchmarkOutcome outcome_;
+    /// against()'s answers since the last round was sampled.
+    std::map<std::pair<const Track*, const Track*>, PairedRatio> judged_;
     /// The sound winner settled() found, if the race ended that way.
     const Track* settled_on_ = nullptr;
 };

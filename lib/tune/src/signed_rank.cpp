@@ -6,7 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "binomial_half_cdf.hpp"
+#include <spvtune/tune/comparison.hpp>
+
 #include "round_ratios.hpp"
 
 namespace spvtune::tune::detail {
@@ -95,14 +96,11 @@ double signed_rank_p_value(std::span<const double> ratios, double bound) {
         return 1;
     }
     if (n > most_walsh_rounds) {
-        // The sign test: P(Binomial(n, 1/2) <= the ratios at or below the bound).
+        // The sign test's one tail: half its two-sided p-value (0.5 where that is 1, past the
+        // middle, where no level rejects).
         const auto at_most = static_cast<std::size_t>(
             std::count_if(ratios.begin(), ratios.end(), [&](double r) { return r <= bound; }));
-        BinomialHalfCdf cdf(n);
-        while (cdf.at() < at_most) {
-            cdf.next();
-        }
-        return cdf.value();
+        return sign_test_p_value(n, at_most) / 2;
     }
     // The Walsh averages above the bound are the signed-rank statistic of the ratios' distances
     // from it, so this test rejects exactly where the interval's low end passes the bound.
