@@ -43,7 +43,7 @@ def random_expectation(means, total, k):
     optimum = min(means)
     ordered = sorted(means)
     denominator = math.comb(total, k)
-    return sum(optimum / t * math.comb(total - 1 - i, k - 1) / denominator
+    return sum(optimum / t * (math.comb(total - 1 - i, k - 1) / denominator)
                for i, t in enumerate(ordered) if total - 1 - i >= k - 1)
 
 
