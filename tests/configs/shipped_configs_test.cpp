@@ -266,8 +266,9 @@ TEST_CASE("configs/transpose.json passes check and every candidate matches the r
 // 1,296 points: tuned as it ships, by the local search its size selects. Every point it measured
 // matched the reference (none failed), the others were never run, and the trace lists them. How
 // many it measures depends on the machine's noise (a disturbed reading can pass for a new best and
-// earn more restarts): 93-285 here under two busy loops, 376 once on a CI runner. Fewer than half
-// the space still tells a local search from an exhaustive one.
+// earn more restarts). With 4 restarts of patience: 93-285 here under two busy loops, 376 once on
+// a CI runner; with 12: 176-272 here, 209-301 under two busy loops. Fewer than three quarters
+// of the space still tells a local search from an exhaustive one, with room for a noisier runner.
 TEST_CASE("configs/synthetic_search.json is searched locally and every measured point matches" *
           doctest::test_suite("timing")) {
     const fs::path config = config_dir / "synthetic_search.json";
@@ -280,7 +281,7 @@ TEST_CASE("configs/synthetic_search.json is searched locally and every measured 
     const nlohmann::json& search = tuned.at("search");
     CHECK(search.at("strategy") == "local");
     CHECK(search.at("runnable") == 1296);
-    CHECK(search.at("measured") < search.at("runnable").get<std::size_t>() / 2);
+    CHECK(search.at("measured") < search.at("runnable").get<std::size_t>() * 3 / 4);
     CHECK(search.at("trace").size() == search.at("measured"));
     std::size_t measured = 0;
     for (const auto& candidate : tuned.at("candidates")) {

@@ -15,6 +15,10 @@ constexpr std::size_t population_size = 16;
 constexpr std::size_t breeding_tries = 8;
 /// The best points found go to the final race.
 constexpr std::size_t genetic_finalists = 8;
+/// Generations in a row that find nothing clearly better before the search ends, unless the
+/// settings' patience says otherwise: a generation measures many points, a restart of `local`
+/// few, so this waits far less than local_patience.
+constexpr std::size_t genetic_patience = 4;
 
 struct Member {
     std::size_t point = 0;
@@ -92,7 +96,7 @@ class FreshPoints {
 /// clearly faster than the best so far, or on the budget or limit.
 std::vector<std::size_t> search_genetic(SearchRun& run) {
     const GridIndex grid(run);
-    const std::size_t patience = run.settings().patience.value_or(local_patience);
+    const std::size_t patience = run.settings().patience.value_or(genetic_patience);
     FreshPoints fresh(run);
     std::vector<Member> population;
     const auto probe = [&](std::size_t point, std::vector<Member>& into) {

@@ -19,6 +19,10 @@ constexpr std::size_t start_sample = 8;
 constexpr std::size_t restart_sample = 4;
 /// A hop changes this many parameters of the best point at random (basin hopping).
 constexpr std::size_t hop_parameters = 2;
+/// How far a hop moves each of them: 1 to this many levels. A hop to any level at random left
+/// the basin it was meant to search beside: on the replayed conv-like and split-K spaces (40
+/// seeds), hops of one or two levels reached 5% of the optimum in more seeds, in fewer points.
+constexpr std::size_t hop_reach = 2;
 /// Tries to land a hop on an unmeasured point before it falls back to a sampled restart.
 constexpr std::size_t hop_tries = 16;
 /// The best points found go to the final race.
@@ -56,8 +60,9 @@ class Neighbourhood {
         return out;
     }
 
-    /// A point of the space near `point`: `hop_parameters` of its parameters set to random
-    /// levels; nullopt when the position is outside the space.
+    /// A point of the space near `point`: `hop_parameters` of its parameters moved up or down
+    /// by 1 to `hop_reach` levels at random (the other way at the grid's edge); nullopt when
+    /// the position is outside the space.
     std::optional<std::size_t> hop(SearchRun& run, const SearchPoint& point) const {
         if (!point.position || point.position->levels.empty()) {
             return std::nullopt;
@@ -65,7 +70,16 @@ class Neighbourhood {
         GridPosition probe = *point.position;
         for (std::size_t h = 0; h < hop_parameters; ++h) {
             const std::size_t axis = run.random().below(probe.levels.size());
-            probe.levels[axis] = run.random().below(grid_.top()[axis] + 1);
+            const std::size_t top = grid_.top()[axis];
+            const std::size_t level = probe.levels[axis];
+            const std::size_t step = std::min(run.random().below(hop_reach) + 1, top);
+            const bool up = run.random().below(2) == 0;
+            if (up ? level + step <= top : step <= level) {
+                probe.levels[axis] = up ? level + step : level - step;
+            } else {
+                probe.levels[axis] =
+                    up ? level - std::min(step, level) : std::min(level + step, top);
+            }
         }
         return grid_.at(probe);
     }
