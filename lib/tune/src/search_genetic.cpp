@@ -15,10 +15,6 @@ constexpr std::size_t population_size = 16;
 constexpr std::size_t breeding_tries = 8;
 /// The best points found go to the final race.
 constexpr std::size_t genetic_finalists = 8;
-/// Generations in a row that find nothing clearly better before the search ends, unless the
-/// settings' patience says otherwise: a generation measures many points, a restart of `local`
-/// few, so this waits far less than local_patience.
-constexpr std::size_t genetic_patience = 4;
 
 struct Member {
     std::size_t point = 0;
