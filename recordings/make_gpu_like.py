@@ -14,7 +14,7 @@ What they copy from real GPU spaces, as the literature describes them:
 
 Neither model is a real device. They are stand-ins that a strategy tuned on the smooth bowl or
 on lavapipe's noisy spaces has not seen, so the replay benchmark has rugged, sparse, quiet
-spaces of 1,500 to 6,000 points to run on.
+spaces of thousands of points to run on (17,956 and 6,656 configurations).
 
 Usage: recordings/make_gpu_like.py   (writes both files next to this script)
 """
@@ -110,7 +110,7 @@ def main():
         ran = sum(1 for e in space["cache"].values() if isinstance(e["time"], float))
         times = [e["time"] for e in space["cache"].values() if isinstance(e["time"], float)]
         print(f"{name}: {len(space['cache'])} points, {ran} ran, "
-              f"{max(times) / min(times):.1f}x between best and worst")
+              f"{max(times) / min(times):.1f}x between the best and worst modelled times")
         (HERE / name).write_text(json.dumps(space, separators=(",", ":")))
 
 

@@ -267,8 +267,9 @@ TEST_CASE("configs/transpose.json passes check and every candidate matches the r
 // matched the reference (none failed), the others were never run, and the trace lists them. How
 // many it measures depends on the machine's noise (a disturbed reading can pass for a new best and
 // earn more restarts). With 4 restarts of patience: 93-285 here under two busy loops, 376 once on
-// a CI runner; with 12: 176-272 here, 209-301 under two busy loops. Fewer than three quarters
-// of the space still tells a local search from an exhaustive one, with room for a noisier runner.
+// a CI runner; with 12: 176-272 here, 209-301 under two busy loops. The CI runner read 1.3x this
+// machine's loaded count (376 against 285), and a busier day more: fewer than three quarters of
+// the space still tells a local search from an exhaustive one, with room for that.
 TEST_CASE("configs/synthetic_search.json is searched locally and every measured point matches" *
           doctest::test_suite("timing")) {
     const fs::path config = config_dir / "synthetic_search.json";

@@ -249,7 +249,7 @@ struct Settings {
     std::optional<double> kernel_timeout_s;
     /// Which candidates of a key are measured (tune::SearchSettings): the strategy, the seconds
     /// a key's search may propose new points, the most points measured per key, the seed, and
-    /// the fruitless restarts in a row after which `local` ends.
+    /// the fruitless restarts (`genetic`: generations) in a row after which the search ends.
     std::optional<tune::SearchStrategy> search;
     std::optional<double> search_budget_s;
     std::optional<std::uint32_t> max_candidates;

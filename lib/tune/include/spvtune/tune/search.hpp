@@ -55,17 +55,18 @@ inline constexpr std::size_t local_search_threshold = 256;
 
 /// `local` ends after this many fruitless restarts in a row unless told otherwise: rugged
 /// spaces hide their best basins, and restarts cost little next to a missed optimum. Replayed
-/// over five recorded and synthetic spaces (40 seeds each), 12 reached 5% of the optimum in
-/// 35 of 40 seeds where 4 did in far fewer, for about 1.5x the points measured.
+/// over 20 seeds (scripts/bench-search.py --replay), 12 instead of 4 reached 5% of the optimum
+/// in 20 seeds of the GEMM-like space instead of 17, 19 of the conv-like one instead of 10, and
+/// 17 of the recorded split-K one instead of 6, for 1.5-2x the points measured.
 inline constexpr std::size_t local_patience = 12;
 
 /// `genetic` ends after this many generations in a row that find nothing clearly better unless
-/// told otherwise: a generation measures 16 points, a restart of `local` a few, so it waits for
-/// far fewer.
+/// told otherwise: each generation is 16 new points, more than most of `local`'s restarts
+/// measure once the search has settled, so fewer of them make as long a wait.
 inline constexpr std::size_t genetic_patience = 4;
 
-/// The most fruitless restarts a setting may ask `local` to wait for: beyond it a search is
-/// exhaustive in all but name, and a larger number is almost certainly a typo.
+/// The most fruitless restarts (`genetic`: generations) a setting may ask for: beyond it a search
+/// is exhaustive in all but name, and a larger number is almost certainly a typo.
 inline constexpr std::size_t max_patience = 1000;
 
 /// The strategy `settings` choose for a key with `runnable` candidates.
