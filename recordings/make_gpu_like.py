@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Writes gemm_like_synthetic.json and conv_like_synthetic.json: synthetic spaces shaped like the
-published brute-force GPU recordings (a CLBlast-style GEMM and a tiled 2D convolution), which
-are too large to keep here. Each is a Kernel Tuner cache file, and deterministic.
+"""Writes gemm_like_synthetic.json, conv_like_synthetic.json and pnpoly_like_synthetic.json:
+synthetic spaces shaped like the published brute-force GPU recordings (a CLBlast-style GEMM, a
+tiled 2D convolution and a point-in-polygon test), which are too large to keep here. Each is a
+Kernel Tuner cache file, and deterministic.
 
 What they copy from real GPU spaces, as the literature describes them:
 - Validity comes from divisibility and resource limits, not at random: a tile must split evenly
@@ -10,11 +11,12 @@ What they copy from real GPU spaces, as the literature describes them:
 - Times come from interacting effects (a register tile that spills, occupancy that falls with
   shared memory and thread count, vector loads that only pay with the right strides), with
   seeded roughness of a few per cent on every point and a few cliffs.
+- Parameters of very different lengths: on/off flags beside a block size of 32 values.
 - Readings are GPU-quiet: five per point, about 1% apart.
 
 Neither model is a real device. They are stand-ins that a strategy tuned on the smooth bowl or
 on lavapipe's noisy spaces has not seen, so the replay benchmark has rugged, sparse, quiet
-spaces of thousands of points to run on (17,956 and 6,656 configurations).
+spaces of thousands of points to run on (17,956, 6,656 and 8,448 configurations).
 
 Usage: recordings/make_gpu_like.py   (writes both files next to this script)
 """
@@ -103,9 +105,40 @@ def conv_like(draw):
             "tune_params": dict(zip(names, values)), "cache": cache}
 
 
+def pnpoly_like(draw):
+    names = ["block_size_x", "tile_size", "between_method", "use_precomputed_slopes",
+             "use_method"]
+    values = [[32 * i for i in range(1, 33)], [1] + [2 * i for i in range(1, 11)], [0, 1, 2, 3],
+              [0, 1], [0, 1, 2]]
+    cache = {}
+    for combo in itertools.product(*values):
+        bs, ts, bm, sl, um = combo
+        key = ",".join(map(str, combo))
+        entry = dict(zip(names, combo))
+        registers = 20 + 3 * ts + 6 * (um == 2) + 4 * sl
+        if registers * bs > 65536:
+            entry["time"] = "InvalidConfig"
+            cache[key] = entry
+            continue
+        # Occupancy from registers and block size, work per thread from the tile, and a tail
+        # when the tile of points does not divide the polygon's work evenly.
+        blocks = min(16, 2048 // bs, 65536 // (registers * bs))
+        occupancy = 1 + 1.2 * max(0.0, 0.5 - blocks * bs / 2048)
+        tile = 1 / (1 + 0.35 * math.log2(ts)) + 0.015 * ts
+        tail = 1.15 if (1024 * 20) % (bs * ts) != 0 else 1.0
+        method = [1.0, 0.93, 1.05, 0.97][bm] * [1.0, 0.9, 1.1][um] * (0.95 if sl else 1.0)
+        ms = 3.0 * occupancy * tile * tail * method * (1 + 0.05 * draw.random())
+        entry["time"] = ms
+        entry["times"] = readings(draw, ms)
+        cache[key] = entry
+    return {"kernel_name": "pnpoly_like", "tune_params_keys": names,
+            "tune_params": dict(zip(names, values)), "cache": cache}
+
+
 def main():
     for name, build, seed in (("gemm_like_synthetic.json", gemm_like, 11),
-                              ("conv_like_synthetic.json", conv_like, 12)):
+                              ("conv_like_synthetic.json", conv_like, 12),
+                              ("pnpoly_like_synthetic.json", pnpoly_like, 5)):
         space = build(random.Random(seed))
         ran = sum(1 for e in space["cache"].values() if isinstance(e["time"], float))
         times = [e["time"] for e in space["cache"].values() if isinstance(e["time"], float)]
