@@ -8,7 +8,8 @@ curve: drawing k of the N recorded points without replacement, the i-th fastest 
 drawn with probability C(N-1-i, k-1) / C(N, k). A search that stopped before k evaluations
 keeps its best. With a noise level (bench-search.py --noise CV), every reading is the point's
 recorded mean under log-normal noise of that coefficient of variation (replay --noise), so the
-truth the table scores against is exactly what the strategies sampled around.
+truth the table scores against is exactly what the strategies sampled around. Under the default
+strategy's row, a line says whether it meets issue 31's targets.
 """
 import json
 import math
@@ -106,4 +107,17 @@ def bench_replay(spvtune, recordings, strategies, seeds, noise=None):
                 print(f"{label:>18} {cells[0]:>12} {cells[1]:>12} {evaluations:6.0f} " +
                       " ".join(f"{c:6.3f}" for c in curve), flush=True)
                 rows.append((name, label, cells, evaluations, curve, expected))
+                if strategy == "default":
+                    print(target_line(runs, curve, expected, seeds))
     return rows
+
+
+def target_line(runs, curve, expected, seeds):
+    """Issue 31's targets for the default strategy: never below random's expected best-so-far
+    after k >= 20 points, and within 5% of the optimum in at least 90% of the seeds."""
+    below = [f"@{k} {c:.3f} < {e:.3f}" for k, c, e in zip(CHECKPOINTS, curve, expected)
+             if k >= 20 and c < e]
+    within = sum(evaluations_within(t, o, 1.05) is not None for t, o, _ in runs)
+    return (f"{'':>18} targets: above random at k >= 20: "
+            f"{'yes' if not below else 'no (' + ', '.join(below) + ')'}; within 5% in "
+            f"{within}/{seeds} seeds ({'met' if within >= 0.9 * seeds else 'not met'}, >= 90%)")
