@@ -33,41 +33,72 @@ def readings(draw, ms):
     return [round(ms * (1 + 0.01 * draw.gauss(0, 1)), 5) for _ in range(5)]
 
 
+def space(kernel_name, names, values, model, draw):
+    """A Kernel Tuner cache of every configuration of the grid that `model(combo, draw)` puts in
+    the space: its time in ms (drawn roughness included), or a failure's name; None: outside."""
+    cache = {}
+    for combo in itertools.product(*values):
+        time = model(combo, draw)
+        if time is None:
+            continue
+        entry = dict(zip(names, combo))
+        entry["time"] = time
+        if isinstance(time, float):
+            entry["times"] = readings(draw, time)
+        cache[",".join(map(str, combo))] = entry
+    return {"kernel_name": kernel_name, "tune_params_keys": names,
+            "tune_params": dict(zip(names, values)), "cache": cache}
+
+
+def gemm_time(combo, draw):
+    mwg, nwg, kwg, mdimc, ndimc, mdima, ndimb, vwm, vwn, sa, sb = combo
+    threads = mdimc * ndimc
+    valid = (threads >= 64 and mwg % (mdimc * vwm) == 0 and nwg % (ndimc * vwn) == 0
+             and mwg % (mdima * vwm) == 0 and nwg % (ndimb * vwn) == 0
+             and kwg % (threads // mdima) == 0 and kwg % (threads // ndimb) == 0)
+    if not valid:
+        return None
+    tile = (mwg // mdimc) * (nwg // ndimc)  # accumulators per thread
+    shared = (sa * mwg + sb * nwg) * kwg * 4
+    if shared > 16384:
+        return "RuntimeFailedConfig"
+    # Reuse grows with the register tile until it spills past 64 accumulators.
+    compute = 1.0 / math.sqrt(tile) + (0.02 * (tile - 64) if tile > 64 else 0.0)
+    occupancy = 1.0 + 0.5 * (threads / 256) ** 2 + shared / 49152
+    caching = 1.0 - 0.12 * sa * (mwg >= 64) - 0.12 * sb * (nwg >= 64)
+    vectors = 1.0 - 0.06 * math.log2(vwm) * (mdima == mdimc) - 0.06 * math.log2(vwn) * (
+        ndimb == ndimc)
+    ms = 4.0 * compute * occupancy * caching * vectors * (1 + 0.08 * draw.random())
+    if (mwg * nwg) // threads == 8 and vwm * vwn >= 8:  # a register-bank cliff
+        ms *= 2.5
+    return ms
+
+
 def gemm_like(draw):
     names = ["MWG", "NWG", "KWG", "MDIMC", "NDIMC", "MDIMA", "NDIMB", "VWM", "VWN", "SA", "SB"]
     values = [[16, 32, 64, 128], [16, 32, 64, 128], [32], [8, 16, 32], [8, 16, 32], [8, 16, 32],
               [8, 16, 32], [1, 2, 4, 8], [1, 2, 4, 8], [0, 1], [0, 1]]
-    cache = {}
-    for combo in itertools.product(*values):
-        mwg, nwg, kwg, mdimc, ndimc, mdima, ndimb, vwm, vwn, sa, sb = combo
-        threads = mdimc * ndimc
-        valid = (threads >= 64 and mwg % (mdimc * vwm) == 0 and nwg % (ndimc * vwn) == 0
-                 and mwg % (mdima * vwm) == 0 and nwg % (ndimb * vwn) == 0
-                 and kwg % (threads // mdima) == 0 and kwg % (threads // ndimb) == 0)
-        if not valid:
-            continue
-        key = ",".join(map(str, combo))
-        entry = dict(zip(names, combo))
-        tile = (mwg // mdimc) * (nwg // ndimc)  # accumulators per thread
-        shared = (sa * mwg + sb * nwg) * kwg * 4
-        if shared > 16384:
-            entry["time"] = "RuntimeFailedConfig"
-            cache[key] = entry
-            continue
-        # Reuse grows with the register tile until it spills past 64 accumulators.
-        compute = 1.0 / math.sqrt(tile) + (0.02 * (tile - 64) if tile > 64 else 0.0)
-        occupancy = 1.0 + 0.5 * (threads / 256) ** 2 + shared / 49152
-        caching = 1.0 - 0.12 * sa * (mwg >= 64) - 0.12 * sb * (nwg >= 64)
-        vectors = 1.0 - 0.06 * math.log2(vwm) * (mdima == mdimc) - 0.06 * math.log2(vwn) * (
-            ndimb == ndimc)
-        ms = 4.0 * compute * occupancy * caching * vectors * (1 + 0.08 * draw.random())
-        if (mwg * nwg) // threads == 8 and vwm * vwn >= 8:  # a register-bank cliff
-            ms *= 2.5
-        entry["time"] = ms
-        entry["times"] = readings(draw, ms)
-        cache[key] = entry
-    return {"kernel_name": "gemm_like", "tune_params_keys": names,
-            "tune_params": dict(zip(names, values)), "cache": cache}
+    return space("gemm_like", names, values, gemm_time, draw)
+
+
+def conv_time(combo, draw):
+    bx, by, tx, ty, pad, ro = combo
+    threads = bx * by
+    if threads < 64 or threads > 1024:
+        return None
+    filter_size = 17
+    halo_x, halo_y = bx * tx + filter_size - 1, by * ty + filter_size - 1
+    shared = halo_x * halo_y * 4
+    if shared > 49152:
+        return "CompilationFailedConfig"
+    # Shared-memory reuse per output against the halo's overhead and occupancy.
+    reuse = (bx * tx * by * ty) / (halo_x * halo_y)
+    occupancy = max(1, (49152 // shared)) * threads
+    occupancy_loss = 1.0 + 0.6 * max(0.0, 1 - occupancy / 1536)
+    registers = 1.0 + 0.04 * max(0, tx * ty - 16)
+    banks = 1.0 + (0.25 if (bx % 32 != 0 and pad == 0) else 0.0)
+    return 1.5 / (0.2 + reuse) * occupancy_loss * registers * banks * (
+        0.95 if ro else 1.0) * (1 + 0.06 * draw.random())
 
 
 def conv_like(draw):
@@ -75,34 +106,22 @@ def conv_like(draw):
              "read_only"]
     values = [[16, 32, 48, 64, 96, 128], [1, 2, 4, 8, 16, 32], list(range(1, 9)),
               list(range(1, 9)), [0, 1], [0, 1]]
-    cache = {}
-    filter_size = 17
-    for combo in itertools.product(*values):
-        bx, by, tx, ty, pad, ro = combo
-        threads = bx * by
-        if threads < 64 or threads > 1024:
-            continue
-        key = ",".join(map(str, combo))
-        entry = dict(zip(names, combo))
-        halo_x, halo_y = bx * tx + filter_size - 1, by * ty + filter_size - 1
-        shared = halo_x * halo_y * 4
-        if shared > 49152:
-            entry["time"] = "CompilationFailedConfig"
-            cache[key] = entry
-            continue
-        # Shared-memory reuse per output against the halo's overhead and occupancy.
-        reuse = (bx * tx * by * ty) / (halo_x * halo_y)
-        occupancy = max(1, (49152 // shared)) * threads
-        occupancy_loss = 1.0 + 0.6 * max(0.0, 1 - occupancy / 1536)
-        registers = 1.0 + 0.04 * max(0, tx * ty - 16)
-        banks = 1.0 + (0.25 if (bx % 32 != 0 and pad == 0) else 0.0)
-        ms = 1.5 / (0.2 + reuse) * occupancy_loss * registers * banks * (
-            0.95 if ro else 1.0) * (1 + 0.06 * draw.random())
-        entry["time"] = ms
-        entry["times"] = readings(draw, ms)
-        cache[key] = entry
-    return {"kernel_name": "conv_like", "tune_params_keys": names,
-            "tune_params": dict(zip(names, values)), "cache": cache}
+    return space("conv_like", names, values, conv_time, draw)
+
+
+def pnpoly_time(combo, draw):
+    bs, ts, bm, sl, um = combo
+    registers = 20 + 3 * ts + 6 * (um == 2) + 4 * sl
+    if registers * bs > 65536:
+        return "InvalidConfig"
+    # Occupancy from registers and block size, work per thread from the tile, and a tail when
+    # the tile of points does not divide the polygon's work evenly.
+    blocks = min(16, 2048 // bs, 65536 // (registers * bs))
+    occupancy = 1 + 1.2 * max(0.0, 0.5 - blocks * bs / 2048)
+    tile = 1 / (1 + 0.35 * math.log2(ts)) + 0.015 * ts
+    tail = 1.15 if (1024 * 20) % (bs * ts) != 0 else 1.0
+    method = [1.0, 0.93, 1.05, 0.97][bm] * [1.0, 0.9, 1.1][um] * (0.95 if sl else 1.0)
+    return 3.0 * occupancy * tile * tail * method * (1 + 0.05 * draw.random())
 
 
 def pnpoly_like(draw):
@@ -110,41 +129,18 @@ def pnpoly_like(draw):
              "use_method"]
     values = [[32 * i for i in range(1, 33)], [1] + [2 * i for i in range(1, 11)], [0, 1, 2, 3],
               [0, 1], [0, 1, 2]]
-    cache = {}
-    for combo in itertools.product(*values):
-        bs, ts, bm, sl, um = combo
-        key = ",".join(map(str, combo))
-        entry = dict(zip(names, combo))
-        registers = 20 + 3 * ts + 6 * (um == 2) + 4 * sl
-        if registers * bs > 65536:
-            entry["time"] = "InvalidConfig"
-            cache[key] = entry
-            continue
-        # Occupancy from registers and block size, work per thread from the tile, and a tail
-        # when the tile of points does not divide the polygon's work evenly.
-        blocks = min(16, 2048 // bs, 65536 // (registers * bs))
-        occupancy = 1 + 1.2 * max(0.0, 0.5 - blocks * bs / 2048)
-        tile = 1 / (1 + 0.35 * math.log2(ts)) + 0.015 * ts
-        tail = 1.15 if (1024 * 20) % (bs * ts) != 0 else 1.0
-        method = [1.0, 0.93, 1.05, 0.97][bm] * [1.0, 0.9, 1.1][um] * (0.95 if sl else 1.0)
-        ms = 3.0 * occupancy * tile * tail * method * (1 + 0.05 * draw.random())
-        entry["time"] = ms
-        entry["times"] = readings(draw, ms)
-        cache[key] = entry
-    return {"kernel_name": "pnpoly_like", "tune_params_keys": names,
-            "tune_params": dict(zip(names, values)), "cache": cache}
+    return space("pnpoly_like", names, values, pnpoly_time, draw)
 
 
 def main():
     for name, build, seed in (("gemm_like_synthetic.json", gemm_like, 11),
                               ("conv_like_synthetic.json", conv_like, 12),
                               ("pnpoly_like_synthetic.json", pnpoly_like, 5)):
-        space = build(random.Random(seed))
-        ran = sum(1 for e in space["cache"].values() if isinstance(e["time"], float))
-        times = [e["time"] for e in space["cache"].values() if isinstance(e["time"], float)]
-        print(f"{name}: {len(space['cache'])} points, {ran} ran, "
+        written = build(random.Random(seed))
+        times = [e["time"] for e in written["cache"].values() if isinstance(e["time"], float)]
+        print(f"{name}: {len(written['cache'])} points, {len(times)} ran, "
               f"{max(times) / min(times):.1f}x between the best and worst modelled times")
-        (HERE / name).write_text(json.dumps(space, separators=(",", ":")))
+        (HERE / name).write_text(json.dumps(written, separators=(",", ":")))
 
 
 if __name__ == "__main__":

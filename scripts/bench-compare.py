@@ -16,12 +16,13 @@ scripts/bench-compare.py [--runs 20] [--budget S] [--skip copies,slower,loaded]
 """
 import argparse
 import json
-import multiprocessing
 import pathlib
 import subprocess
 import sys
 import tempfile
 import time
+
+from busy_core import one_core_busy
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "default"
@@ -80,11 +81,6 @@ def calibrate(work, lows, target):
     return min(measured, key=lambda m: abs(m[1] - target))
 
 
-def busy_loop():
-    while True:
-        pass
-
-
 def gated_runs(work, args, label, target, lows):
     low, ratio = calibrate(work, lows, target)
     print(f"  contender {planted(low + 1)} against {planted(low)}: {ratio:.3f}x", flush=True)
@@ -140,14 +136,9 @@ def main():
         if "slower" not in skip:
             gated_runs(work, args, "10% slower contender, quiet", 1.10, (6, 8, 10, 12))
         if "loaded" not in skip:
-            hog = multiprocessing.Process(target=busy_loop, daemon=True)
-            hog.start()
-            try:
+            with one_core_busy():
                 gated_runs(work, args, "20% slower contender, one core held busy", 1.20,
                            (2, 3, 4, 5))
-            finally:
-                hog.terminate()
-                hog.join()
 
 
 if __name__ == "__main__":

@@ -27,12 +27,13 @@ Usage: scripts/bench-race.py [--spvtune build/default/app/spvtune] [--repeats 3]
 """
 import argparse
 import json
-import multiprocessing
 import pathlib
 import subprocess
 import sys
 import tempfile
 import time
+
+from busy_core import one_core_busy
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -138,11 +139,6 @@ def ties_line(label, ties):
             f" max {most[-1]}")
 
 
-def busy_loop():
-    while True:
-        pass
-
-
 def overhead_line(label, time_):
     rest = {k: round(v, 2) for k, v in time_.items() if k not in ("wall_s", "kernel_s")}
     return (f"{label} wall / kernel time: {time_['wall_s']:.2f} s / {time_['kernel_s']:.2f} s"
@@ -191,14 +187,9 @@ def main():
             ties = identical_ties(args.spvtune, work, kernels, args.copies, args.identical_runs)
             print(ties_line(f"identical copies ({args.copies}), quiet", ties))
             if not args.no_load:
-                hog = multiprocessing.Process(target=busy_loop, daemon=True)
-                hog.start()
-                try:
+                with one_core_busy():
                     ties = identical_ties(args.spvtune, work, kernels, args.copies,
                                           args.identical_runs)
-                finally:
-                    hog.terminate()
-                    hog.join()
                 print(ties_line(f"identical copies ({args.copies}), one core held busy", ties))
         shipped = ROOT / "configs" / "elementwise.json"
         for _ in range(max(1, args.repeats)):
