@@ -108,9 +108,10 @@ void add_search_options(CLI::App& command, problem::Settings& overrides) {
             },
             "How each key's candidates are searched: exhaustive, random, halving, local or "
             "genetic" +
-                default_text("search", "local above " +
-                                           std::to_string(tune::local_search_threshold) +
-                                           " runnable candidates, else exhaustive"))
+                default_text(
+                    "search",
+                    "local above " + std::to_string(tune::local_search_threshold) +
+                        " runnable candidates or when max_candidates is fewer, else exhaustive"))
         ->check(strategy_name());
     command
         .add_option("--budget", overrides.search_budget_s,

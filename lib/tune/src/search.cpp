@@ -8,7 +8,11 @@ SearchStrategy choose_strategy(const SearchSettings& settings, std::size_t runna
     if (settings.strategy) {
         return *settings.strategy;
     }
-    return runnable > local_search_threshold ? SearchStrategy::local : SearchStrategy::exhaustive;
+    // A limit below the key's size would cut an exhaustive run at the file's first points, not
+    // at the ones a search finds promising.
+    const bool limited = settings.max_candidates && *settings.max_candidates < runnable;
+    return runnable > local_search_threshold || limited ? SearchStrategy::local
+                                                        : SearchStrategy::exhaustive;
 }
 
 SearchOutcome run_search(std::span<const SearchPoint> points, SearchStrategy strategy,

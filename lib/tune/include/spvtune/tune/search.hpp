@@ -32,8 +32,8 @@ struct GridPosition {
 /// ever run: a point it never proposes is not checked, measured or prepared.
 /// Every member has an initializer, so designated initializers may leave any out.
 struct SearchSettings {
-    /// Nullopt: automatic, `local` above `local_search_threshold` runnable candidates, else
-    /// `exhaustive`.
+    /// Nullopt: automatic, `local` above `local_search_threshold` runnable candidates or when
+    /// `max_candidates` is fewer than them, else `exhaustive`.
     std::optional<SearchStrategy> strategy{};
     /// Per key: once spent, the search proposes no new point and the final race begins.
     std::optional<std::chrono::milliseconds> budget{};
