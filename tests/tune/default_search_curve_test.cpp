@@ -43,6 +43,22 @@ std::vector<double> truths(const Recording& recording) {
     return out;
 }
 
+/// Each point's recorded median, NaN for a failed point: what a race of its readings compares.
+std::vector<double> median_truths(const Recording& recording) {
+    std::vector<double> out;
+    for (const RecordedPoint& point : recording.points) {
+        std::vector<double> times = point.times_ns;
+        if (!point.error.empty() || times.empty()) {
+            out.push_back(std::numeric_limits<double>::quiet_NaN());
+            continue;
+        }
+        std::sort(times.begin(), times.end());
+        const std::size_t half = times.size() / 2;
+        out.push_back(times.size() % 2 == 1 ? times[half] : (times[half - 1] + times[half]) / 2);
+    }
+    return out;
+}
+
 double log_choose(std::size_t n, std::size_t k) {
     REQUIRE(k <= n);
     return std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(k) + 1) -
@@ -78,15 +94,23 @@ struct Replayed {
     double optimum = 0;
 };
 
-Replayed replay_default(const Recording& recording, std::size_t seeds,
-                        std::optional<std::size_t> max_candidates = {}) {
-    Replayed out;
-    out.truth = truths(recording);
-    const std::vector<double>& truth = out.truth;
-    out.optimum = std::numeric_limits<double>::infinity();
+double optimum_of(const std::vector<double>& truth) {
+    double optimum = std::numeric_limits<double>::infinity();
     for (const double t : truth) {
-        out.optimum = std::isnan(t) ? out.optimum : std::min(out.optimum, t);
+        optimum = std::isnan(t) ? optimum : std::min(optimum, t);
     }
+    return optimum;
+}
+
+/// The default search's replays for seeds 0 to `seeds` - 1, judged by `truth` (by default
+/// each point's recorded mean).
+Replayed replay_default(const Recording& recording, std::size_t seeds,
+                        std::optional<std::size_t> max_candidates = {},
+                        std::vector<double> truth_of_points = {}) {
+    Replayed out;
+    out.truth = truth_of_points.empty() ? truths(recording) : std::move(truth_of_points);
+    const std::vector<double>& truth = out.truth;
+    out.optimum = optimum_of(truth);
     for (std::size_t seed = 0; seed < seeds; ++seed) {
         SearchSettings settings;
         settings.seed = seed;
@@ -159,6 +183,12 @@ TEST_CASE("the default search of the recorded split-K space stays above random s
     const std::size_t within = seeds_within(replayed, 1.05);
     MESSAGE("within 5% of the optimum in " << within << " of 20 seeds");
     CHECK(within >= 14);
+    // The recording's readings are bimodal (it was taken under load), so the best recorded mean
+    // is not the best recorded median: the seeds that missed it measured the point 6% off, and
+    // the race, which compares medians, picked points whose readings sit in the fast mode. By
+    // the recorded medians every seed measures a point within 5% of the best.
+    const Replayed by_median = replay_default(recording, 20, {}, median_truths(recording));
+    CHECK(seeds_within(by_median, 1.05) == 20);
 }
 
 TEST_CASE(
