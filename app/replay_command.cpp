@@ -95,7 +95,20 @@ tune::Recording load_recording(const std::string& path, const tune::RecordingSel
     try {
         json = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& error) {
-        throw std::runtime_error(path + ": not a JSON recording: " + error.what());
+        const std::optional<tune::ClosedCache> closed =
+            tune::close_unfinished_kernel_tuner_cache(text);
+        if (!closed) {
+            throw std::runtime_error(path + ": not a JSON recording: " + error.what());
+        }
+        json = nlohmann::json::parse(closed->text);
+        std::cerr << "spvtune: " << path
+                  << ": an unfinished Kernel Tuner cache file (a stopped run leaves it open): "
+                     "read up to its last complete entry";
+        if (closed->dropped_bytes > 0) {
+            std::cerr << ", leaving out " << closed->dropped_bytes
+                      << " bytes of an entry the stop cut off";
+        }
+        std::cerr << '\n';
     }
     return tune::read_recording(json, path, select);
 }

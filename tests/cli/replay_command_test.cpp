@@ -195,6 +195,29 @@ TEST_CASE(
     CHECK(contains(malformed.err, "name=value"));
 }
 
+TEST_CASE("replay reads a Kernel Tuner cache a stopped run left open, and says what it left out") {
+    // Kernel Tuner writes the header, then an entry a line, and closes the file at the end.
+    nlohmann::json header = space();
+    const nlohmann::json cache = header["cache"];
+    header.erase("cache");
+    std::string text = header.dump();
+    text.pop_back();  // its closing brace
+    text += ",\n\"cache\": {\n";
+    for (const auto& [name, entry] : cache.items()) {
+        text += nlohmann::json(name).dump() + ": " + entry.dump() + ",\n";
+    }
+    const std::string cut = "\"9,9\": {\"bx\": 9, \"by\": 9, \"ti";
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "open.json";
+    write_bytes(recording, text + cut);
+    const SpvtuneRun run = run_spvtune(scratch, {"replay", recording.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(contains(run.err, recording.string() + ": an unfinished Kernel Tuner cache file"));
+    CHECK(contains(run.err, "leaving out " + std::to_string(cut.size()) + " bytes"));
+    CHECK(contains(run.out, "measured 11 of 11 recorded points"));
+    CHECK(contains(run.out, "winner k[bx=16,by=2]"));
+}
+
 TEST_CASE("replay refuses a damaged recording naming the file and the JSON pointer") {
     TempDirectory scratch;
     const auto recording = scratch.path() / "space.json";

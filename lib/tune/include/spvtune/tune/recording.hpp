@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +75,21 @@ struct RecordingSelection {
 /// key_matches throws passes through.
 Recording read_recording(const nlohmann::json& json, std::string_view source,
                          const RecordingSelection& select = {});
+
+/// An unfinished Kernel Tuner cache file, closed.
+struct ClosedCache {
+    std::string text;
+    /// Bytes of an entry cut off by the stop that were left out (0: the file ended after an
+    /// entry).
+    std::size_t dropped_bytes = 0;
+};
+
+/// Kernel Tuner writes its cache file an entry at a time and closes it when tuning ends, so a
+/// stopped run leaves the file open (Kernel Tuner reads such a file back by closing it). The
+/// text of such a file closed after its last complete entry, leaving out an entry the stop cut
+/// off; nullopt when closing does not make `text` an object with `tune_params` and a `cache`
+/// object (not an unfinished cache, or damaged elsewhere). Meant for text that failed to parse.
+std::optional<ClosedCache> close_unfinished_kernel_tuner_cache(std::string_view text);
 
 /// The recording as a Kernel Tuner cache file: `tune_params_keys`, `tune_params` and `cache`,
 /// times in milliseconds, failures as their reason.
