@@ -79,6 +79,28 @@ std::string recording_key_text(const tune::Recording& recording) {
     return problem::to_string(key);
 }
 
+/// A Kernel Tuner cache that a stopped run left open, closed: said on stderr once it reads.
+tune::Recording read_unfinished(const std::string& path, const tune::ClosedCache& closed,
+                                const tune::RecordingSelection& select) {
+    tune::Recording recording;
+    try {
+        recording = tune::read_recording(closed.json, path, select);
+    } catch (const std::runtime_error& error) {
+        throw std::runtime_error(std::string(error.what()) +
+                                 " (the file ends unfinished, as a stopped Kernel Tuner run leaves "
+                                 "its cache; it was read closed after its last complete line)");
+    }
+    std::cerr << "spvtune: " << path
+              << ": an unfinished Kernel Tuner cache file (a stopped run leaves it open): read up "
+                 "to its last complete entry";
+    if (closed.dropped_bytes > 0) {
+        std::cerr << ", leaving out " << closed.dropped_bytes
+                  << " bytes of an entry the stop cut off";
+    }
+    std::cerr << '\n';
+    return recording;
+}
+
 tune::Recording load_recording(const std::string& path, const tune::RecordingSelection& select) {
     const std::string text = read_input_file(path, "recording");
     if (text.size() > max_recording_bytes) {
@@ -100,15 +122,7 @@ tune::Recording load_recording(const std::string& path, const tune::RecordingSel
         if (!closed) {
             throw std::runtime_error(path + ": not a JSON recording: " + error.what());
         }
-        json = nlohmann::json::parse(closed->text);
-        std::cerr << "spvtune: " << path
-                  << ": an unfinished Kernel Tuner cache file (a stopped run leaves it open): "
-                     "read up to its last complete entry";
-        if (closed->dropped_bytes > 0) {
-            std::cerr << ", leaving out " << closed->dropped_bytes
-                      << " bytes of an entry the stop cut off";
-        }
-        std::cerr << '\n';
+        return read_unfinished(path, *closed, select);
     }
     return tune::read_recording(json, path, select);
 }

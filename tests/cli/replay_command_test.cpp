@@ -216,6 +216,17 @@ TEST_CASE("replay reads a Kernel Tuner cache a stopped run left open, and says w
     CHECK(contains(run.err, "leaving out " + std::to_string(cut.size()) + " bytes"));
     CHECK(contains(run.out, "measured 11 of 11 recorded points"));
     CHECK(contains(run.out, "winner k[bx=16,by=2]"));
+
+    // Cut where closing makes a cache that is short of what it needs: refused, saying why.
+    write_bytes(recording,
+                "{\"cache\": {\"4,1\": {\"bx\": 4, \"by\": 1, \"time\": 2.5}},\n"
+                "\"tune_params_keys\": [\"bx\", \"by\"],\n"
+                "\"tune_params\": {\"bx\": [4],\n");
+    const SpvtuneRun short_of = run_spvtune(scratch, {"replay", recording.string()});
+    CHECK(short_of.exit_code == 2);
+    CHECK(contains(short_of.err, "/tune_params: expected a member \"by\""));
+    CHECK(contains(short_of.err, "(the file ends unfinished"));
+    CHECK_FALSE(contains(short_of.err, "read up to its last complete entry"));
 }
 
 TEST_CASE("replay refuses a damaged recording naming the file and the JSON pointer") {

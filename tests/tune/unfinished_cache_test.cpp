@@ -42,10 +42,9 @@ std::string open_file(std::size_t written) {
     return text;
 }
 
-std::vector<std::string> point_names(const std::string& text) {
+std::vector<std::string> point_names(const nlohmann::json& json) {
     std::vector<std::string> names;
-    for (const RecordedPoint& point :
-         read_recording(nlohmann::json::parse(text), "c.json").points) {
+    for (const RecordedPoint& point : read_recording(json, "c.json").points) {
         names.push_back(point.name);
     }
     return names;
@@ -59,9 +58,9 @@ TEST_CASE("an open cache is closed after its last entry, with or without the com
     const std::optional<ClosedCache> closed = close_unfinished_kernel_tuner_cache(open);
     REQUIRE(closed.has_value());
     CHECK(closed->dropped_bytes == 0);
-    CHECK(point_names(closed->text) ==
+    CHECK(point_names(closed->json) ==
           std::vector<std::string>{"tile[bx=16,by=1]", "tile[bx=16,by=2]", "tile[bx=32,by=1]"});
-    const Recording recording = read_recording(nlohmann::json::parse(closed->text), "c.json");
+    const Recording recording = read_recording(closed->json, "c.json");
     CHECK(recording.points[0].times_ns == std::vector<double>{3.8e6, 3.9e6, 4.0e6});
     CHECK(recording.points[2].error == "RuntimeFailedConfig");
 
@@ -69,7 +68,7 @@ TEST_CASE("an open cache is closed after its last entry, with or without the com
     no_comma.erase(no_comma.rfind(','), 1);
     const std::optional<ClosedCache> also = close_unfinished_kernel_tuner_cache(no_comma + "\n  ");
     REQUIRE(also.has_value());
-    CHECK(point_names(also->text) == point_names(closed->text));
+    CHECK(point_names(also->json) == point_names(closed->json));
 }
 
 TEST_CASE("an entry the stop cut off is left out, and how much of it is said") {
@@ -78,8 +77,27 @@ TEST_CASE("an entry the stop cut off is left out, and how much of it is said") {
     const std::optional<ClosedCache> closed = close_unfinished_kernel_tuner_cache(whole + part);
     REQUIRE(closed.has_value());
     CHECK(closed->dropped_bytes == part.size());
-    CHECK(point_names(closed->text) ==
+    CHECK(point_names(closed->json) ==
           std::vector<std::string>{"tile[bx=16,by=1]", "tile[bx=16,by=2]"});
+}
+
+TEST_CASE("a stop between the cache's closing brace and the file's keeps every entry") {
+    std::string text = open_file(4);
+    text.erase(text.rfind(','));
+    text += "}";
+    const std::optional<ClosedCache> closed = close_unfinished_kernel_tuner_cache(text + "\n");
+    REQUIRE(closed.has_value());
+    CHECK(closed->dropped_bytes == 0);
+    CHECK(point_names(closed->json).size() == 4);
+}
+
+TEST_CASE("a last line damaged, not cut, is no entry a stop cut off") {
+    // The parse fails before the text's end: Kernel Tuner would refuse these too.
+    const std::string open = open_file(3);
+    CHECK_FALSE(close_unfinished_kernel_tuner_cache(open + "this is not json {{{\n").has_value());
+    CHECK_FALSE(close_unfinished_kernel_tuner_cache(open + R"("32,2": {"bx": 32, "time": oops})")
+                    .has_value());
+    CHECK_FALSE(close_unfinished_kernel_tuner_cache(open + ",\n").has_value());
 }
 
 TEST_CASE("text that closing does not make a cache is not taken for an unfinished one") {

@@ -1,3 +1,5 @@
+#include <array>
+
 #include <spvtune/tune/recording.hpp>
 
 namespace spvtune::tune {
@@ -8,28 +10,66 @@ std::string_view without_trailing_space(std::string_view text) {
     return end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 1);
 }
 
-/// `text` (up to its last entry) with the cache object and the file closed, if that is a cache.
-std::optional<std::string> closed(std::string_view text) {
+/// Follows a parse without building anything, to learn where it failed.
+class ParseEnd final : public nlohmann::json_sax<nlohmann::json> {
+  public:
+    /// Whether the text parsed no further than its end: all it lacks is what would follow.
+    static bool too_soon(std::string_view text) {
+        ParseEnd end;
+        nlohmann::json::sax_parse(text.begin(), text.end(), &end);
+        return end.failed_at_ > text.size();
+    }
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception&) override {
+        failed_at_ = position;  // past the last byte when the input ended too soon
+        return false;
+    }
+
+  private:
+    std::size_t failed_at_ = 0;
+};
+
+/// `text` (up to an entry) closed as a cache file, if that makes one: the cache object and the
+/// file, or the file alone (a stop between the two closing braces).
+std::optional<nlohmann::json> closed(std::string_view text) {
     text = without_trailing_space(text);
     if (text.ends_with(',')) {
         text.remove_suffix(1);
     }
-    std::string out(text);
-    out += "\n}\n}\n";
-    // Not parse(): a file that is no cache must cost no exception, and most calls are not.
-    const nlohmann::json json = nlohmann::json::parse(out, nullptr, /*allow_exceptions=*/false);
-    const bool cache = json.is_object() && json.contains("tune_params") && json.contains("cache") &&
-                       json["cache"].is_object();
-    return cache ? std::optional(std::move(out)) : std::nullopt;
+    for (const std::string_view closing : std::array<std::string_view, 2>{"\n}\n}\n", "\n}\n"}) {
+        std::string candidate(text);
+        candidate += closing;
+        // Not parse(): a closing that does not fit must cost no exception.
+        nlohmann::json json = nlohmann::json::parse(candidate, nullptr, /*allow_exceptions=*/false);
+        if (json.is_object() && json.contains("tune_params") && json.contains("cache") &&
+            json["cache"].is_object()) {
+            return json;
+        }
+    }
+    return std::nullopt;
 }
 
 }  // namespace
 
 std::optional<ClosedCache> close_unfinished_kernel_tuner_cache(std::string_view text) {
-    if (text.find("\"cache\"") == std::string_view::npos) {
+    // Only text that names a cache and that ends too soon: damage anywhere else is not a stop.
+    if (text.find("\"cache\"") == std::string_view::npos || !ParseEnd::too_soon(text)) {
         return std::nullopt;
     }
-    if (std::optional<std::string> whole = closed(text)) {
+    if (std::optional<nlohmann::json> whole = closed(text)) {
         return ClosedCache{std::move(*whole), 0};
     }
     // Kernel Tuner writes an entry a line: a stop in the middle of one leaves part of a line.
@@ -38,7 +78,7 @@ std::optional<ClosedCache> close_unfinished_kernel_tuner_cache(std::string_view 
     if (line == std::string_view::npos) {
         return std::nullopt;
     }
-    if (std::optional<std::string> kept = closed(written.substr(0, line))) {
+    if (std::optional<nlohmann::json> kept = closed(written.substr(0, line))) {
         return ClosedCache{std::move(*kept), written.size() - line - 1};
     }
     return std::nullopt;

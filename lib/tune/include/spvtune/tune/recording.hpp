@@ -76,19 +76,19 @@ struct RecordingSelection {
 Recording read_recording(const nlohmann::json& json, std::string_view source,
                          const RecordingSelection& select = {});
 
-/// An unfinished Kernel Tuner cache file, closed.
+/// An unfinished Kernel Tuner cache file, closed and parsed.
 struct ClosedCache {
-    std::string text;
+    nlohmann::json json;
     /// Bytes of an entry cut off by the stop that were left out (0: the file ended after an
     /// entry).
     std::size_t dropped_bytes = 0;
 };
 
-/// Kernel Tuner writes its cache file an entry at a time and closes it when tuning ends, so a
+/// Kernel Tuner writes its cache file an entry a line and closes it when tuning ends, so a
 /// stopped run leaves the file open (Kernel Tuner reads such a file back by closing it). The
-/// text of such a file closed after its last complete entry, leaving out an entry the stop cut
-/// off; nullopt when closing does not make `text` an object with `tune_params` and a `cache`
-/// object (not an unfinished cache, or damaged elsewhere). Meant for text that failed to parse.
+/// file closed after its last complete entry, leaving out a last line the stop cut off; nullopt
+/// unless `text` names a cache, fails to parse only at its end, and closing it makes an object
+/// with `tune_params` and a `cache` object. Meant for text that failed to parse.
 std::optional<ClosedCache> close_unfinished_kernel_tuner_cache(std::string_view text);
 
 /// The recording as a Kernel Tuner cache file: `tune_params_keys`, `tune_params` and `cache`,
