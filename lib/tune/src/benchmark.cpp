@@ -1,7 +1,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -77,8 +76,6 @@ class Scheduler {
         if (adaptive) {
             per_round = std::clamp<std::size_t>(most / decision_rounds, 1, per_round);
         }
-        // The first round takes one sample, each later one up to per_round.
-        const std::size_t most_rounds = 1 + (most - 1 + per_round - 1) / per_round;
         std::size_t taken = 0;
         for (std::size_t round = 0; taken < most && any_live(); ++round) {
             // The first round is one sample each: a candidate that has not calibrated its batch
@@ -93,7 +90,7 @@ class Scheduler {
             if (adaptive && taken >= settings_.min_samples && round + 1 >= decision_rounds) {
                 update_statistics();
                 eliminate();
-                if (settled() || undecidable(most_rounds)) {
+                if (settled()) {
                     break;
                 }
             }
@@ -347,52 +344,6 @@ class Scheduler {
         settled_on_ = *sound;
         return true;
     }
-
-    /// How many rounds in all the pair's interval would take to settle it (as settled() judges a
-    /// pair), were it to narrow as the square root of the rounds around the ratio it has now; 0
-    /// once settled, infinity when the ratio itself says the other is meaningfully faster.
-    double rounds_to_settle(const PairedRatio& ratio) const {
-        const double tolerance = settings_.stable_relative_width;
-        const double width = ratio.high - ratio.low;
-        if (cannot_beat_leader_meaningfully(ratio) ||
-            (width <= tolerance * ratio.ratio && ratio.ratio >= 1)) {
-            return 0;
-        }
-        const auto rounds = static_cast<double>(ratio.rounds);
-        double needed = std::numeric_limits<double>::infinity();
-        // Its low end must rise to 1 - indifference ...
-        const double room = ratio.ratio - (1 - settings_.indifference);
-        if (room > 0) {
-            needed = rounds * std::pow((ratio.ratio - ratio.low) / room, 2);
-        }
-        // ... or, for one no faster than the leader, the whole interval shrink to the tolerance.
-        if (ratio.ratio >= 1 && tolerance > 0) {
-            needed = std::min(needed, rounds * std::pow(width / (tolerance * ratio.ratio), 2));
-        }
-        return needed;
-    }
-
-    /// Whether no live candidate could become a sound winner (settled()) within the race's
-    /// rounds: for each, some pair's interval would need more than `futility_factor` times
-    /// them to settle. Sampling on would then end at the maximum with the same verdict (the
-    /// lowest median wins, ties reported as ties), only later: copies of one kernel on a loaded
-    /// machine, whose readings swing by 2x, would otherwise all take the most samples.
-    bool undecidable(std::size_t most_rounds) {
-        const std::vector<Track*> live = live_by_rank();
-        if (live.size() < 2) {
-            return false;
-        }
-        const double hopeless = futility_factor * static_cast<double>(most_rounds);
-        return std::all_of(live.begin(), live.end(), [&](const Track* leader) {
-            return std::any_of(live.begin(), live.end(), [&](const Track* other) {
-                return other != leader && rounds_to_settle(against(*leader, *other)) > hopeless;
-            });
-        });
-    }
-
-    /// A margin for how far the projection may be off: an interval from few rounds is itself
-    /// uncertain, and a race it would still settle must not be cut.
-    static constexpr double futility_factor = 4;
 
     /// For each ranked candidate, whether it is tied with the first (the winner): not
     /// confidently slower than it by more than the indifference threshold, judged round by round

@@ -27,8 +27,7 @@ struct Sample {
 inline constexpr std::size_t max_samples_per_submission = 64;
 
 enum class SamplingMode {
-    adaptive,  ///< round-robin with early elimination, a stability stop, and a stop once
-               ///< max_samples could not settle the race
+    adaptive,  ///< round-robin with early elimination and a stability stop
     fixed,     ///< exactly `warmup_runs` warm-ups and `max_samples` samples per candidate
 };
 
