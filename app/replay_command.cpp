@@ -80,11 +80,11 @@ std::string recording_key_text(const tune::Recording& recording) {
 }
 
 /// A Kernel Tuner cache that a stopped run left open, closed: said on stderr once it reads.
-tune::Recording read_unfinished(const std::string& path, const tune::ClosedCache& closed,
+tune::Recording read_unfinished(const std::string& path, const tune::RecordingText& parsed,
                                 const tune::RecordingSelection& select) {
     tune::Recording recording;
     try {
-        recording = tune::read_recording(closed.json, path, select);
+        recording = tune::read_recording(parsed.json, path, select);
     } catch (const std::runtime_error& error) {
         throw std::runtime_error(std::string(error.what()) +
                                  " (the file ends unfinished, as a stopped Kernel Tuner run leaves "
@@ -93,8 +93,8 @@ tune::Recording read_unfinished(const std::string& path, const tune::ClosedCache
     std::cerr << "spvtune: " << path
               << ": an unfinished Kernel Tuner cache file (a stopped run leaves it open): read up "
                  "to its last complete entry";
-    if (closed.dropped_bytes > 0) {
-        std::cerr << ", leaving out " << closed.dropped_bytes
+    if (parsed.dropped_bytes > 0) {
+        std::cerr << ", leaving out " << parsed.dropped_bytes
                   << " bytes of an entry the stop cut off";
     }
     std::cerr << '\n';
@@ -113,18 +113,14 @@ tune::Recording load_recording(const std::string& path, const tune::RecordingSel
         throw std::runtime_error(path + ": not a JSON recording: line " + std::to_string(at.line) +
                                  ", column " + std::to_string(at.column) + ": " + fault->problem);
     }
-    nlohmann::json json;
+    tune::RecordingText parsed;
     try {
-        json = nlohmann::json::parse(text);
+        parsed = tune::parse_recording_text(text);
     } catch (const nlohmann::json::exception& error) {
-        const std::optional<tune::ClosedCache> closed =
-            tune::close_unfinished_kernel_tuner_cache(text);
-        if (!closed) {
-            throw std::runtime_error(path + ": not a JSON recording: " + error.what());
-        }
-        return read_unfinished(path, *closed, select);
+        throw std::runtime_error(path + ": not a JSON recording: " + error.what());
     }
-    return tune::read_recording(json, path, select);
+    return parsed.unfinished ? read_unfinished(path, parsed, select)
+                             : tune::read_recording(parsed.json, path, select);
 }
 
 void write_file(const std::string& path, const nlohmann::json& json, const char* what) {

@@ -18,7 +18,7 @@ Neither model is a real device. They are stand-ins that a strategy tuned on the 
 on lavapipe's noisy spaces has not seen, so the replay benchmark has rugged, sparse, quiet
 spaces of thousands of points to run on (17,956, 6,656 and 8,448 configurations).
 
-Usage: recordings/make_gpu_like.py   (writes both files next to this script)
+Usage: recordings/make_gpu_like.py   (writes the three files next to this script)
 """
 import itertools
 import json

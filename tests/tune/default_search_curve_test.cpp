@@ -13,6 +13,7 @@
 
 #include <spvtune/tune/recording.hpp>
 #include <spvtune/tune/replay.hpp>
+#include <spvtune/tune/statistics.hpp>
 
 // The default search replayed over recorded spaces as scripts/bench-search.py --replay does:
 // after 20, 50, 100 and 200 points its best-so-far is at least what as many points drawn at
@@ -47,14 +48,8 @@ std::vector<double> truths(const Recording& recording) {
 std::vector<double> median_truths(const Recording& recording) {
     std::vector<double> out;
     for (const RecordedPoint& point : recording.points) {
-        std::vector<double> times = point.times_ns;
-        if (!point.error.empty() || times.empty()) {
-            out.push_back(std::numeric_limits<double>::quiet_NaN());
-            continue;
-        }
-        std::sort(times.begin(), times.end());
-        const std::size_t half = times.size() / 2;
-        out.push_back(times.size() % 2 == 1 ? times[half] : (times[half - 1] + times[half]) / 2);
+        out.push_back(point.error.empty() ? summarize(point.times_ns).median_ns
+                                          : std::numeric_limits<double>::quiet_NaN());
     }
     return out;
 }

@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <functional>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,20 +75,22 @@ struct RecordingSelection {
 Recording read_recording(const nlohmann::json& json, std::string_view source,
                          const RecordingSelection& select = {});
 
-/// An unfinished Kernel Tuner cache file, closed and parsed.
-struct ClosedCache {
+/// A recording file's JSON.
+struct RecordingText {
     nlohmann::json json;
-    /// Bytes of an entry cut off by the stop that were left out (0: the file ended after an
-    /// entry).
+    /// A Kernel Tuner cache file that a stopped run left open, read closed (below).
+    bool unfinished = false;
+    /// Of an unfinished file: bytes of an entry the stop cut off that were left out.
     std::size_t dropped_bytes = 0;
 };
 
-/// Kernel Tuner writes its cache file an entry a line and closes it when tuning ends, so a
-/// stopped run leaves the file open (Kernel Tuner reads such a file back by closing it). The
-/// file closed after its last complete entry, leaving out a last line the stop cut off; nullopt
-/// unless `text` names a cache, fails to parse only at its end, and closing it makes an object
-/// with `tune_params` and a `cache` object. Meant for text that failed to parse.
-std::optional<ClosedCache> close_unfinished_kernel_tuner_cache(std::string_view text);
+/// Parses a recording file's text. Kernel Tuner writes its cache file an entry a line and closes
+/// it when tuning ends, so a stopped run leaves the file open (Kernel Tuner reads such a file back
+/// by closing it): text that names a cache and fails to parse only at its end is closed after its
+/// last complete entry, leaving out a last line the stop cut off, when that makes an object with
+/// `tune_params` and a `cache` object. Throws the text's own nlohmann::json::parse_error
+/// otherwise.
+RecordingText parse_recording_text(std::string_view text);
 
 /// The recording as a Kernel Tuner cache file: `tune_params_keys`, `tune_params` and `cache`,
 /// times in milliseconds, failures as their reason.

@@ -11,7 +11,7 @@
 // entry a line, and closes the file when tuning ends): closed after its last complete entry, and
 // read as the entries it holds; anything else is not taken for one.
 
-namespace unfinished_cache_test {
+namespace recording_text_test {
 
 using namespace spvtune::tune;
 
@@ -42,6 +42,18 @@ std::string open_file(std::size_t written) {
     return text;
 }
 
+/// The cache `text` holds read closed; nullopt when it is no unfinished cache (parse_recording_text
+/// throws the text's own parse error).
+std::optional<RecordingText> close_unfinished_kernel_tuner_cache(const std::string& text) {
+    try {
+        RecordingText parsed = parse_recording_text(text);
+        REQUIRE(parsed.unfinished);
+        return parsed;
+    } catch (const nlohmann::json::parse_error&) {
+        return std::nullopt;
+    }
+}
+
 std::vector<std::string> point_names(const nlohmann::json& json) {
     std::vector<std::string> names;
     for (const RecordedPoint& point : read_recording(json, "c.json").points) {
@@ -55,7 +67,7 @@ std::vector<std::string> point_names(const nlohmann::json& json) {
 TEST_CASE("an open cache is closed after its last entry, with or without the comma after it") {
     const std::string open = open_file(3);
     REQUIRE_FALSE(nlohmann::json::accept(open));
-    const std::optional<ClosedCache> closed = close_unfinished_kernel_tuner_cache(open);
+    const std::optional<RecordingText> closed = close_unfinished_kernel_tuner_cache(open);
     REQUIRE(closed.has_value());
     CHECK(closed->dropped_bytes == 0);
     CHECK(point_names(closed->json) ==
@@ -66,7 +78,8 @@ TEST_CASE("an open cache is closed after its last entry, with or without the com
 
     std::string no_comma = open;
     no_comma.erase(no_comma.rfind(','), 1);
-    const std::optional<ClosedCache> also = close_unfinished_kernel_tuner_cache(no_comma + "\n  ");
+    const std::optional<RecordingText> also =
+        close_unfinished_kernel_tuner_cache(no_comma + "\n  ");
     REQUIRE(also.has_value());
     CHECK(point_names(also->json) == point_names(closed->json));
 }
@@ -74,7 +87,7 @@ TEST_CASE("an open cache is closed after its last entry, with or without the com
 TEST_CASE("an entry the stop cut off is left out, and how much of it is said") {
     const std::string whole = open_file(2);
     const std::string part = entries[2].substr(0, 31);
-    const std::optional<ClosedCache> closed = close_unfinished_kernel_tuner_cache(whole + part);
+    const std::optional<RecordingText> closed = close_unfinished_kernel_tuner_cache(whole + part);
     REQUIRE(closed.has_value());
     CHECK(closed->dropped_bytes == part.size());
     CHECK(point_names(closed->json) ==
@@ -85,7 +98,7 @@ TEST_CASE("a stop between the cache's closing brace and the file's keeps every e
     std::string text = open_file(4);
     text.erase(text.rfind(','));
     text += "}";
-    const std::optional<ClosedCache> closed = close_unfinished_kernel_tuner_cache(text + "\n");
+    const std::optional<RecordingText> closed = close_unfinished_kernel_tuner_cache(text + "\n");
     REQUIRE(closed.has_value());
     CHECK(closed->dropped_bytes == 0);
     CHECK(point_names(closed->json).size() == 4);
@@ -119,4 +132,10 @@ TEST_CASE("text that closing does not make a cache is not taken for an unfinishe
                     .has_value());
 }
 
-}  // namespace unfinished_cache_test
+TEST_CASE("a recording that parses is read as it is") {
+    const RecordingText parsed = parse_recording_text(open_file(2) + "\"32,2\": {\"bx\": 32}}}");
+    CHECK_FALSE(parsed.unfinished);
+    CHECK(parsed.json["cache"].size() == 3);
+}
+
+}  // namespace recording_text_test
