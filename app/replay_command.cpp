@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include <spvtune/tune/statistics.hpp>
 
 #include "command.hpp"
+#include "gzip_input.hpp"
 #include "input_file.hpp"
 #include "key_filter.hpp"
 #include "path_options.hpp"
@@ -101,8 +103,27 @@ tune::Recording read_unfinished(const std::string& path, const tune::RecordingTe
     return recording;
 }
 
+/// The recording's text: the file's bytes, decompressed when they are gzip data.
+std::string recording_text(const std::string& path) {
+    std::string bytes = read_input_file(path, "recording");
+    // The benchmark hub also holds zip archives; their bytes would be refused as "a NUL byte".
+    if (bytes.starts_with(std::string_view("PK\x03\x04", 4))) {
+        throw std::runtime_error(path +
+                                 ": a zip archive, not a recording: extract the recording "
+                                 "(a .json file) from it first");
+    }
+    if (!is_gzip(bytes)) {
+        return bytes;
+    }
+    try {
+        return gunzip(bytes, max_recording_bytes);
+    } catch (const std::runtime_error& error) {
+        throw std::runtime_error(path + ": " + error.what());
+    }
+}
+
 tune::Recording load_recording(const std::string& path, const tune::RecordingSelection& select) {
-    const std::string text = read_input_file(path, "recording");
+    const std::string text = recording_text(path);
     if (text.size() > max_recording_bytes) {
         throw std::runtime_error(path + ": the recording is larger than " +
                                  std::to_string(max_recording_bytes >> 20) + " MiB");
@@ -283,9 +304,12 @@ CommandAction register_replay_command(CLI::App& parent) {
     auto options = std::make_shared<ReplayOptions>();
     auto* command = parent.add_subcommand(
         "replay",
-        "Run a search strategy over a recorded search space (a Kernel Tuner cache file or a tune "
-        "--json report) instead of a device");
-    command->add_option("recording", options->recording, "The recording to replay")->required();
+        "Run a search strategy over a recorded search space (a Kernel Tuner cache file, a T4 "
+        "results file or a tune --json report) instead of a device");
+    command
+        ->add_option("recording", options->recording,
+                     "The recording to replay (JSON, or JSON gzip-compressed: .json.gz)")
+        ->required();
     command
         ->add_option("--key", options->key_filters,
                      "From a tune report, the key with these parameter values, e.g. n=4096 "

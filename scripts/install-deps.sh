@@ -6,7 +6,7 @@ packages=(
     build-essential cmake ninja-build git
     libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
     glslang-tools glslang-dev spirv-tools libspirv-cross-c-shared-dev
-    libcli11-dev nlohmann-json3-dev libsimdjson-dev doctest-dev
+    libcli11-dev nlohmann-json3-dev libsimdjson-dev doctest-dev zlib1g-dev
     clang-format
     clang libclang-rt-14-dev
     python3 python3-jsonschema

@@ -1,6 +1,8 @@
 // `spvtune replay`: a search over a recorded space from the command line, its --json report in
 // tune's shape, its Kernel Tuner export, and clear errors for a damaged recording.
+#include <stdexcept>
 #include <string>
+#include <zlib.h>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -40,6 +42,28 @@ nlohmann::json space() {
         }
     }
     return json;
+}
+
+/// `text` as one gzip member, as `gzip` writes it.
+std::string gzip_member(const std::string& text) {
+    z_stream stream{};
+    constexpr int gzip_window_bits = 16 + MAX_WBITS;
+    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, gzip_window_bits, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+        throw std::runtime_error("deflateInit2 failed");
+    }
+    std::string out(deflateBound(&stream, static_cast<uLong>(text.size())), '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    stream.avail_in = static_cast<uInt>(text.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = static_cast<uInt>(out.size());
+    const int status = deflate(&stream, Z_FINISH);
+    out.resize(stream.total_out);
+    deflateEnd(&stream);
+    if (status != Z_STREAM_END) {
+        throw std::runtime_error("deflate did not finish");
+    }
+    return out;
 }
 
 }  // namespace
@@ -227,6 +251,52 @@ TEST_CASE("replay reads a Kernel Tuner cache a stopped run left open, and says w
     CHECK(contains(short_of.err, "/tune_params: expected a member \"by\""));
     CHECK(contains(short_of.err, "(the file ends unfinished"));
     CHECK_FALSE(contains(short_of.err, "read up to its last complete entry"));
+}
+
+TEST_CASE("replay reads a gzip-compressed recording, as the benchmark hub publishes them") {
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "space.json.gz";
+    const std::string text = space().dump();
+    write_bytes(recording, gzip_member(text));
+    const SpvtuneRun run = run_spvtune(scratch, {"replay", recording.string(), "--seed", "3"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(contains(run.out, "measured 11 of 11 recorded points"));
+    CHECK(contains(run.out, "winner k[bx=16,by=2]"));
+
+    // Members written one after another (`gzip -c a >> f; gzip -c b >> f`) are one file.
+    const std::size_t half = text.size() / 2;
+    write_bytes(recording, gzip_member(text.substr(0, half)) + gzip_member(text.substr(half)));
+    const SpvtuneRun members = run_spvtune(scratch, {"replay", recording.string(), "--seed", "3"});
+    REQUIRE_MESSAGE(members.exit_code == 0, members.err);
+    CHECK(contains(members.out, "winner k[bx=16,by=2]"));
+}
+
+TEST_CASE("replay refuses damaged, cut-off and oversized gzip data, and zip archives") {
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "space.json.gz";
+    const std::string packed = gzip_member(space().dump());
+    const auto refused = [&](const std::string& bytes) {
+        write_bytes(recording, bytes);
+        const SpvtuneRun run = run_spvtune(scratch, {"replay", recording.string()});
+        CHECK(run.exit_code == 2);
+        return run.err;
+    };
+    CHECK(contains(refused(packed.substr(0, packed.size() / 2)),
+                   recording.string() + ": the gzip data ends early"));
+    std::string flipped = packed;
+    flipped[flipped.size() - 6] = static_cast<char>(flipped[flipped.size() - 6] ^ 0x55);  // CRC
+    CHECK(contains(refused(flipped), recording.string() + ": the gzip data is damaged"));
+    CHECK(contains(refused(packed + "garbage"),
+                   "7 bytes after the end of the gzip data that are not gzip data"));
+    // A bomb: 257 members of 1 MiB of zeros each, about 260 KB on disk.
+    const std::string zeros = gzip_member(std::string(std::size_t{1} << 20, '\0'));
+    std::string bomb;
+    for (int member = 0; member < 257; ++member) {
+        bomb += zeros;
+    }
+    CHECK(contains(refused(bomb), "the gzip data decompresses to more than 256 MiB"));
+    CHECK(contains(refused(std::string("PK\x03\x04", 4) + "rest of a zip archive"),
+                   "a zip archive, not a recording: extract the recording"));
 }
 
 TEST_CASE("replay refuses a damaged recording naming the file and the JSON pointer") {
