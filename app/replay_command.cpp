@@ -15,6 +15,7 @@
 #include <spvtune/base/output_file.hpp>
 #include <spvtune/problem/problem_key.hpp>
 #include <spvtune/run/problem_tuning.hpp>
+#include <spvtune/tune/detail/utc_time.hpp>
 #include <spvtune/tune/replay.hpp>
 #include <spvtune/tune/statistics.hpp>
 
@@ -255,7 +256,8 @@ int run_replay(const ReplayOptions& options) {
                   << "; --key picks another)\n";
     }
     if (!options.kt_cache_out.empty()) {
-        write_file(options.kt_cache_out, tune::kernel_tuner_cache(recording),
+        write_file(options.kt_cache_out,
+                   tune::kernel_tuner_cache(recording, tune::detail::utc_now_iso8601()),
                    "Kernel Tuner cache file");
     }
     if (!options.t4_out.empty()) {

@@ -144,7 +144,7 @@ TEST_CASE(
 
 TEST_CASE("a recording written as a Kernel Tuner cache file reads back the same") {
     const Recording recording = read_recording(small_cache(), "conv.json");
-    const nlohmann::json written = kernel_tuner_cache(recording);
+    const nlohmann::json written = kernel_tuner_cache(recording, "2026-12-05T00:00:00Z");
     CHECK(written["cache"]["2,a"]["time"] == "CompilationFailedConfig");
     CHECK(written["cache"]["1,a"]["times"] == nlohmann::json{2.0, 3.0, 4.0});
     const Recording again = read_recording(written, "again.json");

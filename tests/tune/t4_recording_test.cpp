@@ -91,6 +91,25 @@ TEST_CASE("a T4 results file reads as the grid its configurations use, their tim
     CHECK(outcome.benchmark.failures.size() == 3);
 }
 
+TEST_CASE("a failure Kernel Tuner's converter writes where the time would be fails that point") {
+    // convert_cache_to_t4 keeps a failure other than its usual three as `correct`, with the
+    // failure's name as the `time` measurement's value and no runtimes.
+    nlohmann::json json = searched_results();
+    json["results"].push_back(nlohmann::json::parse(R"(
+        {"timestamp": "2024-01-01 00:00:00+00:00", "configuration": {"tile": 16, "layout": "col"},
+         "times": {"compilation_time": 1.0}, "invalidity": "correct", "correctness": 1,
+         "measurements": [{"name": "time", "value": "ErrorConfig", "unit": ""}]})"));
+    const Recording recording = read_recording(json, "t4.json");
+    REQUIRE(recording.points.size() == 6);
+    const RecordedPoint& failed = named(recording, "recording[layout=col,tile=16]");
+    CHECK(failed.error == "ErrorConfig");
+    CHECK(failed.invalidity == "runtime");
+    CHECK(failed.times_ns.empty());
+    CHECK(failed.timestamp == "2024-01-01 00:00:00+00:00");
+    // A failure is no time: a correct result whose time is a number still reads as one.
+    CHECK(named(recording, "recording[layout=row,tile=16]").times_ns.size() == 3);
+}
+
 TEST_CASE("a recording written as T4 reads back the same points, failures in T4's words") {
     const nlohmann::json kernel_tuner = nlohmann::json::parse(R"({
       "kernel_name": "conv",

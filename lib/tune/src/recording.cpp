@@ -65,6 +65,32 @@ std::vector<RecordedParameter> kernel_tuner_parameters(const Reader& reader,
     return parameters;
 }
 
+/// `object`'s string member `name`, or `fallback` when it has none.
+std::string optional_string(const Reader& reader, const nlohmann::json& object,
+                            const std::string& at, const std::string& name,
+                            const std::string& fallback) {
+    const auto it = object.find(name);
+    if (it == object.end()) {
+        return fallback;
+    }
+    if (!it->is_string()) {
+        reader.fail(at + "/" + token(name), "expected a string");
+    }
+    return it->get<std::string>();
+}
+
+/// The integers `value` holds: itself, or an array's integer items (metadata: others are
+/// passed over).
+std::vector<std::int64_t> integers_of(const nlohmann::json& value) {
+    std::vector<std::int64_t> out;
+    for (const nlohmann::json& item : value.is_array() ? value : nlohmann::json::array({value})) {
+        if (item.is_number_integer()) {
+            out.push_back(item.get<std::int64_t>());
+        }
+    }
+    return out;
+}
+
 Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
     using Type = nlohmann::json::value_t;
     Recording recording;
@@ -72,6 +98,8 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
                          ? json["kernel_name"].get<std::string>()
                          : "recording";
     recording.parameters = kernel_tuner_parameters(reader, json);
+    recording.device = optional_string(reader, json, "", "device_name", "");
+    recording.problem_size = integers_of(json.value("problem_size", nlohmann::json()));
     const nlohmann::json& cache =
         reader.member(json, "", "cache", Type::object, "an object of configurations");
     if (cache.size() > max_points) {
@@ -100,6 +128,7 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
             reader.fail(at, "the same configuration as /cache/" + token(earlier->second));
         }
         point.name = point_name(recording.name, recording.parameters, point.levels);
+        point.timestamp = optional_string(reader, entry, at, "timestamp", "");
         const auto time = entry.find("time");
         if (time == entry.end()) {
             reader.fail(at, "expected a member \"time\" (milliseconds, or why it failed)");
@@ -109,9 +138,7 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
             if (point.error.empty()) {
                 reader.fail(at + "/time", "expected a failure's name, not an empty string");
             }
-            point.invalidity = point.error == "CompilationFailedConfig" ? "compile"
-                               : point.error == "InvalidConfig"         ? "constraints"
-                                                                        : "runtime";
+            point.invalidity = detail::kernel_tuner_invalidity(point.error);
         } else if (const auto times = entry.find("times");
                    times != entry.end() && times->is_array() && !times->empty()) {
             if (times->size() > max_times) {
@@ -139,20 +166,6 @@ std::string key_text(const nlohmann::json& key) {
         text += (text.empty() ? "" : ",") + name + "=" + value_text(value);
     }
     return text.empty() ? "(no parameters)" : text;
-}
-
-/// `object`'s string member `name`, or `fallback` when it has none.
-std::string optional_string(const Reader& reader, const nlohmann::json& object,
-                            const std::string& at, const std::string& name,
-                            const std::string& fallback) {
-    const auto it = object.find(name);
-    if (it == object.end()) {
-        return fallback;
-    }
-    if (!it->is_string()) {
-        reader.fail(at + "/" + token(name), "expected a string");
-    }
-    return it->get<std::string>();
 }
 
 void add_once(std::vector<std::string>& names, const std::string& name) {
@@ -345,6 +358,15 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
     const std::string key_at = problem_at + "/keys/" + std::to_string(key_index);
     if (const auto key = keys[key_index].find("key"); key != keys[key_index].end()) {
         recording.key = *key;
+        for (const auto& [name, value] : key->items()) {
+            if (value.is_number_integer()) {
+                recording.problem_size.push_back(value.get<std::int64_t>());
+            }
+        }
+    }
+    recording.recorded_at = optional_string(reader, keys[key_index], key_at, "tuned_at", "");
+    if (const auto device = json.find("device"); device != json.end() && device->is_object()) {
+        recording.device = optional_string(reader, *device, "/device", "device_name", "");
     }
     const nlohmann::json& candidates =
         reader.member(keys[key_index], key_at, "candidates", Type::array, "an array of candidates");
@@ -436,41 +458,6 @@ double recorded_mean_ns(const RecordedPoint& point) {
     }
     return std::accumulate(point.times_ns.begin(), point.times_ns.end(), 0.0) /
            static_cast<double>(point.times_ns.size());
-}
-
-nlohmann::json kernel_tuner_cache(const Recording& recording) {
-    nlohmann::json keys = nlohmann::json::array();
-    nlohmann::json values = nlohmann::json::object();
-    for (const RecordedParameter& parameter : recording.parameters) {
-        keys.push_back(parameter.name);
-        values[parameter.name] = parameter.values;
-    }
-    nlohmann::json cache = nlohmann::json::object();
-    for (const RecordedPoint& point : recording.points) {
-        std::string key;
-        nlohmann::json entry = nlohmann::json::object();
-        for (std::size_t p = 0; p < recording.parameters.size(); ++p) {
-            const nlohmann::json& value = recording.parameters[p].values[point.levels[p]];
-            key += (p == 0 ? "" : ",") + value_text(value);
-            entry[recording.parameters[p].name] = value;
-        }
-        if (point.error.empty()) {
-            entry["time"] = recorded_mean_ns(point) / 1e6;
-            nlohmann::json times = nlohmann::json::array();
-            for (const double ns : point.times_ns) {
-                times.push_back(ns / 1e6);
-            }
-            entry["times"] = std::move(times);
-        } else {
-            entry["time"] = point.error;
-        }
-        cache[key] = std::move(entry);
-    }
-    return {{"kernel_name", recording.name},
-            {"tune_params_keys", std::move(keys)},
-            {"tune_params", std::move(values)},
-            {"objective", "time"},
-            {"cache", std::move(cache)}};
 }
 
 }  // namespace spvtune::tune

@@ -35,6 +35,12 @@ std::string value_text(const nlohmann::json& value) {
     return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
+std::string kernel_tuner_invalidity(std::string_view failure) {
+    return failure == "CompilationFailedConfig" ? "compile"
+           : failure == "InvalidConfig"         ? "constraints"
+                                                : "runtime";
+}
+
 std::string point_name(const std::string& family, const std::vector<RecordedParameter>& parameters,
                        const std::vector<std::size_t>& levels) {
     std::string name = family + "[";

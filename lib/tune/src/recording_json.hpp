@@ -51,6 +51,10 @@ std::string point_name(const std::string& family, const std::vector<RecordedPara
 double time_ns(const Reader& reader, const nlohmann::json& time, const std::string& pointer,
                bool milliseconds = true);
 
+/// The T4 invalidity of a Kernel Tuner failure: `compile` for CompilationFailedConfig,
+/// `constraints` for InvalidConfig, else `runtime`.
+std::string kernel_tuner_invalidity(std::string_view failure);
+
 /// A T4 results file (the autotuning community's exchange format): the space is what its
 /// results hold.
 Recording read_t4(const Reader& reader, const nlohmann::json& json);

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -116,6 +117,33 @@ double measurement_ns(const Reader& reader, const nlohmann::json& measurement,
     return value->get<double>() * ns_per;
 }
 
+/// The failure a result names as the value of its `time` measurement, when it has no run times:
+/// Kernel Tuner's converter keeps a failure other than its three usual ones as `correct`, with
+/// the failure's name (`ErrorConfig`) where the time would be.
+std::optional<std::string> failure_as_time(const nlohmann::json& result) {
+    const auto times = result.find("times");
+    if (times != result.end() && times->is_object()) {
+        if (const auto runtimes = times->find("runtimes");
+            runtimes != times->end() && runtimes->is_array() && !runtimes->empty()) {
+            return std::nullopt;
+        }
+    }
+    const auto measurements = result.find("measurements");
+    if (measurements == result.end() || !measurements->is_array()) {
+        return std::nullopt;
+    }
+    for (const nlohmann::json& measurement : *measurements) {
+        if (measurement.is_object() && measurement.value("name", nlohmann::json()) == "time") {
+            const nlohmann::json value = measurement.value("value", nlohmann::json());
+            if (value.is_string() && !value.get<std::string>().empty()) {
+                return value.get<std::string>();
+            }
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
 /// The run times of a correct result: `times.runtimes` (milliseconds), else its `time`
 /// measurement.
 std::vector<double> t4_times(const Reader& reader, const nlohmann::json& result,
@@ -192,6 +220,10 @@ Recording read_t4(const Reader& reader, const nlohmann::json& json) {
                         "the same configuration as /results/" + std::to_string(earlier->second));
         }
         point.name = point_name(recording.name, recording.parameters, point.levels);
+        if (const auto when = results[r].find("timestamp");
+            when != results[r].end() && when->is_string()) {
+            point.timestamp = when->get<std::string>();
+        }
         const std::string invalidity =
             reader.member(results[r], at, "invalidity", Type::string, "a string")
                 .get<std::string>();
@@ -209,6 +241,9 @@ Recording read_t4(const Reader& reader, const nlohmann::json& json) {
         } else if (correctness->get<double>() != 1) {
             // Correct by its invalidity but not by its check: a wrong output.
             point.error = point.invalidity = "correctness";
+        } else if (std::optional<std::string> failure = failure_as_time(results[r])) {
+            point.invalidity = kernel_tuner_invalidity(*failure);
+            point.error = std::move(*failure);
         } else {
             point.times_ns = t4_times(reader, results[r], at);
         }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,9 @@ struct RecordedPoint {
     /// How it failed, in the T4 format's words: `compile`, `runtime`, `timeout`, `correctness`
     /// or `constraints`; empty when it ran.
     std::string invalidity;
+    /// When it was measured, as the recording wrote it (a Kernel Tuner entry's `timestamp`);
+    /// empty when the recording does not say.
+    std::string timestamp;
 };
 
 /// A search space as measured once: the grid and the points measured. A configuration of the
@@ -42,6 +46,14 @@ struct Recording {
     /// Read from a tune report: the key's parameters and values as the report wrote them (an
     /// empty object for a key it wrote without them, and for a Kernel Tuner file).
     nlohmann::json key = nlohmann::json::object();
+    /// The device it was measured on, as the recording names it (Kernel Tuner's `device_name`,
+    /// a tune report's `device.device_name`); empty when it does not say.
+    std::string device;
+    /// The problem's size as Kernel Tuner describes it (`problem_size`), or a tune report key's
+    /// integer values in order; empty when neither says.
+    std::vector<std::int64_t> problem_size;
+    /// When it was measured where the points do not say (a tune report key's `tuned_at`).
+    std::string recorded_at;
     /// Read from a tune report: the other spaces it holds, so that a caller that took the
     /// defaults can say so. The other families with grid parameters (in any of its problems),
     /// and the other keys of the problem read (`dtype=f32,n=4096`).
@@ -92,9 +104,17 @@ struct RecordingText {
 /// otherwise.
 RecordingText parse_recording_text(std::string_view text);
 
-/// The recording as a Kernel Tuner cache file: `tune_params_keys`, `tune_params` and `cache`,
-/// times in milliseconds, failures as their reason.
-nlohmann::json kernel_tuner_cache(const Recording& recording);
+/// The recording as a Kernel Tuner cache file (schema 1.0.0, as Kernel Tuner writes one):
+/// `device_name`, `problem_size`, `tune_params_keys`, `tune_params` and `cache`, each
+/// configuration under the key Kernel Tuner looks it up by (its values as Python spells them,
+/// joined by commas: `128,True,2.5`), times in milliseconds, failures as their reason. Of the
+/// timings Kernel Tuner keeps beside, `benchmark_time` is the sum of the recorded times and the
+/// others (compile, verification, strategy, framework) are 0: a recording holds none of them.
+/// `timestamp` is when the point was measured, else when the recording was, else `written_at`
+/// (ISO 8601, the time the file is written). Throws
+/// std::runtime_error when two configurations would share a key (a string "True" beside a
+/// boolean true): Kernel Tuner could tell them apart no more than the file could.
+nlohmann::json kernel_tuner_cache(const Recording& recording, std::string_view written_at);
 
 /// The recording as a T4 results file (schema 1.0.0, as Kernel Tuner writes one): per point its
 /// configuration, `times.runtimes` and a `time` measurement in milliseconds, its invalidity
