@@ -15,10 +15,13 @@ generated input (SPIR-V above all) is committed:
               with a byte flipped, with garbage after them
   glsl_cache  GLSL cache entries of the SPIR-V kernels built in BUILD_DIR, whole and with an
               include that no longer reads the same ("@GLSLANG@": the fuzz target's glslang)
+  recording   the small recorded spaces of recordings/, whole, cut off as a stopped Kernel Tuner
+              run leaves its cache, and gzip-compressed (whole and cut off)
 and, for each target, the inputs of past findings kept in tests/fuzz/regressions/<target>/.
 """
 
 import copy
+import gzip
 import hashlib
 import json
 import pathlib
@@ -195,6 +198,21 @@ def glsl_cache_seeds(seeds, build):
         seeds.add("glsl_cache", json.dumps(entry))
 
 
+def recording_seeds(seeds):
+    """Kernel Tuner caches as Kernel Tuner writes them (an entry a line), a few points each."""
+    for path in sorted(ROOT.glob("recordings/*_lavapipe.json")):
+        cache = json.loads(path.read_text())
+        entries = list(cache.pop("cache").items())[:24]
+        head = json.dumps(cache)[:-1] + ',\n"cache": {\n'
+        lines = [json.dumps(key) + ": " + json.dumps(entry) for key, entry in entries]
+        whole = head + ",\n".join(lines) + "\n}\n}\n"
+        stopped = head + "".join(line + ",\n" for line in lines[:-1]) + lines[-1][:40]
+        for text in (whole, stopped):
+            seeds.add("recording", text)
+            seeds.add("recording", gzip.compress(text.encode(), mtime=0))
+        seeds.add("recording", gzip.compress(whole.encode(), mtime=0)[:-9])
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -264,6 +282,7 @@ def main():
 
     journal_seeds(seeds, cache)
     glsl_cache_seeds(seeds, build)
+    recording_seeds(seeds)
 
     # Both cache readers read what the cache parser reads.
     for path in sorted((seeds.root / "cache").iterdir()):

@@ -6,7 +6,7 @@
 # (default 2048); the input that did it is left in build/fuzz/run/findings/ and the log beside it.
 # FUZZ_NICE (default 0) is the fuzzers' niceness, for a long run on a shared machine.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: expression cache cache_readers spirv
-# problem journal glsl_cache)
+# problem journal glsl_cache recording)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +14,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-    targets=(expression cache cache_readers spirv problem journal glsl_cache)
+    targets=(expression cache cache_readers spirv problem journal glsl_cache recording)
 fi
 
 source scripts/phase-times.sh

@@ -333,6 +333,24 @@ TEST_CASE("a replay measures recorded times, fails recorded failures and stamps 
     }
 }
 
+TEST_CASE("a recorded time too long for a clock of nanoseconds replays, the clock saturated") {
+    // Finite and positive, so the file is read; 1e60 ms once overflowed the replay's clock.
+    nlohmann::json json = small_cache();
+    json["cache"]["4,a"]["time"] = 1e60;
+    json["cache"]["2,b"]["times"] = {1e60, 2e60};
+    const Recording recording = read_recording(json, "huge.json");
+    SearchSettings settings;
+    settings.strategy = SearchStrategy::local;  // measures between admissions: the clock shows
+    const SearchOutcome outcome = replay_search(recording, settings, SamplingSettings{});
+    REQUIRE_FALSE(outcome.benchmark.ranking.empty());
+    CHECK(outcome.benchmark.ranking.front().name == "conv[bx=1,mode=b]");
+    for (const SearchStep& step : outcome.trace.steps) {
+        REQUIRE(step.elapsed_s.has_value());
+        CHECK(*step.elapsed_s >= 0);
+        CHECK(*step.elapsed_s <= 1e9 + 1);  // the clock stops at 1e18 ns
+    }
+}
+
 TEST_CASE("a replay under modelled noise reads each point's recorded mean with that spread") {
     const Recording recording = read_recording(small_cache(), "conv.json");
     SamplingSettings many = SamplingSettings::fixed(0, 4000);

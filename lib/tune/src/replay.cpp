@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numbers>
@@ -38,7 +39,10 @@ SearchOutcome replay_search(const Recording& recording, const SearchSettings& se
     }
     // Its own stream, so the draws of recorded repeats never shift the strategy's choices.
     detail::SearchRandom draws(settings.seed ^ 0x5deece66dULL);
-    std::chrono::steady_clock::time_point clock{};
+    // A recorded time is only known to be finite and positive (a damaged file may hold 1e70
+    // ms): the virtual clock saturates where a count of nanoseconds would overflow.
+    constexpr double most_elapsed_ns = 1e18;
+    double elapsed_ns = 0;
     SearchHooks hooks;
     hooks.admit = [&](std::size_t index) -> std::optional<CandidateFailure> {
         const RecordedPoint& point = recording.points[index];
@@ -53,10 +57,13 @@ SearchOutcome replay_search(const Recording& recording, const SearchSettings& se
         const double ns = noise.cv ? recorded_mean_ns(recording.points[index]) *
                                          lognormal_factor(draws, *noise.cv)
                                    : times[draws.below(times.size())];
-        clock += std::chrono::nanoseconds(static_cast<std::int64_t>(ns));
+        elapsed_ns = std::min(elapsed_ns + ns, most_elapsed_ns);
         return Sample{ns, TimingMethod::device_timestamps};
     };
-    hooks.now = [&] { return clock; };
+    hooks.now = [&] {
+        return std::chrono::steady_clock::time_point(
+            std::chrono::nanoseconds(static_cast<std::int64_t>(elapsed_ns)));
+    };
     const SearchStrategy strategy = choose_strategy(settings, points.size());
     return run_search(points, strategy, settings, sampling, hooks);
 }
