@@ -141,8 +141,17 @@ tune::Recording load_recording(const std::string& path, const tune::RecordingSel
     } catch (const nlohmann::json::exception& error) {
         throw std::runtime_error(path + ": not a JSON recording: " + error.what());
     }
-    return parsed.unfinished ? read_unfinished(path, parsed, select)
-                             : tune::read_recording(parsed.json, path, select);
+    tune::Recording recording = parsed.unfinished ? read_unfinished(path, parsed, select)
+                                                  : tune::read_recording(parsed.json, path, select);
+    // Kernel Tuner records the time beside any objective it tuned for (GFLOP/s, energy); a
+    // replay minimises the time, which the user should not have to guess.
+    if (const auto objective = parsed.json.find("objective");
+        objective != parsed.json.end() && objective->is_string() && *objective != "time") {
+        std::cerr << "spvtune: " << path << ": the recording was tuned for "
+                  << objective->get<std::string>()
+                  << "; the replay minimises its recorded times (\"time\")\n";
+    }
+    return recording;
 }
 
 void write_file(const std::string& path, const nlohmann::json& json, const char* what) {

@@ -253,6 +253,26 @@ TEST_CASE("replay reads a Kernel Tuner cache a stopped run left open, and says w
     CHECK_FALSE(contains(short_of.err, "read up to its last complete entry"));
 }
 
+TEST_CASE("replay says when a recording was tuned for another objective than the time") {
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "space.json";
+    nlohmann::json json = space();
+    json["objective"] = "GFLOP/s";
+    write_bytes(recording, json.dump());
+    const SpvtuneRun run = run_spvtune(scratch, {"replay", recording.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(contains(run.err, recording.string() +
+                                ": the recording was tuned for GFLOP/s; the replay minimises its "
+                                "recorded times"));
+    CHECK(contains(run.out, "winner k[bx=16,by=2]"));
+
+    json["objective"] = "time";
+    write_bytes(recording, json.dump());
+    const SpvtuneRun by_time = run_spvtune(scratch, {"replay", recording.string()});
+    REQUIRE_MESSAGE(by_time.exit_code == 0, by_time.err);
+    CHECK_FALSE(contains(by_time.err, "tuned for"));
+}
+
 TEST_CASE("replay reads a gzip-compressed recording, as the benchmark hub publishes them") {
     TempDirectory scratch;
     const auto recording = scratch.path() / "space.json.gz";
