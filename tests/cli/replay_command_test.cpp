@@ -253,6 +253,31 @@ TEST_CASE("replay reads a Kernel Tuner cache a stopped run left open, and says w
     CHECK_FALSE(contains(short_of.err, "read up to its last complete entry"));
 }
 
+TEST_CASE("replay says how the winner compares by medians where the means rank it otherwise") {
+    // Kernel Tuner's time is the mean of its runs, a slow first one included: 16,2's cold run
+    // puts its mean behind 4,1's, though every later run of it is twice as fast.
+    nlohmann::json json = space();
+    json["cache"]["16,2"]["times"] = {12.0, 1.0, 1.0, 1.0, 1.0};
+    json["cache"]["16,2"]["time"] = 3.2;
+    json["cache"]["4,1"]["times"] = {2.0, 2.0, 2.0};
+    json["cache"]["4,1"]["time"] = 2.0;
+    TempDirectory scratch;
+    const auto recording = scratch.path() / "space.json";
+    write_bytes(recording, json.dump());
+    const SpvtuneRun run = run_spvtune(scratch, {"replay", recording.string()});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(contains(run.out,
+                   "winner k[bx=16,by=2]: 3.2 ms recorded mean, 0.6250 of the recorded "
+                   "best's speed (1.0000 by the recorded medians, which the race "
+                   "compares)"));
+
+    // Where both agree, one figure.
+    write_bytes(recording, space().dump());
+    const SpvtuneRun agreed = run_spvtune(scratch, {"replay", recording.string()});
+    REQUIRE_MESSAGE(agreed.exit_code == 0, agreed.err);
+    CHECK(contains(agreed.out, "1.0000 of the recorded best's speed\n"));
+}
+
 TEST_CASE("replay says when a recording was tuned for another objective than the time") {
     TempDirectory scratch;
     const auto recording = scratch.path() / "space.json";
