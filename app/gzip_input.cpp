@@ -49,6 +49,10 @@ std::string gunzip(std::string_view compressed, std::size_t max_bytes) {
     auto* next = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
     std::size_t left = compressed.size();
     std::string out;
+    // Deflate expands at most 1032-fold, so this bounds the output: the buffer is never copied
+    // to grow, and a bomb costs the cap, not twice it.
+    constexpr std::size_t most_deflate_expansion = 1032;
+    out.reserve(std::min(max_bytes, compressed.size() * most_deflate_expansion) + 1);
     for (;;) {
         // avail_in is 32 bits: feed a larger input in pieces.
         const auto piece = static_cast<uInt>(std::min<std::size_t>(left, 1U << 30));
@@ -73,8 +77,13 @@ std::string gunzip(std::string_view compressed, std::size_t max_bytes) {
             if (left == 0) {
                 return out;
             }
-            // `gzip -d` reads concatenated members as one file; anything else after is not data.
-            if (!is_gzip({reinterpret_cast<const char*>(next), left})) {
+            // `gzip -d` reads concatenated members as one file, and passes over zero bytes after
+            // the last (a tape's or a block device's padding); anything else is not data.
+            const std::string_view rest(reinterpret_cast<const char*>(next), left);
+            if (rest.find_first_not_of('\0') == std::string_view::npos) {
+                return out;
+            }
+            if (!is_gzip(rest)) {
                 throw std::runtime_error(std::to_string(left) +
                                          " bytes after the end of the gzip data " +
                                          "that are not gzip data");

@@ -109,7 +109,8 @@ tune::Recording read_unfinished(const std::string& path, const tune::RecordingTe
 std::string recording_text(const std::string& path) {
     std::string bytes = read_input_file(path, "recording");
     // The benchmark hub also holds zip archives; their bytes would be refused as "a NUL byte".
-    if (bytes.starts_with(std::string_view("PK\x03\x04", 4))) {
+    if (bytes.starts_with(std::string_view("PK\x03\x04", 4)) ||
+        bytes.starts_with(std::string_view("PK\x05\x06", 4))) {
         throw std::runtime_error(path +
                                  ": a zip archive, not a recording: extract the recording "
                                  "(a .json file) from it first");
@@ -148,8 +149,8 @@ tune::Recording load_recording(const std::string& path, const tune::RecordingSel
     // replay minimises the time, which the user should not have to guess.
     if (const auto objective = parsed.json.find("objective");
         objective != parsed.json.end() && objective->is_string() && *objective != "time") {
-        std::cerr << "spvtune: " << path << ": the recording was tuned for "
-                  << objective->get<std::string>()
+        // Quoted as JSON: the name is the file's, control characters and all.
+        std::cerr << "spvtune: " << path << ": the recording was tuned for " << objective->dump()
                   << "; the replay minimises its recorded times (\"time\")\n";
     }
     return recording;

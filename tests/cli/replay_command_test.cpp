@@ -1,13 +1,12 @@
 // `spvtune replay`: a search over a recorded space from the command line, its --json report in
 // tune's shape, its Kernel Tuner export, and clear errors for a damaged recording.
-#include <stdexcept>
 #include <string>
-#include <zlib.h>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
 #include "cache/temp_directory.hpp"
+#include "cli/gzip_bytes.hpp"
 #include "cli/spvtune_run.hpp"
 
 namespace replay_command_test {
@@ -42,28 +41,6 @@ nlohmann::json space() {
         }
     }
     return json;
-}
-
-/// `text` as one gzip member, as `gzip` writes it.
-std::string gzip_member(const std::string& text) {
-    z_stream stream{};
-    constexpr int gzip_window_bits = 16 + MAX_WBITS;
-    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, gzip_window_bits, 8,
-                     Z_DEFAULT_STRATEGY) != Z_OK) {
-        throw std::runtime_error("deflateInit2 failed");
-    }
-    std::string out(deflateBound(&stream, static_cast<uLong>(text.size())), '\0');
-    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    stream.avail_in = static_cast<uInt>(text.size());
-    stream.next_out = reinterpret_cast<Bytef*>(out.data());
-    stream.avail_out = static_cast<uInt>(out.size());
-    const int status = deflate(&stream, Z_FINISH);
-    out.resize(stream.total_out);
-    deflateEnd(&stream);
-    if (status != Z_STREAM_END) {
-        throw std::runtime_error("deflate did not finish");
-    }
-    return out;
 }
 
 }  // namespace
@@ -287,8 +264,8 @@ TEST_CASE("replay says when a recording was tuned for another objective than the
     const SpvtuneRun run = run_spvtune(scratch, {"replay", recording.string()});
     REQUIRE_MESSAGE(run.exit_code == 0, run.err);
     CHECK(contains(run.err, recording.string() +
-                                ": the recording was tuned for GFLOP/s; the replay minimises its "
-                                "recorded times"));
+                                ": the recording was tuned for \"GFLOP/s\"; the replay minimises "
+                                "its recorded times"));
     CHECK(contains(run.out, "winner k[bx=16,by=2]"));
 
     json["objective"] = "time";

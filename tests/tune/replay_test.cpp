@@ -127,6 +127,12 @@ TEST_CASE(
     CHECK(error_of(negative) ==
           "space.json: /cache/2,b/times/1: expected a positive time in milliseconds, got -2.0");
 
+    // Finite in milliseconds, infinite in nanoseconds.
+    nlohmann::json vast = small_cache();
+    vast["cache"]["2,b"]["time"] = 1e305;
+    CHECK(error_of(vast) ==
+          "space.json: /cache/2,b/time: expected a positive time in milliseconds, got 1e+305");
+
     nlohmann::json twice = small_cache();
     twice["cache"]["1, b"] = twice["cache"]["1,b"];
     CHECK(error_of(twice) == "space.json: /cache/1,b: the same configuration as /cache/1, b");

@@ -1,16 +1,54 @@
+#include <array>
+#include <charconv>
 #include <map>
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include <spvtune/tune/recording.hpp>
 
 namespace spvtune::tune {
 namespace {
 
+/// A float as Python's repr() spells it: the shortest digits that read back, in positional
+/// notation for decimal exponents from -4 to 15 (with `.0` when whole), else `1.5e+16`.
+std::string python_float_text(double value) {
+    std::array<char, 64> buffer{};
+    const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                                            std::chars_format::scientific);
+    const std::string scientific(buffer.data(), error == std::errc{} ? end : buffer.data());
+    const std::size_t e = scientific.find('e');
+    const bool negative = scientific.front() == '-';
+    std::string digits;
+    for (const char c : scientific.substr(negative ? 1 : 0, e - (negative ? 1 : 0))) {
+        if (c != '.') {
+            digits += c;
+        }
+    }
+    const int exponent = std::stoi(scientific.substr(e + 1));
+    std::string text = negative ? "-" : "";
+    if (exponent < -4 || exponent >= 16) {
+        text += digits.substr(0, 1);
+        if (digits.size() > 1) {
+            text += "." + digits.substr(1);
+        }
+        const int magnitude = exponent < 0 ? -exponent : exponent;
+        return text + (exponent < 0 ? "e-" : "e+") + (magnitude < 10 ? "0" : "") +
+               std::to_string(magnitude);
+    }
+    if (exponent < 0) {
+        return text + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+    }
+    const auto whole = static_cast<std::size_t>(exponent) + 1;
+    if (digits.size() <= whole) {
+        return text + digits + std::string(whole - digits.size(), '0') + ".0";
+    }
+    return text + digits.substr(0, whole) + "." + digits.substr(whole);
+}
+
 /// A value as Python's str() spells it, which is how Kernel Tuner builds a configuration's cache
-/// key: True and False, None, strings unquoted; numbers as JSON writes them, the shortest form
-/// that reads back (Python's float repr agrees but for 1e15 <= |x| < 1e16).
+/// key: True and False, None, strings unquoted, floats as repr() writes them.
 std::string python_text(const nlohmann::json& value) {
     if (value.is_boolean()) {
         return value.get<bool>() ? "True" : "False";
@@ -18,7 +56,23 @@ std::string python_text(const nlohmann::json& value) {
     if (value.is_null()) {
         return "None";
     }
+    if (value.is_number_float()) {
+        return python_float_text(value.get<double>());
+    }
     return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+/// A failure as one of the three names Kernel Tuner reads back as failures: it compares any
+/// other string with times.
+std::string kernel_tuner_failure(const RecordedPoint& point) {
+    for (const char* known : {"InvalidConfig", "CompilationFailedConfig", "RuntimeFailedConfig"}) {
+        if (point.error == known) {
+            return point.error;
+        }
+    }
+    return point.invalidity == "compile"       ? "CompilationFailedConfig"
+           : point.invalidity == "constraints" ? "InvalidConfig"
+                                               : "RuntimeFailedConfig";
 }
 
 }  // namespace
@@ -56,7 +110,7 @@ nlohmann::json kernel_tuner_cache(const Recording& recording, std::string_view w
             }
             entry["times"] = std::move(times);
         } else {
-            entry["time"] = point.error;
+            entry["time"] = kernel_tuner_failure(point);
         }
         entry["compile_time"] = 0;
         entry["verification_time"] = 0;
@@ -68,14 +122,16 @@ nlohmann::json kernel_tuner_cache(const Recording& recording, std::string_view w
                                                               : std::string(written_at);
         cache[key] = std::move(entry);
     }
-    return {{"schema_version", "1.0.0"},
-            {"device_name", recording.device},
-            {"kernel_name", recording.name},
-            {"problem_size", recording.problem_size},
-            {"tune_params_keys", std::move(keys)},
-            {"tune_params", std::move(values)},
-            {"objective", "time"},
-            {"cache", std::move(cache)}};
+    nlohmann::json file{{"schema_version", "1.0.0"},        {"device_name", recording.device},
+                        {"kernel_name", recording.name},    {"tune_params_keys", std::move(keys)},
+                        {"tune_params", std::move(values)}, {"objective", "time"},
+                        {"cache", std::move(cache)}};
+    // Kernel Tuner refuses a cache of another problem size than it is tuning: one it cannot
+    // know is left out, not guessed.
+    if (!recording.problem_size.is_null()) {
+        file["problem_size"] = recording.problem_size;
+    }
+    return file;
 }
 
 }  // namespace spvtune::tune

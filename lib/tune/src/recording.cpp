@@ -79,18 +79,6 @@ std::string optional_string(const Reader& reader, const nlohmann::json& object,
     return it->get<std::string>();
 }
 
-/// The integers `value` holds: itself, or an array's integer items (metadata: others are
-/// passed over).
-std::vector<std::int64_t> integers_of(const nlohmann::json& value) {
-    std::vector<std::int64_t> out;
-    for (const nlohmann::json& item : value.is_array() ? value : nlohmann::json::array({value})) {
-        if (item.is_number_integer()) {
-            out.push_back(item.get<std::int64_t>());
-        }
-    }
-    return out;
-}
-
 Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
     using Type = nlohmann::json::value_t;
     Recording recording;
@@ -98,8 +86,8 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
                          ? json["kernel_name"].get<std::string>()
                          : "recording";
     recording.parameters = kernel_tuner_parameters(reader, json);
-    recording.device = optional_string(reader, json, "", "device_name", "");
-    recording.problem_size = integers_of(json.value("problem_size", nlohmann::json()));
+    recording.device = detail::metadata_text(json, "device_name");
+    recording.problem_size = json.value("problem_size", nlohmann::json());
     const nlohmann::json& cache =
         reader.member(json, "", "cache", Type::object, "an object of configurations");
     if (cache.size() > max_points) {
@@ -128,7 +116,7 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
             reader.fail(at, "the same configuration as /cache/" + token(earlier->second));
         }
         point.name = point_name(recording.name, recording.parameters, point.levels);
-        point.timestamp = optional_string(reader, entry, at, "timestamp", "");
+        point.timestamp = detail::metadata_text(entry, "timestamp");
         const auto time = entry.find("time");
         if (time == entry.end()) {
             reader.fail(at, "expected a member \"time\" (milliseconds, or why it failed)");
@@ -358,16 +346,9 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
     const std::string key_at = problem_at + "/keys/" + std::to_string(key_index);
     if (const auto key = keys[key_index].find("key"); key != keys[key_index].end()) {
         recording.key = *key;
-        for (const auto& [name, value] : key->items()) {
-            if (value.is_number_integer()) {
-                recording.problem_size.push_back(value.get<std::int64_t>());
-            }
-        }
     }
-    recording.recorded_at = optional_string(reader, keys[key_index], key_at, "tuned_at", "");
-    if (const auto device = json.find("device"); device != json.end() && device->is_object()) {
-        recording.device = optional_string(reader, *device, "/device", "device_name", "");
-    }
+    recording.recorded_at = detail::metadata_text(keys[key_index], "tuned_at");
+    recording.device = detail::metadata_text(json.value("device", nlohmann::json()), "device_name");
     const nlohmann::json& candidates =
         reader.member(keys[key_index], key_at, "candidates", Type::array, "an array of candidates");
     for (std::size_t c = 0; c < candidates.size() && c < max_points; ++c) {

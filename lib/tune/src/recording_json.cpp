@@ -35,6 +35,14 @@ std::string value_text(const nlohmann::json& value) {
     return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
+std::string metadata_text(const nlohmann::json& object, const char* name) {
+    if (!object.is_object()) {
+        return "";
+    }
+    const auto it = object.find(name);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 std::string kernel_tuner_invalidity(std::string_view failure) {
     return failure == "CompilationFailedConfig" ? "compile"
            : failure == "InvalidConfig"         ? "constraints"
@@ -58,10 +66,12 @@ double time_ns(const Reader& reader, const nlohmann::json& time, const std::stri
         reader.fail(pointer, "expected a time in " + unit + " (a number)");
     }
     const double value = time.get<double>();
-    if (!std::isfinite(value) || value <= 0) {
+    // Finite in nanoseconds too: 1e305 ms would be an infinite time.
+    const double ns = milliseconds ? value * 1e6 : value;
+    if (!std::isfinite(ns) || value <= 0) {
         reader.fail(pointer, "expected a positive time in " + unit + ", got " + time.dump());
     }
-    return milliseconds ? value * 1e6 : value;
+    return ns;
 }
 
 }  // namespace spvtune::tune::detail

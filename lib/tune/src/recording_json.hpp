@@ -51,6 +51,10 @@ std::string point_name(const std::string& family, const std::vector<RecordedPara
 double time_ns(const Reader& reader, const nlohmann::json& time, const std::string& pointer,
                bool milliseconds = true);
 
+/// `object`'s string member `name`, or "" when it is absent or not a string: metadata (a device's
+/// name, a timestamp) that no reading depends on, so a file is not refused for it.
+std::string metadata_text(const nlohmann::json& object, const char* name);
+
 /// The T4 invalidity of a Kernel Tuner failure: `compile` for CompilationFailedConfig,
 /// `constraints` for InvalidConfig, else `runtime`.
 std::string kernel_tuner_invalidity(std::string_view failure);

@@ -110,8 +110,8 @@ double measurement_ns(const Reader& reader, const nlohmann::json& measurement,
         ns_per = it->second;
     }
     const auto value = measurement.find("value");
-    if (value == measurement.end() || !value->is_number() || !std::isfinite(value->get<double>()) ||
-        value->get<double>() <= 0) {
+    if (value == measurement.end() || !value->is_number() || !(value->get<double>() > 0) ||
+        !std::isfinite(value->get<double>() * ns_per)) {
         reader.fail(at, "expected a member \"value\" (a positive time in its unit)");
     }
     return value->get<double>() * ns_per;
@@ -220,10 +220,7 @@ Recording read_t4(const Reader& reader, const nlohmann::json& json) {
                         "the same configuration as /results/" + std::to_string(earlier->second));
         }
         point.name = point_name(recording.name, recording.parameters, point.levels);
-        if (const auto when = results[r].find("timestamp");
-            when != results[r].end() && when->is_string()) {
-            point.timestamp = when->get<std::string>();
-        }
+        point.timestamp = metadata_text(results[r], "timestamp");
         const std::string invalidity =
             reader.member(results[r], at, "invalidity", Type::string, "a string")
                 .get<std::string>();

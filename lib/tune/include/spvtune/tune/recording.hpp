@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -49,10 +48,11 @@ struct Recording {
     /// The device it was measured on, as the recording names it (Kernel Tuner's `device_name`,
     /// a tune report's `device.device_name`); empty when it does not say.
     std::string device;
-    /// The problem's size as Kernel Tuner describes it (`problem_size`), or a tune report key's
-    /// integer values in order; empty when neither says.
-    std::vector<std::int64_t> problem_size;
-    /// When it was measured where the points do not say (a tune report key's `tuned_at`).
+    /// The problem's size as a Kernel Tuner cache file gives it (`problem_size`, as written);
+    /// null when the recording does not say.
+    nlohmann::json problem_size;
+    /// When it was measured, where its points do not say, as the recording wrote it (a tune
+    /// report key's `tuned_at`, ISO 8601); empty when it does not say.
     std::string recorded_at;
     /// Read from a tune report: the other spaces it holds, so that a caller that took the
     /// defaults can say so. The other families with grid parameters (in any of its problems),
@@ -104,12 +104,15 @@ struct RecordingText {
 /// otherwise.
 RecordingText parse_recording_text(std::string_view text);
 
-/// The recording as a Kernel Tuner cache file (schema 1.0.0, as Kernel Tuner writes one):
-/// `device_name`, `problem_size`, `tune_params_keys`, `tune_params` and `cache`, each
-/// configuration under the key Kernel Tuner looks it up by (its values as Python spells them,
-/// joined by commas: `128,True,2.5`), times in milliseconds, failures as their reason. Of the
-/// timings Kernel Tuner keeps beside, `benchmark_time` is the sum of the recorded times and the
-/// others (compile, verification, strategy, framework) are 0: a recording holds none of them.
+/// The recording as a Kernel Tuner cache file, with the members Kernel Tuner's cache schema
+/// 1.0.0 requires: `device_name`, `problem_size` (only where the recording gave one: Kernel
+/// Tuner refuses a cache of another size), `tune_params_keys`, `tune_params` and `cache`, each
+/// configuration under the key Kernel Tuner looks it up by (its values as Python's str() spells
+/// them, joined by commas: `128,True,2.5`; the schema's own key pattern admits integers only),
+/// times in milliseconds, a failure as the one of Kernel Tuner's three names it reads back
+/// (CompilationFailedConfig, InvalidConfig, else RuntimeFailedConfig). Of the timings Kernel
+/// Tuner keeps beside, `benchmark_time` is the sum of the recorded times and the others
+/// (compile, verification, strategy, framework) are 0: a recording holds none of them.
 /// `timestamp` is when the point was measured, else when the recording was, else `written_at`
 /// (ISO 8601, the time the file is written). Throws
 /// std::runtime_error when two configurations would share a key (a string "True" beside a
