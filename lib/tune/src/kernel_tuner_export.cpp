@@ -8,6 +8,8 @@
 
 #include <spvtune/tune/recording.hpp>
 
+#include "recording_json.hpp"
+
 namespace spvtune::tune {
 namespace {
 
@@ -62,19 +64,6 @@ std::string python_text(const nlohmann::json& value) {
     return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
-/// A failure as one of the three names Kernel Tuner reads back as failures: it compares any
-/// other string with times.
-std::string kernel_tuner_failure(const RecordedPoint& point) {
-    for (const char* known : {"InvalidConfig", "CompilationFailedConfig", "RuntimeFailedConfig"}) {
-        if (point.error == known) {
-            return point.error;
-        }
-    }
-    return point.invalidity == "compile"       ? "CompilationFailedConfig"
-           : point.invalidity == "constraints" ? "InvalidConfig"
-                                               : "RuntimeFailedConfig";
-}
-
 }  // namespace
 
 nlohmann::json kernel_tuner_cache(const Recording& recording, std::string_view written_at) {
@@ -103,14 +92,14 @@ nlohmann::json kernel_tuner_cache(const Recording& recording, std::string_view w
         const double total_ms =
             std::accumulate(point.times_ns.begin(), point.times_ns.end(), 0.0) / 1e6;
         if (point.error.empty()) {
-            entry["time"] = recorded_mean_ns(point) / 1e6;
+            entry["time"] = total_ms / static_cast<double>(point.times_ns.size());
             nlohmann::json times = nlohmann::json::array();
             for (const double ns : point.times_ns) {
                 times.push_back(ns / 1e6);
             }
             entry["times"] = std::move(times);
         } else {
-            entry["time"] = kernel_tuner_failure(point);
+            entry["time"] = detail::kernel_tuner_failure(point);
         }
         entry["compile_time"] = 0;
         entry["verification_time"] = 0;

@@ -65,20 +65,6 @@ std::vector<RecordedParameter> kernel_tuner_parameters(const Reader& reader,
     return parameters;
 }
 
-/// `object`'s string member `name`, or `fallback` when it has none.
-std::string optional_string(const Reader& reader, const nlohmann::json& object,
-                            const std::string& at, const std::string& name,
-                            const std::string& fallback) {
-    const auto it = object.find(name);
-    if (it == object.end()) {
-        return fallback;
-    }
-    if (!it->is_string()) {
-        reader.fail(at + "/" + token(name), "expected a string");
-    }
-    return it->get<std::string>();
-}
-
 Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
     using Type = nlohmann::json::value_t;
     Recording recording;
@@ -154,6 +140,20 @@ std::string key_text(const nlohmann::json& key) {
         text += (text.empty() ? "" : ",") + name + "=" + value_text(value);
     }
     return text.empty() ? "(no parameters)" : text;
+}
+
+/// `object`'s string member `name`, or `fallback` when it has none.
+std::string optional_string(const Reader& reader, const nlohmann::json& object,
+                            const std::string& at, const std::string& name,
+                            const std::string& fallback) {
+    const auto it = object.find(name);
+    if (it == object.end()) {
+        return fallback;
+    }
+    if (!it->is_string()) {
+        reader.fail(at + "/" + token(name), "expected a string");
+    }
+    return it->get<std::string>();
 }
 
 void add_once(std::vector<std::string>& names, const std::string& name) {

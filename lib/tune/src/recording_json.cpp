@@ -1,5 +1,6 @@
 #include "recording_json.hpp"
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -43,10 +44,42 @@ std::string metadata_text(const nlohmann::json& object, const char* name) {
     return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+namespace {
+
+/// Kernel Tuner's failure names and the T4 invalidity each stands for; the last is the default.
+struct KernelTunerFailure {
+    std::string_view name;
+    std::string_view invalidity;
+};
+constexpr std::array<KernelTunerFailure, 3> kernel_tuner_failures{{
+    {"CompilationFailedConfig", "compile"},
+    {"InvalidConfig", "constraints"},
+    {"RuntimeFailedConfig", "runtime"},
+}};
+
+}  // namespace
+
 std::string kernel_tuner_invalidity(std::string_view failure) {
-    return failure == "CompilationFailedConfig" ? "compile"
-           : failure == "InvalidConfig"         ? "constraints"
-                                                : "runtime";
+    for (const KernelTunerFailure& known : kernel_tuner_failures) {
+        if (known.name == failure) {
+            return std::string(known.invalidity);
+        }
+    }
+    return std::string(kernel_tuner_failures.back().invalidity);
+}
+
+std::string kernel_tuner_failure(const RecordedPoint& point) {
+    for (const KernelTunerFailure& known : kernel_tuner_failures) {
+        if (known.name == point.error) {
+            return point.error;
+        }
+    }
+    for (const KernelTunerFailure& known : kernel_tuner_failures) {
+        if (known.invalidity == point.invalidity) {
+            return std::string(known.name);
+        }
+    }
+    return std::string(kernel_tuner_failures.back().name);
 }
 
 std::string point_name(const std::string& family, const std::vector<RecordedParameter>& parameters,

@@ -59,6 +59,11 @@ std::string metadata_text(const nlohmann::json& object, const char* name);
 /// `constraints` for InvalidConfig, else `runtime`.
 std::string kernel_tuner_invalidity(std::string_view failure);
 
+/// The one of Kernel Tuner's failure names (the only strings it reads back as failures) that
+/// stands for a point's failure: its own error when that is one of them, else the name of its
+/// invalidity (RuntimeFailedConfig for any but `compile` and `constraints`).
+std::string kernel_tuner_failure(const RecordedPoint& point);
+
 /// A T4 results file (the autotuning community's exchange format): the space is what its
 /// results hold.
 Recording read_t4(const Reader& reader, const nlohmann::json& json);

@@ -117,6 +117,21 @@ double measurement_ns(const Reader& reader, const nlohmann::json& measurement,
     return value->get<double>() * ns_per;
 }
 
+/// The index of a result's measurement named `time`, if it has one.
+std::optional<std::size_t> time_measurement(const nlohmann::json& result) {
+    const auto measurements = result.find("measurements");
+    if (measurements == result.end() || !measurements->is_array()) {
+        return std::nullopt;
+    }
+    for (std::size_t m = 0; m < measurements->size(); ++m) {
+        const nlohmann::json& measurement = (*measurements)[m];
+        if (measurement.is_object() && measurement.value("name", nlohmann::json()) == "time") {
+            return m;
+        }
+    }
+    return std::nullopt;
+}
+
 /// The failure a result names as the value of its `time` measurement, when it has no run times:
 /// Kernel Tuner's converter keeps a failure other than its three usual ones as `correct`, with
 /// the failure's name (`ErrorConfig`) where the time would be.
@@ -128,18 +143,13 @@ std::optional<std::string> failure_as_time(const nlohmann::json& result) {
             return std::nullopt;
         }
     }
-    const auto measurements = result.find("measurements");
-    if (measurements == result.end() || !measurements->is_array()) {
+    const std::optional<std::size_t> m = time_measurement(result);
+    if (!m) {
         return std::nullopt;
     }
-    for (const nlohmann::json& measurement : *measurements) {
-        if (measurement.is_object() && measurement.value("name", nlohmann::json()) == "time") {
-            const nlohmann::json value = measurement.value("value", nlohmann::json());
-            if (value.is_string() && !value.get<std::string>().empty()) {
-                return value.get<std::string>();
-            }
-            return std::nullopt;
-        }
+    const nlohmann::json value = result["measurements"][*m].value("value", nlohmann::json());
+    if (value.is_string() && !value.get<std::string>().empty()) {
+        return value.get<std::string>();
     }
     return std::nullopt;
 }
@@ -168,16 +178,10 @@ std::vector<double> t4_times(const Reader& reader, const nlohmann::json& result,
     if (!out.empty()) {
         return out;
     }
-    if (const auto measurements = result.find("measurements");
-        measurements != result.end() && measurements->is_array()) {
-        for (std::size_t m = 0; m < measurements->size(); ++m) {
-            const nlohmann::json& measurement = (*measurements)[m];
-            if (measurement.is_object() && measurement.value("name", nlohmann::json()) == "time") {
-                out.push_back(
-                    measurement_ns(reader, measurement, at + "/measurements/" + std::to_string(m)));
-                return out;
-            }
-        }
+    if (const std::optional<std::size_t> m = time_measurement(result)) {
+        out.push_back(measurement_ns(reader, result["measurements"][*m],
+                                     at + "/measurements/" + std::to_string(*m)));
+        return out;
     }
     reader.fail(at,
                 "expected the run times of a correct result: times.runtimes (milliseconds) "
