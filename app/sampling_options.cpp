@@ -87,12 +87,14 @@ CLI::Validator percentage_below_100() {
 /// One of the search strategies, by its problem-file spelling.
 CLI::Validator strategy_name() {
     return {[](std::string& text) -> std::string {
-                for (const char* name : {"exhaustive", "random", "halving", "local", "genetic"}) {
+                for (const char* name :
+                     {"exhaustive", "random", "halving", "local", "genetic", "bayes"}) {
                     if (text == name) {
                         return "";
                     }
                 }
-                return "expected exhaustive, random, halving, local or genetic, found " + text;
+                return "expected exhaustive, random, halving, local, genetic or bayes, found " +
+                       text;
             },
             "STRATEGY"};
 }
@@ -106,8 +108,8 @@ void add_search_options(CLI::App& command, problem::Settings& overrides) {
             [&overrides](const std::string& name) {
                 overrides.search = nlohmann::json(name).get<tune::SearchStrategy>();
             },
-            "How each key's candidates are searched: exhaustive, random, halving, local or "
-            "genetic" +
+            "How each key's candidates are searched: exhaustive, random, halving, local, genetic "
+            "or bayes" +
                 default_text(
                     "search",
                     "local above " + std::to_string(tune::local_search_threshold) +
@@ -130,12 +132,13 @@ void add_search_options(CLI::App& command, problem::Settings& overrides) {
                         default_text("seed", "0"))
         ->check(integer_in(0, std::numeric_limits<std::int64_t>::max()));
     command
-        .add_option(
-            "--patience", overrides.patience,
-            "local: fruitless restarts in a row before the search ends (genetic: "
-            "generations)" +
-                default_text("patience", std::to_string(tune::local_patience) + " (genetic: " +
-                                             std::to_string(tune::genetic_patience) + ")"))
+        .add_option("--patience", overrides.patience,
+                    "local: fruitless restarts in a row before the search ends (genetic: "
+                    "generations, bayes: points)" +
+                        default_text("patience",
+                                     std::to_string(tune::local_patience) +
+                                         " (genetic: " + std::to_string(tune::genetic_patience) +
+                                         ", bayes: " + std::to_string(tune::bayes_patience) + ")"))
         ->check(integer_in(1, static_cast<std::int64_t>(tune::max_patience)));
 }
 

@@ -21,7 +21,7 @@ spaces are generated first: recordings/make_gpu_like.py.
 Usage: scripts/bench-search.py [--spvtune build/default/app/spvtune] [--seed 0]
                                [--strategies random,halving,local] [--samples 20]
        scripts/bench-search.py --replay recordings/*.json [--seeds 20] [--noise CV]
-                               [--strategies default,random,halving,local,genetic]
+                               [--strategies default,random,halving,local,genetic,bayes]
 """
 import argparse
 import json

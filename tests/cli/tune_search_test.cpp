@@ -60,7 +60,7 @@ TEST_CASE("tune --search random --max-candidates 3 measures three points, the re
 }
 
 TEST_CASE("tune --search: the wrong points of a grid never win, whatever the strategy") {
-    for (const char* strategy : {"exhaustive", "random", "halving", "local", "genetic"}) {
+    for (const char* strategy : {"exhaustive", "random", "halving", "local", "genetic", "bayes"}) {
         CAPTURE(strategy);
         TuneFixture fixture;
         const SpvtuneRun run = fixture.tune("grid2.json", {"--search", strategy});
@@ -117,7 +117,7 @@ TEST_CASE(
 TEST_CASE("tune: bad search options are usage errors (exit 2) and leave the cache as it was") {
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
         {{"--search", "annealing"},
-         "expected exhaustive, random, halving, local or genetic, found annealing"},
+         "expected exhaustive, random, halving, local, genetic or bayes, found annealing"},
         {{"--budget", "0"}, "expected a number > 0, found 0"},
         {{"--budget", "-1"}, "expected a number > 0, found -1"},
         {{"--budget", "nan"}, "expected a number > 0, found nan"},

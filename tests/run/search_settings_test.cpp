@@ -27,7 +27,7 @@ TEST_CASE("the search settings are read") {
     CHECK(settings.max_candidates == 40U);
     CHECK(settings.seed == 9U);
     CHECK(settings.patience == 7U);
-    for (const char* name : {"exhaustive", "random", "local", "genetic"}) {
+    for (const char* name : {"exhaustive", "random", "local", "genetic", "bayes"}) {
         json["settings"] = Json::object({{"search", name}});
         CHECK(Json(*parse(json).settings.search) == name);
     }
@@ -38,7 +38,7 @@ TEST_CASE("an unknown strategy is refused with its pointer and the choices") {
     json["settings"] = Json::parse(R"({"search": "annealing"})");
     CHECK(contains(error_of(json),
                    "/settings/search: expected \"exhaustive\", \"random\", "
-                   "\"halving\", \"local\" or \"genetic\", found \"annealing\""));
+                   "\"halving\", \"local\", \"genetic\" or \"bayes\", found \"annealing\""));
     json["settings"] = Json::parse(R"({"search": 3})");
     CHECK(contains(error_of(json), "/settings/search"));
 }

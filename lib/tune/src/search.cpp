@@ -36,6 +36,9 @@ SearchOutcome run_search(std::span<const SearchPoint> points, SearchStrategy str
         case SearchStrategy::genetic:
             finalists = detail::search_genetic(run);
             break;
+        case SearchStrategy::bayes:
+            finalists = detail::search_bayes(run);
+            break;
     }
     return run.finish(finalists);
 }

@@ -33,7 +33,7 @@ void parse_search_settings(Reader& reader, const Json& json, Settings& settings)
             json["search"], child(pointer, "search"),
             {tune::SearchStrategy::exhaustive, tune::SearchStrategy::random,
              tune::SearchStrategy::halving, tune::SearchStrategy::local,
-             tune::SearchStrategy::genetic});
+             tune::SearchStrategy::genetic, tune::SearchStrategy::bayes});
     }
     if (json.contains("search_budget_s")) {
         settings.search_budget_s =

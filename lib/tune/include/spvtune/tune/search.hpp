@@ -65,6 +65,10 @@ inline constexpr std::size_t local_patience = 12;
 /// measure once the search has settled, so fewer of them make as long a wait.
 inline constexpr std::size_t genetic_patience = 4;
 
+/// `bayes` ends after this many points in a row that find nothing clearly better unless told
+/// otherwise: each point costs one proposal, not a restart's descent.
+inline constexpr std::size_t bayes_patience = 60;
+
 /// The most fruitless restarts (`genetic`: generations) a setting may ask for: beyond it a search
 /// is exhaustive in all but name, and a larger number is almost certainly a typo.
 inline constexpr std::size_t max_patience = 1000;

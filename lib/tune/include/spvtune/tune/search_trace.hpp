@@ -17,6 +17,7 @@ enum class SearchStrategy {
     halving,     ///< successive halving: brief measurements of many, more for the survivors
     local,       ///< iterated neighbourhood search over the grid's parameters
     genetic,     ///< a population bred over the grid's parameters
+    bayes,       ///< Bayesian optimisation: a surrogate of the times picks each next point
 };
 
 // Problem-file, command-line, cache-file and report spellings.
@@ -26,6 +27,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(SearchStrategy, {
                                                  {SearchStrategy::halving, "halving"},
                                                  {SearchStrategy::local, "local"},
                                                  {SearchStrategy::genetic, "genetic"},
+                                                 {SearchStrategy::bayes, "bayes"},
                                              })
 
 /// One point the search measured, in the order it was first measured.
