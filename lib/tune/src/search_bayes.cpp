@@ -79,7 +79,8 @@ std::pair<std::vector<SurrogateInput>, std::vector<double>> observations(const S
     auto& [inputs, log_ns] = out;
     double slowest = 0.0;
     for (std::size_t p = 0; p < run.size(); ++p) {
-        if (const auto ns = run.median(p); ns && *ns > 0.0 && run.point(p).position) {
+        if (const auto ns = run.median(p);
+            ns && std::isfinite(*ns) && *ns > 0.0 && run.point(p).position) {
             inputs.push_back(scaled(grid, *run.point(p).position));
             log_ns.push_back(std::log(*ns));
             slowest = log_ns.size() == 1 ? log_ns.back() : std::max(slowest, log_ns.back());
