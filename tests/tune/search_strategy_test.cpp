@@ -459,6 +459,20 @@ TEST_CASE("bayes steers away from a region whose points fail") {
     CHECK(winner(outcome) == bowl::best_index);
 }
 
+TEST_CASE("bayes searches a space that mostly fails until a point runs") {
+    // Failures before any point ran are no fruitless proposals: there is no best yet to beat.
+    // Counted as such, the search gave up after its patience with nothing to race.
+    BowlRun bowl_run;
+    const std::size_t only = bowl::index_of({5, 5, 0, 1});
+    for (std::size_t i = 0; i < bowl::size; ++i) {
+        if (i != only) {
+            bowl_run.wrong.insert(i);
+        }
+    }
+    const SearchOutcome outcome = bowl_run.run(SearchStrategy::bayes, {.patience = 5});
+    CHECK(winner(outcome) == only);
+}
+
 TEST_CASE("exhaustive cut short by a limit or a budget keeps a grid's promising points") {
     // In file order the bowl's first 30 points all lie in its far corner (2.6x the best and
     // slower); the guided lead finds the floor's neighbourhood within them.

@@ -1,10 +1,11 @@
+#include "search_bayes.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <optional>
 #include <utility>
 
-#include "search_grid.hpp"
 #include "search_surrogate.hpp"
 
 namespace spvtune::tune::detail {
@@ -16,8 +17,14 @@ constexpr std::size_t first_sample = 8;
 /// of a small space, a seeded sample of a large one (the surrogate's cost grows with both).
 constexpr std::size_t candidate_pool = 2000;
 /// The length scales and noise are searched again after this many new points; in between, the
-/// last ones are reused (a fit tries some 60 settings).
+/// last ones are reused (a search of them factorises the covariance 12 to 100 times).
 constexpr std::size_t refit_every = 10;
+/// The most points the surrogate is fitted to: its fit grows with their cube and each
+/// prediction with their square, and a search of a thousand points would take minutes to
+/// choose them. Of more, it keeps the fastest `model_fastest` (where the next best point is
+/// sought) and an even spread of the rest by speed (so slow regions stay known as slow).
+constexpr std::size_t model_points = 150;
+constexpr std::size_t model_fastest = 100;
 /// The best points found go to the final race.
 constexpr std::size_t bayes_finalists = 8;
 
@@ -72,108 +79,121 @@ std::vector<std::size_t> unmeasured_near(const SearchRun& run, const GridIndex& 
 
 /// What the search has learnt: every probed point with a grid position and its log-time, and
 /// failed points at the slowest log-time seen, so that the surrogate steers away from regions
-/// that fail (a resource limit fails whole regions of a grid).
+/// that fail (a resource limit fails whole regions of a grid). Beyond `model_points`, the
+/// fastest points and an even spread of the others by rank.
 std::pair<std::vector<SurrogateInput>, std::vector<double>> observations(const SearchRun& run,
                                                                          const GridIndex& grid) {
-    std::pair<std::vector<SurrogateInput>, std::vector<double>> out;
-    auto& [inputs, log_ns] = out;
+    std::vector<std::pair<double, std::size_t>> seen;  // log-time, point
     double slowest = 0.0;
     for (std::size_t p = 0; p < run.size(); ++p) {
         if (const auto ns = run.median(p);
             ns && std::isfinite(*ns) && *ns > 0.0 && run.point(p).position) {
-            inputs.push_back(scaled(grid, *run.point(p).position));
-            log_ns.push_back(std::log(*ns));
-            slowest = log_ns.size() == 1 ? log_ns.back() : std::max(slowest, log_ns.back());
+            seen.emplace_back(std::log(*ns), p);
+            slowest = seen.size() == 1 ? seen.back().first : std::max(slowest, seen.back().first);
         }
     }
-    if (log_ns.empty()) {
-        return out;
-    }
-    for (std::size_t p = 0; p < run.size(); ++p) {
-        if (run.dropped(p) && run.point(p).position) {
-            inputs.push_back(scaled(grid, *run.point(p).position));
-            log_ns.push_back(slowest);
+    if (!seen.empty()) {
+        for (std::size_t p = 0; p < run.size(); ++p) {
+            if (run.dropped(p) && run.point(p).position) {
+                seen.emplace_back(slowest, p);
+            }
         }
+    }
+    if (seen.size() > model_points) {
+        std::ranges::sort(seen);
+        std::vector<std::pair<double, std::size_t>> kept(seen.begin(),
+                                                         seen.begin() + model_fastest);
+        const std::size_t others = seen.size() - model_fastest;
+        const std::size_t spread = model_points - model_fastest;
+        for (std::size_t k = 0; k < spread; ++k) {
+            kept.push_back(seen[model_fastest + k * others / spread]);
+        }
+        seen = std::move(kept);
+    }
+    std::pair<std::vector<SurrogateInput>, std::vector<double>> out;
+    for (const auto& [log_ns, p] : seen) {
+        out.first.push_back(scaled(grid, *run.point(p).position));
+        out.second.push_back(log_ns);
     }
     return out;
 }
 
 }  // namespace
 
+BayesProposer::BayesProposer(SearchRun& run) : grid_(run), order_(run.shuffled_order()) {}
+
+std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
+    const std::vector<std::size_t> ranked = run.by_median();
+    auto [inputs, log_ns] = observations(run, grid_);
+    std::vector<std::size_t> candidates;
+    if (!ranked.empty() && run.measured() >= first_sample && log_ns.size() >= 2) {
+        for (const std::size_t p : order_) {
+            if (candidates.size() == candidate_pool) {
+                break;
+            }
+            if (!run.touched(p) && run.point(p).position) {
+                candidates.push_back(p);
+            }
+        }
+        if (const auto& centre = run.point(ranked.front()).position) {
+            std::ranges::copy(unmeasured_near(run, grid_, *centre), std::back_inserter(candidates));
+        }
+    }
+    if (candidates.empty()) {
+        // Too little measured to fit, or no unmeasured point has a grid position.
+        const auto it =
+            std::ranges::find_if(order_, [&](std::size_t p) { return !run.touched(p); });
+        return it == order_.end() ? std::nullopt : std::optional(*it);
+    }
+    const bool refit = !fitted_ || run.measured() >= fitted_at_ + refit_every;
+    const LogTimeSurrogate surrogate = refit
+                                           ? LogTimeSurrogate(std::move(inputs), log_ns)
+                                           : LogTimeSurrogate(std::move(inputs), log_ns, *fitted_);
+    if (refit) {
+        fitted_ = surrogate.settings();
+        fitted_at_ = run.measured();
+    }
+    const double best_log = std::log(*run.median(ranked.front()));
+    std::size_t chosen = candidates.front();
+    double chosen_gain = -1.0;
+    for (const std::size_t p : candidates) {
+        const double gain =
+            surrogate.expected_improvement(scaled(grid_, *run.point(p).position), best_log);
+        if (gain > chosen_gain) {
+            chosen_gain = gain;
+            chosen = p;
+        }
+    }
+    return chosen;
+}
+
 std::optional<std::size_t> bayes_phase(SearchRun& run, std::size_t patience) {
-    const GridIndex grid(run);
-    const std::vector<std::size_t> order = run.shuffled_order();
-    std::optional<std::size_t> best;
+    BayesProposer proposer(run);
+    const std::vector<std::size_t> ranked = run.by_median();
+    std::optional<std::size_t> best = ranked.empty() ? std::nullopt : std::optional(ranked.front());
     std::size_t fruitless = 0;
-    auto measure = [&](std::size_t p) {
-        const std::optional<double> ns = run.probe(p, grid_probe_samples);
-        if (!ns) {
-            ++fruitless;
-            return;
-        }
-        const bool improved = !best || *ns < *run.median(*best);
-        // A lucky reading a little below the best moves the best but earns no more patience.
-        const bool fruitful = improved && (!best || run.clearly_faster(p, *best));
-        if (improved) {
-            best = p;
-        }
-        fruitless = fruitful ? 0 : fruitless + 1;
-    };
-    auto next_unmeasured = [&]() -> std::optional<std::size_t> {
-        const auto it = std::ranges::find_if(order, [&](std::size_t p) { return !run.touched(p); });
-        return it == order.end() ? std::nullopt : std::optional(*it);
-    };
-    std::optional<LogTimeSurrogate::Settings> fitted;
-    std::size_t fitted_at = 0;
     while (run.can_propose()) {
         if (fruitless >= patience && run.measured() >= std::min(grid_min_points, run.size())) {
             break;
         }
-        auto [inputs, log_ns] = observations(run, grid);
-        std::vector<std::size_t> candidates;
-        if (best && run.measured() >= first_sample && log_ns.size() >= 2) {
-            for (const std::size_t p : order) {
-                if (candidates.size() == candidate_pool) {
-                    break;
-                }
-                if (!run.touched(p) && run.point(p).position) {
-                    candidates.push_back(p);
-                }
-            }
-            if (const auto& centre = run.point(*best).position) {
-                std::ranges::copy(unmeasured_near(run, grid, *centre),
-                                  std::back_inserter(candidates));
-            }
+        const std::optional<std::size_t> p = proposer.next(run);
+        if (!p) {
+            break;
         }
-        if (candidates.empty()) {
-            // Too little measured to fit, or no unmeasured point has a grid position.
-            const std::optional<std::size_t> p = next_unmeasured();
-            if (!p) {
-                break;
-            }
-            measure(*p);
+        const std::optional<double> ns = run.probe(*p, grid_probe_samples);
+        if (!ns) {
+            // Until a point runs, there is no best to improve on: a space that mostly fails is
+            // searched until one does.
+            fruitless += best ? 1 : 0;
             continue;
         }
-        const bool refit = !fitted || log_ns.size() >= fitted_at + refit_every;
-        const LogTimeSurrogate surrogate =
-            refit ? LogTimeSurrogate(std::move(inputs), log_ns)
-                  : LogTimeSurrogate(std::move(inputs), log_ns, *fitted);
-        if (refit) {
-            fitted = surrogate.settings();
-            fitted_at = log_ns.size();
+        const bool improved = !best || *ns < *run.median(*best);
+        // A lucky reading a little below the best moves the best but earns no more patience.
+        const bool fruitful = improved && (!best || run.clearly_faster(*p, *best));
+        if (improved) {
+            best = p;
         }
-        const double best_log = std::log(*run.median(*best));
-        std::size_t chosen = candidates.front();
-        double chosen_gain = -1.0;
-        for (const std::size_t p : candidates) {
-            const double gain =
-                surrogate.expected_improvement(scaled(grid, *run.point(p).position), best_log);
-            if (gain > chosen_gain) {
-                chosen_gain = gain;
-                chosen = p;
-            }
-        }
-        measure(chosen);
+        fruitless = fruitful ? 0 : fruitless + 1;
     }
     return best;
 }

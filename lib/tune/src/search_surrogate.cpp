@@ -1,5 +1,7 @@
 #include "search_surrogate.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -9,8 +11,11 @@ namespace spvtune::tune::detail {
 namespace {
 
 /// Length scales (in scaled levels) and noise variances (of standardised log-times) tried.
-constexpr double length_scales[] = {0.15, 0.3, 0.6, 1.2};
-constexpr double noise_levels[] = {0.002, 0.02, 0.2};
+constexpr std::array length_scales{0.15, 0.3, 0.6, 1.2};
+constexpr std::array noise_levels{0.002, 0.02, 0.2};
+/// The squared scaled distance between points of two families: far enough that one family's
+/// times say next to nothing about another's (a correlation of 0.005).
+constexpr double family_apart = 16.0;
 /// Points fitted before each parameter gets its own length scale.
 constexpr std::size_t per_parameter_from = 40;
 
@@ -42,9 +47,12 @@ LogTimeSurrogate::LogTimeSurrogate(std::vector<SurrogateInput> inputs,
                                    const std::vector<double>& log_ns)
     : inputs_(std::move(inputs)) {
     standardise(log_ns);
-    const std::size_t axes = inputs_.empty() ? 0 : inputs_.front().levels.size();
+    std::size_t axes = 0;
+    for (const SurrogateInput& input : inputs_) {
+        axes = std::max(axes, input.levels.size());
+    }
     double best_fit = -std::numeric_limits<double>::infinity();
-    Settings best;
+    Settings best{std::vector<double>(axes, length_scales[1]), noise_levels.back()};
     for (const double length : length_scales) {
         for (const double noise : noise_levels) {
             settings_ = {std::vector<double>(axes, length), noise};
@@ -59,7 +67,7 @@ LogTimeSurrogate::LogTimeSurrogate(std::vector<SurrogateInput> inputs,
     // dozens, per-parameter scales chased the noise of lavapipe's readings (replayed, the
     // recorded stencil and synthetic spaces fell to 0.960 and 0.752 of the optimum after 20
     // and 50 points, from 0.986 and 0.837 with one scale).
-    const int passes = inputs_.size() >= per_parameter_from ? 2 : 0;
+    const int passes = inputs_.size() >= per_parameter_from && std::isfinite(best_fit) ? 2 : 0;
     for (int pass = 0; pass < passes; ++pass) {
         for (std::size_t axis = 0; axis < axes; ++axis) {
             for (const double factor : {0.5, 2.0}) {
@@ -84,7 +92,7 @@ LogTimeSurrogate::LogTimeSurrogate(std::vector<SurrogateInput> inputs,
 }
 
 double LogTimeSurrogate::covariance(const SurrogateInput& a, const SurrogateInput& b) const {
-    double squared = a.family == b.family ? 0.0 : 1.0;
+    double squared = a.family == b.family ? 0.0 : family_apart;
     for (std::size_t i = 0; i < a.levels.size() && i < b.levels.size(); ++i) {
         const double length = i < settings_.lengths.size() ? settings_.lengths[i] : 1.0;
         const double d = (a.levels[i] - b.levels[i]) / length;

@@ -19,14 +19,15 @@ struct SurrogatePrediction {
 };
 
 /// A Gaussian process over grid points (Matern 5/2 on the scaled levels), fitted to log-times:
-/// cheap enough to refit after every measured point of a search of a few hundred, and smooth
+/// cheap enough to fit after every measured point of a search of a few hundred, and smooth
 /// enough between levels that the points near a fast one are predicted fast. Its length scale
 /// and noise are the pair of a small grid that explains the readings best (the marginal
 /// likelihood), so a noisy lavapipe space and a quiet GPU space each get their own; with enough
 /// points, each parameter's scale is then stretched or shrunk while that explains them better.
 class LogTimeSurrogate {
   public:
-    /// Fits to `inputs` with their log-times `log_ns` (same length, at least two).
+    /// Fits to `inputs` with their log-times `log_ns` (same length, at least two, finite): tries
+    /// 12 settings, and from 40 points on 4 more per parameter.
     LogTimeSurrogate(std::vector<SurrogateInput> inputs, const std::vector<double>& log_ns);
 
     /// Per-parameter length scales and the noise, to reuse in the next fit.
