@@ -357,6 +357,27 @@ TEST_CASE("a recorded time too long for a clock of nanoseconds replays, the cloc
     }
 }
 
+TEST_CASE("a recorded time near zero replays and its race ends") {
+    // 1e-300 ms: a round of the race fits infinitely many samples of it, and the infinite count
+    // once became 0 samples a round in the cast to an integer: a race that never ended.
+    nlohmann::json json = small_cache();
+    for (auto& [key, entry] : json["cache"].items()) {
+        if (entry["time"].is_number()) {
+            entry["time"] = 1e-300;
+            entry["times"] = {1e-300, 2e-300};
+        }
+    }
+    const Recording recording = read_recording(json, "tiny.json");
+    SearchSettings settings;
+    settings.strategy = SearchStrategy::exhaustive;
+    const SearchOutcome outcome = replay_search(recording, settings, SamplingSettings{});
+    REQUIRE(outcome.benchmark.ranking.size() == 4);
+    for (const RankedCandidate& ranked : outcome.benchmark.ranking) {
+        CHECK(ranked.statistics.samples > 0);
+        CHECK(ranked.statistics.samples <= SamplingSettings{}.max_samples);
+    }
+}
+
 TEST_CASE("a replay under modelled noise reads each point's recorded mean with that spread") {
     const Recording recording = read_recording(small_cache(), "conv.json");
     SamplingSettings many = SamplingSettings::fixed(0, 4000);

@@ -207,8 +207,13 @@ class Scheduler {
         if (!(slowest > 0)) {
             return per_round;
         }
+        // Compared before the cast: for a time near zero the fit is infinite, and an infinite
+        // double cast to an integer is undefined (it gave 0 samples a round, a race without end).
         const double fit = std::floor(longest_round_ns / slowest);
-        return fit < 1 ? 1 : std::min(per_round, static_cast<std::size_t>(fit));
+        if (fit < 1) {
+            return 1;
+        }
+        return fit >= static_cast<double>(per_round) ? per_round : static_cast<std::size_t>(fit);
     }
 
     static constexpr double longest_round_ns = 1e9;
