@@ -112,7 +112,7 @@ void add_search_options(CLI::App& command, problem::Settings& overrides) {
             "or bayes" +
                 default_text(
                     "search",
-                    "local above " + std::to_string(tune::local_search_threshold) +
+                    "bayes above " + std::to_string(tune::local_search_threshold) +
                         " runnable candidates or when max_candidates is fewer, else exhaustive"))
         ->check(strategy_name());
     command
@@ -132,13 +132,12 @@ void add_search_options(CLI::App& command, problem::Settings& overrides) {
                         default_text("seed", "0"))
         ->check(integer_in(0, std::numeric_limits<std::int64_t>::max()));
     command
-        .add_option("--patience", overrides.patience,
-                    "local: fruitless restarts in a row before the search ends (genetic: "
-                    "generations, bayes: points)" +
-                        default_text("patience",
-                                     std::to_string(tune::local_patience) +
-                                         " (genetic: " + std::to_string(tune::genetic_patience) +
-                                         ", bayes: " + std::to_string(tune::bayes_patience) + ")"))
+        .add_option(
+            "--patience", overrides.patience,
+            "local and bayes: fruitless restarts in a row before the search ends "
+            "(genetic: generations)" +
+                default_text("patience", std::to_string(tune::local_patience) + " (genetic: " +
+                                             std::to_string(tune::genetic_patience) + ")"))
         ->check(integer_in(1, static_cast<std::int64_t>(tune::max_patience)));
 }
 

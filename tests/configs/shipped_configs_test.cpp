@@ -270,7 +270,7 @@ TEST_CASE("configs/transpose.json passes check and every candidate matches the r
 // a CI runner; with 12: 176-272 here, 209-301 under two busy loops. The CI runner read 1.3x this
 // machine's loaded count (376 against 285), and a busier day more: fewer than three quarters of
 // the space still tells a local search from an exhaustive one, with room for that.
-TEST_CASE("configs/synthetic_search.json is searched locally and every measured point matches" *
+TEST_CASE("configs/synthetic_search.json is searched (bayes) and every measured point matches" *
           doctest::test_suite("timing")) {
     const fs::path config = config_dir / "synthetic_search.json";
     const ValidationOn validation;
@@ -280,7 +280,7 @@ TEST_CASE("configs/synthetic_search.json is searched locally and every measured 
     CHECK_MESSAGE(check.exit_code == 0, check.out << check.err);
     const nlohmann::json tuned = tune_key(scratch, config, "n=4096");
     const nlohmann::json& search = tuned.at("search");
-    CHECK(search.at("strategy") == "local");
+    CHECK(search.at("strategy") == "bayes");
     CHECK(search.at("runnable") == 1296);
     CHECK(search.at("measured") < search.at("runnable").get<std::size_t>() * 3 / 4);
     CHECK(search.at("trace").size() == search.at("measured"));

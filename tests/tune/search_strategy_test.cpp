@@ -313,9 +313,9 @@ TEST_CASE("the reference is measured first, whatever the strategy") {
     }
 }
 
-TEST_CASE("the automatic strategy is local above the threshold, else exhaustive") {
+TEST_CASE("the automatic strategy is bayes above the threshold, else exhaustive") {
     CHECK(choose_strategy({}, local_search_threshold) == SearchStrategy::exhaustive);
-    CHECK(choose_strategy({}, local_search_threshold + 1) == SearchStrategy::local);
+    CHECK(choose_strategy({}, local_search_threshold + 1) == SearchStrategy::bayes);
     CHECK(choose_strategy({.strategy = SearchStrategy::halving}, 3) == SearchStrategy::halving);
     CHECK(choose_strategy({.strategy = SearchStrategy::exhaustive}, 5000) ==
           SearchStrategy::exhaustive);
@@ -422,10 +422,11 @@ TEST_CASE("bayes reaches the bowl's floor in fewer points than local or random")
 
 TEST_CASE("bayes measures each point once, stops on patience and races the best it found") {
     BowlRun bowl_run;
-    const SearchOutcome outcome = bowl_run.run(SearchStrategy::bayes, {.patience = 30});
+    const SearchOutcome outcome = bowl_run.run(SearchStrategy::bayes, {.patience = 2});
     CHECK(winner(outcome) == bowl::best_index);
     CHECK(outcome.trace.strategy == SearchStrategy::bayes);
-    // A smooth 4-D bowl is learnt from a few dozen points, and 30 fruitless ones end it.
+    MESSAGE(outcome.trace.steps.size() << " points measured");
+    // A smooth 4-D bowl is learnt from a few dozen points, and 2 fruitless restarts end it.
     CHECK(outcome.trace.steps.size() < 120);
     for (const auto& [index, admissions] : bowl_run.admitted) {
         CHECK(admissions == 1);

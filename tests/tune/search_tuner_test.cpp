@@ -56,7 +56,7 @@ Set grid_set(std::vector<std::shared_ptr<Counters>>& counters, const std::set<st
 
 }  // namespace
 
-TEST_CASE("a large key is searched locally: unproposed points never run, measure or prepare") {
+TEST_CASE("a large key is searched (bayes): unproposed points never run, measure or prepare") {
     std::vector<std::shared_ptr<Counters>> counters;
     const Set set = grid_set(counters, {});
     Harness h(/*checks=*/true);
@@ -66,7 +66,7 @@ TEST_CASE("a large key is searched locally: unproposed points never run, measure
     const TuneEntry& entry = *info.entry;
     CHECK(entry.winner_index == best);
     REQUIRE(entry.search.has_value());
-    CHECK(entry.search->strategy == SearchStrategy::local);
+    CHECK(entry.search->strategy == SearchStrategy::bayes);
     CHECK(entry.search->runnable == side * side);
     CHECK(entry.search->steps.front().index == 0);  // the reference first
     std::set<std::size_t> traced;
@@ -82,7 +82,7 @@ TEST_CASE("a large key is searched locally: unproposed points never run, measure
             CHECK(counters[i]->prepares.load() == 0);
         }
     }
-    CHECK(entry.settings["search"]["strategy"] == "local");
+    CHECK(entry.settings["search"]["strategy"] == "bayes");
     CHECK(entry.settings["search"]["seed"] == 0);
     CHECK(entry.settings["search"]["measured"] == entry.search->steps.size());
     CHECK(entry.settings["search"]["runnable"] == side * side);

@@ -11,7 +11,7 @@ SearchStrategy choose_strategy(const SearchSettings& settings, std::size_t runna
     // A limit below the key's size would cut an exhaustive run at the file's first points, not
     // at the ones a search finds promising.
     const bool limited = settings.max_candidates && *settings.max_candidates < runnable;
-    return runnable > local_search_threshold || limited ? SearchStrategy::local
+    return runnable > local_search_threshold || limited ? SearchStrategy::bayes
                                                         : SearchStrategy::exhaustive;
 }
 

@@ -6,8 +6,6 @@
 #include <optional>
 #include <utility>
 
-#include "search_surrogate.hpp"
-
 namespace spvtune::tune::detail {
 namespace {
 
@@ -25,8 +23,6 @@ constexpr std::size_t refit_every = 10;
 /// sought) and an even spread of the rest by speed (so slow regions stay known as slow).
 constexpr std::size_t model_points = 150;
 constexpr std::size_t model_fastest = 100;
-/// The best points found go to the final race.
-constexpr std::size_t bayes_finalists = 8;
 
 SurrogateInput scaled(const GridIndex& grid, const GridPosition& position) {
     SurrogateInput input{position.family, {}};
@@ -167,8 +163,8 @@ std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
     return chosen;
 }
 
-std::optional<std::size_t> bayes_phase(SearchRun& run, std::size_t patience) {
-    BayesProposer proposer(run);
+std::optional<std::size_t> bayes_phase(SearchRun& run, BayesProposer& proposer,
+                                       std::size_t patience) {
     const std::vector<std::size_t> ranked = run.by_median();
     std::optional<std::size_t> best = ranked.empty() ? std::nullopt : std::optional(ranked.front());
     std::size_t fruitless = 0;
@@ -196,18 +192,6 @@ std::optional<std::size_t> bayes_phase(SearchRun& run, std::size_t patience) {
         fruitless = fruitful ? 0 : fruitless + 1;
     }
     return best;
-}
-
-/// Bayesian optimisation: after a few random points, each new point is the one whose expected
-/// improvement on the best so far is largest under a Gaussian process fitted to the log-times
-/// measured (LogTimeSurrogate), among a seeded sample of the space and the best point's near
-/// neighbours. Stops when `patience` points in a row found nothing clearly better, or on the
-/// budget or limit.
-std::vector<std::size_t> search_bayes(SearchRun& run) {
-    bayes_phase(run, run.settings().patience.value_or(bayes_patience));
-    std::vector<std::size_t> finalists = run.by_median();
-    finalists.resize(std::min(finalists.size(), bayes_finalists));
-    return finalists;
 }
 
 }  // namespace spvtune::tune::detail

@@ -28,4 +28,10 @@ class BayesProposer {
     std::size_t fitted_at_ = 0;
 };
 
+/// Bayesian optimisation's proposals until `patience` points in a row found nothing clearly
+/// better than the fastest measured (failures count only once a point ran), the space is
+/// measured, or the budget or limit is met: the fastest point measured, nullopt when none ran.
+std::optional<std::size_t> bayes_phase(SearchRun& run, BayesProposer& proposer,
+                                       std::size_t patience);
+
 }  // namespace spvtune::tune::detail

@@ -1,6 +1,4 @@
-#include <algorithm>
-
-#include "search_run.hpp"
+#include "search_bayes.hpp"
 
 namespace spvtune::tune::detail {
 namespace {
@@ -26,7 +24,8 @@ bool on_a_grid(const SearchRun& run) {
 /// promising points instead of the file's first ones, at the price of the lead's brief probes.
 std::vector<std::size_t> search_exhaustive(SearchRun& run) {
     if (on_a_grid(run)) {
-        bayes_phase(run, lead_patience);
+        BayesProposer proposer(run);
+        bayes_phase(run, proposer, lead_patience);
     }
     for (const std::size_t p : run.registration_order()) {
         if (!run.can_propose()) {

@@ -100,9 +100,4 @@ std::vector<std::size_t> search_local(SearchRun& run);
 std::vector<std::size_t> search_genetic(SearchRun& run);
 std::vector<std::size_t> search_bayes(SearchRun& run);
 
-/// Bayesian optimisation's proposals (search_bayes) until `patience` points in a row found
-/// nothing clearly better, the space is measured, or the budget or limit is met: the best point
-/// found, nullopt when none ran.
-std::optional<std::size_t> bayes_phase(SearchRun& run, std::size_t patience);
-
 }  // namespace spvtune::tune::detail

@@ -32,7 +32,7 @@ struct GridPosition {
 /// ever run: a point it never proposes is not checked, measured or prepared.
 /// Every member has an initializer, so designated initializers may leave any out.
 struct SearchSettings {
-    /// Nullopt: automatic, `local` above `local_search_threshold` runnable candidates or when
+    /// Nullopt: automatic, `bayes` above `local_search_threshold` runnable candidates or when
     /// `max_candidates` is fewer than them, else `exhaustive`.
     std::optional<SearchStrategy> strategy{};
     /// Per key: once spent, the search proposes no new point and the final race begins.
@@ -41,19 +41,20 @@ struct SearchSettings {
     std::optional<std::size_t> max_candidates{};
     /// The same seed and the same timings give the same points in the same order.
     std::uint64_t seed = 0;
-    /// `local`: restarts in a row that find nothing clearly better (a median below the best's
-    /// median interval) before the search ends (`genetic`: generations). Nullopt:
+    /// `local` and `bayes`: restarts in a row that find nothing clearly better (a median below
+    /// the best's median interval) before the search ends (`genetic`: generations). Nullopt:
     /// local_patience (`genetic`: genetic_patience).
     std::optional<std::size_t> patience{};
 
     friend bool operator==(const SearchSettings&, const SearchSettings&) = default;
 };
 
-/// Above this many runnable candidates a key is searched with `local` unless told otherwise:
-/// racing them all costs more than a neighbourhood search that measures a few per cent.
+/// Above this many runnable candidates a key is searched with `bayes` (a neighbourhood search
+/// that Bayesian optimisation leads and restarts) unless told otherwise: racing them all costs
+/// more than a search that measures a few per cent.
 inline constexpr std::size_t local_search_threshold = 256;
 
-/// `local` ends after this many fruitless restarts in a row unless told otherwise: rugged
+/// `local` and `bayes` end after this many fruitless restarts in a row unless told otherwise: rugged
 /// spaces hide their best basins, and restarts cost little next to a missed optimum. Replayed
 /// over 20 seeds (scripts/bench-search.py --replay), 12 instead of 4 reached 5% of the optimum
 /// in 20 seeds of the GEMM-like space instead of 17, 19 of the conv-like one instead of 10, and
@@ -64,10 +65,6 @@ inline constexpr std::size_t local_patience = 12;
 /// told otherwise: each generation is 16 new points, more than most of `local`'s restarts
 /// measure once the search has settled, so fewer of them make as long a wait.
 inline constexpr std::size_t genetic_patience = 4;
-
-/// `bayes` ends after this many points in a row that find nothing clearly better unless told
-/// otherwise: each point costs one proposal, not a restart's descent.
-inline constexpr std::size_t bayes_patience = 60;
 
 /// The most fruitless restarts (`genetic`: generations) a setting may ask for: beyond it a search
 /// is exhaustive in all but name, and a larger number is almost certainly a typo.
