@@ -54,11 +54,11 @@ struct SearchSettings {
 /// more than a search that measures a few per cent.
 inline constexpr std::size_t local_search_threshold = 256;
 
-/// `local` and `bayes` end after this many fruitless restarts in a row unless told otherwise: rugged
-/// spaces hide their best basins, and restarts cost little next to a missed optimum. Replayed
-/// over 20 seeds (scripts/bench-search.py --replay), 12 instead of 4 reached 5% of the optimum
-/// in 20 seeds of the GEMM-like space instead of 17, 19 of the conv-like one instead of 10, and
-/// 17 of the recorded split-K one instead of 6, for 1.5-2x the points measured.
+/// `local` and `bayes` end after this many fruitless restarts in a row unless told otherwise:
+/// rugged spaces hide their best basins, and restarts cost little next to a missed optimum.
+/// Replayed over 20 seeds (scripts/bench-search.py --replay), 12 instead of 4 reached 5% of the
+/// optimum in 20 seeds of the GEMM-like space instead of 17, 19 of the conv-like one instead of 10,
+/// and 17 of the recorded split-K one instead of 6, for 1.5-2x the points measured.
 inline constexpr std::size_t local_patience = 12;
 
 /// `genetic` ends after this many generations in a row that find nothing clearly better unless
