@@ -138,7 +138,6 @@ std::optional<std::pair<std::size_t, double>> fastest_probed(
 /// probed; nullopt when none ran.
 std::optional<std::pair<std::size_t, double>> best_proposed(SearchRun& run, BayesProposer& proposer,
                                                             std::size_t count) {
-    std::vector<std::size_t> proposed;
     std::optional<std::pair<std::size_t, double>> best;
     for (std::size_t k = 0; k < count && run.can_propose(); ++k) {
         const std::optional<std::size_t> p = proposer.next(run);
