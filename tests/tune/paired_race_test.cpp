@@ -131,9 +131,9 @@ TEST_CASE("a paired ratio is the Hodges-Lehmann estimate of per-round ratios, at
     }
     const PairedRatio paired = paired_ratio(baseline, contender);
     CHECK(paired.rounds == 8);
-    CHECK(paired.ratio == doctest::Approx(1.1));
-    CHECK(paired.low == doctest::Approx(1.1));
-    CHECK(paired.high == doctest::Approx(1.1));
+    CHECK(paired.interval.ratio == doctest::Approx(1.1));
+    CHECK(paired.interval.low == doctest::Approx(1.1));
+    CHECK(paired.interval.high == doctest::Approx(1.1));
     CHECK(paired.coverage >= 0.95);
     // Three rounds are too few for 95%: the interval is [min, max], at 75%. The estimate is the
     // median of the six geometric means of pairs (each ratio with itself included): 0.9, 0.995,
@@ -142,9 +142,9 @@ TEST_CASE("a paired ratio is the Hodges-Lehmann estimate of per-round ratios, at
     const std::vector<double> few_other{90, 130, 110, 999};  // its fourth round has no partner
     const PairedRatio few = paired_ratio(few_base, few_other);
     CHECK(few.rounds == 3);
-    CHECK(few.low == doctest::Approx(0.9));
-    CHECK(few.high == doctest::Approx(1.3));
-    CHECK(few.ratio == doctest::Approx(std::sqrt(std::sqrt(0.9 * 1.3) * 1.1)));
+    CHECK(few.interval.low == doctest::Approx(0.9));
+    CHECK(few.interval.high == doctest::Approx(1.3));
+    CHECK(few.interval.ratio == doctest::Approx(std::sqrt(std::sqrt(0.9 * 1.3) * 1.1)));
     CHECK(few.coverage == doctest::Approx(0.75));
     // The race waits for samples_for_coverage(0.95) rounds, counted for a median's interval: the
     // signed-rank interval needs the same 6 ([min, max] covers 1 - 2 / 2^n).
@@ -170,9 +170,9 @@ TEST_CASE("a paired ratio's interval is the signed-rank interval, narrower than 
     const PairedRatio paired = paired_ratio(baseline, contender);
     CHECK(paired.rounds == 13);
     CHECK(paired.coverage == doctest::Approx(1 - 2 * 0.02392578125));
-    CHECK(paired.ratio == doctest::Approx(1.0592).epsilon(1e-3));
-    CHECK(paired.low == doctest::Approx(1.0088).epsilon(1e-3));
-    CHECK(paired.high == doctest::Approx(1.1300).epsilon(1e-3));
+    CHECK(paired.interval.ratio == doctest::Approx(1.0592).epsilon(1e-3));
+    CHECK(paired.interval.low == doctest::Approx(1.0088).epsilon(1e-3));
+    CHECK(paired.interval.high == doctest::Approx(1.1300).epsilon(1e-3));
 }
 
 }  // namespace paired_race_test

@@ -269,7 +269,10 @@ class Scheduler {
         // orders of a pair; a pair's reverse is its reciprocal, exactly (its pair means negate).
         if (const auto reverse = judged_.find({&other, &leader}); reverse != judged_.end()) {
             const PairedRatio& found = reverse->second;
-            return {found.rounds, 1 / found.ratio, 1 / found.high, 1 / found.low, found.coverage};
+            const RatioInterval& interval = found.interval;
+            return {found.rounds,
+                    {1 / interval.ratio, 1 / interval.high, 1 / interval.low},
+                    found.coverage};
         }
         const std::pair key{&leader, &other};
         if (const auto found = judged_.find(key); found != judged_.end()) {
@@ -284,7 +287,7 @@ class Scheduler {
     /// that does not matter. One-sided on purpose: how much slower it may be is irrelevant to
     /// whether the leader is a sound winner.
     bool cannot_beat_leader_meaningfully(const PairedRatio& ratio) const {
-        return ratio.low >= 1 - settings_.indifference;
+        return ratio.interval.low >= 1 - settings_.indifference;
     }
 
     std::vector<Track*> live_by_rank() {
@@ -314,7 +317,7 @@ class Scheduler {
         const double limit = settings_.elimination_ratio * (1 - settings_.indifference);
         std::size_t remaining = live.size();
         for (auto it = live.rbegin(); it != live.rend() - 1 && remaining > 2; ++it) {
-            if (against(leader, **it).low > limit) {
+            if (against(leader, **it).interval.low > limit) {
                 (*it)->eliminated = true;
                 --remaining;
             }
@@ -339,8 +342,9 @@ class Scheduler {
                     return true;
                 }
                 const PairedRatio ratio = against(*leader, *other);
-                const bool precise = ratio.high - ratio.low <= tolerance * ratio.ratio;
-                return cannot_beat_leader_meaningfully(ratio) || (precise && ratio.ratio >= 1);
+                const RatioInterval& interval = ratio.interval;
+                const bool precise = interval.high - interval.low <= tolerance * interval.ratio;
+                return cannot_beat_leader_meaningfully(ratio) || (precise && interval.ratio >= 1);
             });
         });
         if (sound == live.end()) {

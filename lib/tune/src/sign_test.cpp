@@ -33,7 +33,7 @@ ContenderComparison judge_paired(std::span<const double> baseline,
         return judged;
     }
     const PairedRatio paired = detail::median_of_ratios(ratios, 1 - level);
-    judged.interval = {paired.ratio, paired.low, paired.high};
+    judged.interval = paired.interval;
     judged.coverage = std::min(judged.coverage, paired.coverage);
 
     // The sign test against each edge of the band: slower when few rounds lie at or below its

@@ -131,9 +131,9 @@ PairedRatio hodges_lehmann_ratio(std::span<const double> ratios, double confiden
     const SignedRankBounds bounds = signed_rank_bounds(n, confidence);
     PairedRatio paired;
     paired.rounds = n;
-    paired.low = std::exp(rank(bounds.lower));
-    paired.high = std::exp(rank(bounds.upper));
-    paired.ratio =
+    paired.interval.low = std::exp(rank(bounds.lower));
+    paired.interval.high = std::exp(rank(bounds.upper));
+    paired.interval.ratio =
         m % 2 == 1 ? std::exp(rank(m / 2 + 1)) : std::exp((rank(m / 2) + rank(m / 2 + 1)) / 2);
     paired.coverage = bounds.coverage;
     return paired;

@@ -113,10 +113,10 @@ PairedRatio detail::median_of_ratios(std::span<const double> sorted_ratios, doub
     }
     const MedianRanks ranks = median_confidence_ranks(n, confidence);
     paired.rounds = n;
-    paired.ratio = n % 2 == 1 ? sorted_ratios[n / 2]
-                              : std::sqrt(sorted_ratios[n / 2 - 1] * sorted_ratios[n / 2]);
-    paired.low = sorted_ratios[ranks.lower - 1];
-    paired.high = sorted_ratios[ranks.upper - 1];
+    paired.interval.ratio = n % 2 == 1 ? sorted_ratios[n / 2]
+                                       : std::sqrt(sorted_ratios[n / 2 - 1] * sorted_ratios[n / 2]);
+    paired.interval.low = sorted_ratios[ranks.lower - 1];
+    paired.interval.high = sorted_ratios[ranks.upper - 1];
     paired.coverage = ranks.coverage;
     return paired;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <spvtune/tune/benchmark.hpp>
+#include <spvtune/tune/statistics.hpp>
 
 namespace spvtune::tune {
 
@@ -24,14 +25,6 @@ enum class Verdict {
 
 /// "faster", "slower", "equivalent" or "inconclusive".
 std::string_view verdict_name(Verdict verdict) noexcept;
-
-/// How much slower the contender is than the baseline (a ratio of times: 1.1 is 10% slower),
-/// with its 95% confidence interval.
-struct RatioInterval {
-    double ratio = 0;
-    double low = 0;
-    double high = 0;
-};
 
 struct ComparisonSettings {
     /// The verdicts' threshold, a fraction of the baseline's median (0.05: ±5%).

@@ -38,6 +38,14 @@ bool intervals_overlap(const SampleStatistics& a, const SampleStatistics& b);
 /// Width of the median's interval relative to the median (0 when the median is 0).
 double relative_interval_width(const SampleStatistics& statistics);
 
+/// How much slower the contender is than the baseline (a ratio of times: 1.1 is 10% slower),
+/// with a confidence interval (its level is the caller's: 95% unless it says otherwise).
+struct RatioInterval {
+    double ratio = 0;
+    double low = 0;
+    double high = 0;
+};
+
 /// How one candidate's time compares with another's, judged round by round: for samples taken
 /// in the same interleaved rounds, the Hodges-Lehmann estimate of the per-round ratios
 /// (contender / baseline: the median of the geometric means of every pair of ratios) and its
@@ -50,9 +58,7 @@ double relative_interval_width(const SampleStatistics& statistics);
 struct PairedRatio {
     /// Rounds paired: both samples positive, among the first min(sizes).
     std::size_t rounds = 0;
-    double ratio = 1;
-    double low = 1;
-    double high = 1;
+    RatioInterval interval{1, 1, 1};
     /// The interval's exact coverage: below `confidence` for too few rounds, where it is only
     /// [min, max] of the ratios (or a point); 0 with no round.
     double coverage = 0;
