@@ -217,10 +217,13 @@ class Sampler {
 std::vector<std::size_t> iterated_descent(SearchRun& run, bool guided) {
     const Neighbourhood neighbourhood(run);
     const std::size_t patience = run.settings().patience.value_or(local_patience);
-    Sampler sampler(run);
+    // One or the other picks the starts; each draws its own seeded order of the space.
+    std::optional<Sampler> sampler;
     std::optional<BayesProposer> proposer;
     if (guided) {
         proposer.emplace(run);
+    } else {
+        sampler.emplace(run);
     }
     std::optional<std::pair<std::size_t, double>> best;
     std::size_t fruitless = 0;
@@ -246,8 +249,8 @@ std::vector<std::size_t> iterated_descent(SearchRun& run, bool guided) {
         if (!start && proposer) {
             start = best_proposed(run, *proposer, restart == 0 ? start_sample : restart_sample);
         } else if (!start) {
-            start = restart == 0 ? sampler.best_of(run, start_sample)
-                                 : sampler.best_predicted(run, LevelEffects(run), restart_sample);
+            start = restart == 0 ? sampler->best_of(run, start_sample)
+                                 : sampler->best_predicted(run, LevelEffects(run), restart_sample);
         }
         if (!start) {
             if (run.measured() >= run.size()) {
