@@ -96,16 +96,23 @@ TEST_CASE("the command line's search settings override the file's, field by fiel
     CHECK_FALSE(defaults.patience.has_value());
 }
 
-TEST_CASE("a grid candidate's position is its values' indices in the grid's value lists") {
-    Json json = saxpy_json();
-    json["candidates"][0]["grid"] = Json::parse(R"({"WG": [32, 64, 128]})");
-    const Problem problem = parse(json);
-    REQUIRE(problem.candidates.size() == 3);
-    for (std::size_t i = 0; i < 3; ++i) {
-        const auto position = grid_position(problem, i);
-        REQUIRE(position.has_value());
-        CHECK(position->family == 0U);
-        CHECK(position->levels == std::vector<std::size_t>{i});
+TEST_CASE("a grid candidate's position is its values' ranks, whatever order the file lists") {
+    // The searches step to neighbouring levels and model time over them: listed as
+    // [256, 32, 128], 128 must still be the neighbour of 256 and of 32.
+    for (const char* grid : {R"({"WG": [32, 64, 128]})", R"({"WG": [128, 32, 64]})"}) {
+        CAPTURE(grid);
+        Json json = saxpy_json();
+        json["candidates"][0]["grid"] = Json::parse(grid);
+        const Problem problem = parse(json);
+        REQUIRE(problem.candidates.size() == 3);
+        for (std::size_t i = 0; i < 3; ++i) {
+            const auto position = grid_position(problem, i);
+            REQUIRE(position.has_value());
+            CHECK(position->family == 0U);
+            const std::int64_t value = problem.candidates[i].point.at(0).second;
+            const std::size_t rank = value == 32 ? 0 : value == 64 ? 1 : 2;
+            CHECK(position->levels == std::vector<std::size_t>{rank});
+        }
     }
 }
 

@@ -148,6 +148,45 @@ TEST_CASE(
           "tune --json report");
 }
 
+TEST_CASE("a recording's levels are its values in ascending order, whatever order it lists") {
+    nlohmann::json shuffled = small_cache();
+    shuffled["tune_params"]["bx"] = {4, 1, 2};
+    shuffled["tune_params"]["mode"] = {"b", "a"};
+    const Recording recording = read_recording(shuffled, "conv.json");
+    CHECK(recording.parameters[0].values == std::vector<nlohmann::json>{1, 2, 4});
+    CHECK(recording.parameters[1].values == std::vector<nlohmann::json>{"a", "b"});
+    CHECK(named(recording, "conv[bx=4,mode=a]").levels == std::vector<std::size_t>{2, 0});
+    CHECK(named(recording, "conv[bx=2,mode=b]").levels == std::vector<std::size_t>{1, 1});
+}
+
+TEST_CASE("a search replays the same points whatever order a recording lists its values in") {
+    // On a real space listed out of order (a convolution's block sizes as 16, 48, 64, 128, 96,
+    // 32) the default search, stepping between levels in file order, reached 5% of the optimum
+    // in 16 of 30 seeds against 30 of 30 for the same space listed in order.
+    const Recording in_order = sparse_space();
+    nlohmann::json listed = kernel_tuner_cache(in_order, "2026-12-05T00:00:00Z");
+    listed["tune_params"]["x"] = {7, 0, 11, 3, 9, 1, 5, 10, 2, 8, 4, 6};
+    listed["tune_params"]["z"] = {5, 2, 0, 4, 1, 3};
+    const Recording out_of_order = read_recording(listed, "listed.json");
+    for (const SearchStrategy strategy : {SearchStrategy::local, SearchStrategy::bayes}) {
+        CAPTURE(strategy);
+        SearchSettings settings;
+        settings.strategy = strategy;
+        settings.seed = 3;
+        const SearchOutcome a = replay_search(in_order, settings, SamplingSettings{});
+        const SearchOutcome b = replay_search(out_of_order, settings, SamplingSettings{});
+        std::vector<std::string> a_names;
+        std::vector<std::string> b_names;
+        for (const SearchStep& step : a.trace.steps) {
+            a_names.push_back(in_order.points.at(step.index).name);
+        }
+        for (const SearchStep& step : b.trace.steps) {
+            b_names.push_back(out_of_order.points.at(step.index).name);
+        }
+        CHECK(a_names == b_names);
+    }
+}
+
 TEST_CASE("a recording written as a Kernel Tuner cache file reads back the same") {
     const Recording recording = read_recording(small_cache(), "conv.json");
     const nlohmann::json written = kernel_tuner_cache(recording, "2026-12-05T00:00:00Z");

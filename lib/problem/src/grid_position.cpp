@@ -15,11 +15,15 @@ std::optional<tune::GridPosition> grid_position(const Problem& problem, std::siz
     position.family = described.family;
     for (std::size_t axis = 0; axis < family.grid.size(); ++axis) {
         const std::vector<std::int64_t>& values = family.grid[axis].values;
-        const auto at = std::find(values.begin(), values.end(), described.point[axis].second);
-        if (at == values.end()) {
+        const std::int64_t value = described.point[axis].second;
+        if (std::find(values.begin(), values.end(), value) == values.end()) {
             return std::nullopt;
         }
-        position.levels.push_back(static_cast<std::size_t>(at - values.begin()));
+        // A level is the value's rank, not its place in the file's list: the searches step to
+        // neighbouring levels and model time over them, so "WG": [256, 32, 128] must still
+        // make 128 the neighbour of 256. (The parser keeps a grid's values distinct.)
+        position.levels.push_back(static_cast<std::size_t>(std::count_if(
+            values.begin(), values.end(), [value](std::int64_t v) { return v < value; })));
     }
     return position;
 }

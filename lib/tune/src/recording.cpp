@@ -20,6 +20,7 @@ using detail::max_times;
 using detail::max_values;
 using detail::point_name;
 using detail::Reader;
+using detail::sort_levels;
 using detail::time_ns;
 using detail::token;
 using detail::value_text;
@@ -60,6 +61,7 @@ std::vector<RecordedParameter> kernel_tuner_parameters(const Reader& reader,
             }
             parameter.values.push_back(list[v]);
         }
+        sort_levels(parameter.values);
         parameters.push_back(std::move(parameter));
     }
     return parameters;
@@ -339,6 +341,7 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
             reader.fail(at + "/values", "expected 1 to " + std::to_string(max_values) + " values");
         }
         parameter.values.assign(values.begin(), values.end());
+        sort_levels(parameter.values);
         recording.parameters.push_back(std::move(parameter));
     }
     const nlohmann::json& keys = problem.at("keys");

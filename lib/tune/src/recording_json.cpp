@@ -1,5 +1,6 @@
 #include "recording_json.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <stdexcept>
@@ -30,6 +31,22 @@ const nlohmann::json& Reader::member(const nlohmann::json& object, const std::st
         fail(pointer + "/" + token(name), std::string("expected ") + expected);
     }
     return *it;
+}
+
+void sort_levels(std::vector<nlohmann::json>& values) {
+    const auto rank = [](const nlohmann::json& v) {
+        return v.is_number() ? 0 : v.is_string() ? 1 : 2;
+    };
+    std::stable_sort(values.begin(), values.end(),
+                     [&rank](const nlohmann::json& a, const nlohmann::json& b) {
+                         if (rank(a) != rank(b)) {
+                             return rank(a) < rank(b);
+                         }
+                         if (a.is_number()) {
+                             return a.get<double>() < b.get<double>();
+                         }
+                         return a < b;
+                     });
 }
 
 std::string value_text(const nlohmann::json& value) {

@@ -39,6 +39,11 @@ class Reader {
     std::string_view source_;
 };
 
+/// A parameter's values in the order of its levels: numbers by value, then strings, then
+/// booleans. Neighbouring levels of a numeric parameter are then neighbouring values whatever
+/// order a file lists them in: the searches step between levels and model time over them.
+void sort_levels(std::vector<nlohmann::json>& values);
+
 /// A value's spelling in a point's name: strings as written, numbers as JSON writes them.
 std::string value_text(const nlohmann::json& value);
 

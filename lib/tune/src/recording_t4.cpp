@@ -17,21 +17,6 @@ namespace {
 const std::vector<std::string> t4_invalidities = {"correct", "compile",     "runtime",
                                                   "timeout", "correctness", "constraints"};
 
-/// Where a T4 value sorts in a parameter's levels: numbers by value, then strings, then
-/// booleans, so that neighbouring levels of a numeric parameter are neighbouring values.
-bool level_order(const nlohmann::json& a, const nlohmann::json& b) {
-    const auto rank = [](const nlohmann::json& v) {
-        return v.is_number() ? 0 : v.is_string() ? 1 : 2;
-    };
-    if (rank(a) != rank(b)) {
-        return rank(a) < rank(b);
-    }
-    if (a.is_number()) {
-        return a.get<double>() < b.get<double>();
-    }
-    return a < b;
-}
-
 /// The parameters every configuration names (those of the first, in name order) and every
 /// value any of them uses, ascending.
 std::vector<RecordedParameter> t4_parameters(const Reader& reader, const nlohmann::json& results) {
@@ -89,7 +74,7 @@ std::vector<RecordedParameter> t4_parameters(const Reader& reader, const nlohman
         }
     }
     for (RecordedParameter& parameter : parameters) {
-        std::stable_sort(parameter.values.begin(), parameter.values.end(), level_order);
+        sort_levels(parameter.values);
     }
     return parameters;
 }

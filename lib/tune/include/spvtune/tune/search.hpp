@@ -22,7 +22,9 @@ namespace spvtune::tune {
 /// same family one level up or down in exactly one parameter.
 struct GridPosition {
     std::size_t family = 0;
-    /// Per grid parameter, the index of the candidate's value in that parameter's value list.
+    /// Per grid parameter, the level of the candidate's value: its rank among that parameter's
+    /// values in ascending order (numbers by value), so neighbouring levels are neighbouring
+    /// values.
     std::vector<std::size_t> levels;
 
     friend auto operator<=>(const GridPosition&, const GridPosition&) = default;
