@@ -157,6 +157,17 @@ TEST_CASE("a recording's levels are its values in ascending order, whatever orde
     CHECK(recording.parameters[1].values == std::vector<nlohmann::json>{"a", "b"});
     CHECK(named(recording, "conv[bx=4,mode=a]").levels == std::vector<std::size_t>{2, 0});
     CHECK(named(recording, "conv[bx=2,mode=b]").levels == std::vector<std::size_t>{1, 1});
+
+    // Integers past 2^53 are equal as doubles: they are ordered exactly, negatives first.
+    nlohmann::json vast = nlohmann::json::parse(R"({
+      "tune_params_keys": ["a"],
+      "tune_params": {"a": [9007199254740993, 9007199254740992, -9007199254740993,
+                            18446744073709551615, 1.5]},
+      "cache": {"1": {"a": 1.5, "time": 1.0}}})");
+    CHECK(read_recording(vast, "vast.json").parameters[0].values ==
+          nlohmann::json::parse("[-9007199254740993, 1.5, 9007199254740992, 9007199254740993, "
+                                "18446744073709551615]")
+              .get<std::vector<nlohmann::json>>());
 }
 
 TEST_CASE("a search replays the same points whatever order a recording lists its values in") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 namespace spvtune::tune::detail {
@@ -33,6 +34,23 @@ const nlohmann::json& Reader::member(const nlohmann::json& object, const std::st
     return *it;
 }
 
+namespace {
+
+/// a < b for two JSON integers, exactly: as doubles, integers past 2^53 would tie.
+bool integer_less(const nlohmann::json& a, const nlohmann::json& b) {
+    const bool a_negative =
+        a.is_number_integer() && !a.is_number_unsigned() && a.get<std::int64_t>() < 0;
+    const bool b_negative =
+        b.is_number_integer() && !b.is_number_unsigned() && b.get<std::int64_t>() < 0;
+    if (a_negative != b_negative) {
+        return a_negative;
+    }
+    return a_negative ? a.get<std::int64_t>() < b.get<std::int64_t>()
+                      : a.get<std::uint64_t>() < b.get<std::uint64_t>();
+}
+
+}  // namespace
+
 void sort_levels(std::vector<nlohmann::json>& values) {
     const auto rank = [](const nlohmann::json& v) {
         return v.is_number() ? 0 : v.is_string() ? 1 : 2;
@@ -41,6 +59,9 @@ void sort_levels(std::vector<nlohmann::json>& values) {
                      [&rank](const nlohmann::json& a, const nlohmann::json& b) {
                          if (rank(a) != rank(b)) {
                              return rank(a) < rank(b);
+                         }
+                         if (a.is_number_integer() && b.is_number_integer()) {
+                             return integer_less(a, b);
                          }
                          if (a.is_number()) {
                              return a.get<double>() < b.get<double>();
