@@ -137,6 +137,15 @@ TEST_CASE(
     twice["cache"]["1, b"] = twice["cache"]["1,b"];
     CHECK(error_of(twice) == "space.json: /cache/1,b: the same configuration as /cache/1, b");
 
+    // A point's value would match the first of two equal values only, leaving a hole.
+    nlohmann::json listed_twice = small_cache();
+    listed_twice["tune_params"]["bx"] = {4, 2, 1, 2};
+    CHECK(error_of(listed_twice) ==
+          "space.json: /tune_params/bx/3: value 2 appears twice; expected distinct values");
+    listed_twice["tune_params"]["bx"] = {1.0, 2, 4, 1};
+    CHECK(error_of(listed_twice) ==
+          "space.json: /tune_params/bx/3: value 1 appears twice; expected distinct values");
+
     nlohmann::json no_keys = small_cache();
     no_keys.erase("tune_params_keys");
     CHECK(error_of(no_keys) ==
