@@ -3,6 +3,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -54,31 +55,21 @@ std::vector<RecordedParameter> kernel_tuner_parameters(const Reader& reader,
         if (list.empty() || list.size() > max_values) {
             reader.fail(list_at, "expected 1 to " + std::to_string(max_values) + " values");
         }
+        // A point's value would match the first of two equal values only, leaving a level no
+        // point holds (a hole to the searches) and 1.0 where it said 1.
+        std::set<nlohmann::json> listed;
         for (std::size_t v = 0; v < list.size(); ++v) {
             if (!list[v].is_number() && !list[v].is_string() && !list[v].is_boolean()) {
                 reader.fail(list_at + "/" + std::to_string(v),
                             "expected a number, a string or a boolean");
             }
+            if (!listed.insert(list[v]).second) {
+                reader.fail(list_at + "/" + std::to_string(v),
+                            "value " + list[v].dump() + " appears twice; expected distinct values");
+            }
             parameter.values.push_back(list[v]);
         }
         sort_levels(parameter.values);
-        // Equal values sort side by side. A point's value would match the first of them only,
-        // leaving a level no point holds (a hole to the searches) and 1.0 where it said 1.
-        for (std::size_t v = 1; v < parameter.values.size(); ++v) {
-            if (parameter.values[v] == parameter.values[v - 1]) {
-                std::size_t seen = 0;
-                std::size_t second = 0;
-                for (std::size_t w = 0; w < list.size() && seen < 2; ++w) {
-                    if (list[w] == parameter.values[v]) {
-                        ++seen;
-                        second = w;
-                    }
-                }
-                reader.fail(
-                    list_at + "/" + std::to_string(second),
-                    "value " + list[second].dump() + " appears twice; expected distinct values");
-            }
-        }
         parameters.push_back(std::move(parameter));
     }
     return parameters;

@@ -38,10 +38,11 @@ namespace {
 
 /// a < b for two JSON integers, exactly: as doubles, integers past 2^53 would tie.
 bool integer_less(const nlohmann::json& a, const nlohmann::json& b) {
-    const bool a_negative =
-        a.is_number_integer() && !a.is_number_unsigned() && a.get<std::int64_t>() < 0;
-    const bool b_negative =
-        b.is_number_integer() && !b.is_number_unsigned() && b.get<std::int64_t>() < 0;
+    const auto negative = [](const nlohmann::json& v) {
+        return !v.is_number_unsigned() && v.get<std::int64_t>() < 0;
+    };
+    const bool a_negative = negative(a);
+    const bool b_negative = negative(b);
     if (a_negative != b_negative) {
         return a_negative;
     }
