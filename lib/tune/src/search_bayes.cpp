@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -34,11 +35,13 @@ SurrogateInput scaled(const GridIndex& grid, const GridPosition& position) {
     return input;
 }
 
-/// The unmeasured points of the space one level away from `centre` in one parameter or in two:
-/// a pair of parameters that only pays when both move (two flags that each cost alone) is
-/// reached this way.
+enum class Moves { one_or_two_parameters, two_parameters };
+
+/// The unmeasured points of the space one level away from `centre` in one parameter or in two
+/// (or in two only): a pair of parameters that only pays when both move (two flags that each
+/// cost alone) is reached this way.
 std::vector<std::size_t> unmeasured_near(const SearchRun& run, const GridIndex& grid,
-                                         const GridPosition& centre) {
+                                         const GridPosition& centre, Moves moves) {
     std::vector<std::size_t> out;
     auto add = [&](const GridPosition& position) {
         if (const auto at = grid.at(position); at && !run.touched(*at)) {
@@ -60,7 +63,9 @@ std::vector<std::size_t> unmeasured_near(const SearchRun& run, const GridIndex& 
             if (!one) {
                 continue;
             }
-            add(*one);
+            if (moves == Moves::one_or_two_parameters) {
+                add(*one);
+            }
             for (std::size_t b = a + 1; b < centre.levels.size(); ++b) {
                 for (const bool up_b : {false, true}) {
                     if (const std::optional<GridPosition> two = moved(*one, b, up_b)) {
@@ -118,11 +123,29 @@ std::pair<std::vector<SurrogateInput>, std::vector<double>> observations(const S
 
 BayesProposer::BayesProposer(SearchRun& run) : grid_(run), order_(run.shuffled_order()) {}
 
+std::optional<LogTimeSurrogate> BayesProposer::fitted(const SearchRun& run) {
+    auto [inputs, log_ns] = observations(run, grid_);
+    if (run.measured() < first_sample || log_ns.size() < 2) {
+        return std::nullopt;
+    }
+    const bool refit = !fitted_ || run.measured() >= fitted_at_ + refit_every;
+    LogTimeSurrogate surrogate = refit ? LogTimeSurrogate(std::move(inputs), log_ns)
+                                       : LogTimeSurrogate(std::move(inputs), log_ns, *fitted_);
+    if (refit) {
+        fitted_ = surrogate.settings();
+        fitted_at_ = run.measured();
+    }
+    return surrogate;
+}
+
 std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
     const std::vector<std::size_t> ranked = run.by_median();
-    auto [inputs, log_ns] = observations(run, grid_);
+    std::optional<LogTimeSurrogate> surrogate;
     std::vector<std::size_t> candidates;
-    if (!ranked.empty() && run.measured() >= first_sample && log_ns.size() >= 2) {
+    if (!ranked.empty()) {
+        surrogate = fitted(run);
+    }
+    if (surrogate) {
         for (const std::size_t p : order_) {
             if (candidates.size() == candidate_pool) {
                 break;
@@ -132,7 +155,8 @@ std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
             }
         }
         if (const auto& centre = run.point(ranked.front()).position) {
-            std::ranges::copy(unmeasured_near(run, grid_, *centre), std::back_inserter(candidates));
+            std::ranges::copy(unmeasured_near(run, grid_, *centre, Moves::one_or_two_parameters),
+                              std::back_inserter(candidates));
         }
     }
     if (candidates.empty()) {
@@ -141,26 +165,46 @@ std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
             std::ranges::find_if(order_, [&](std::size_t p) { return !run.touched(p); });
         return it == order_.end() ? std::nullopt : std::optional(*it);
     }
-    const bool refit = !fitted_ || run.measured() >= fitted_at_ + refit_every;
-    const LogTimeSurrogate surrogate = refit
-                                           ? LogTimeSurrogate(std::move(inputs), log_ns)
-                                           : LogTimeSurrogate(std::move(inputs), log_ns, *fitted_);
-    if (refit) {
-        fitted_ = surrogate.settings();
-        fitted_at_ = run.measured();
-    }
     const double best_log = std::log(*run.median(ranked.front()));
     std::size_t chosen = candidates.front();
     double chosen_gain = -1.0;
     for (const std::size_t p : candidates) {
         const double gain =
-            surrogate.expected_improvement(scaled(grid_, *run.point(p).position), best_log);
+            surrogate->expected_improvement(scaled(grid_, *run.point(p).position), best_log);
         if (gain > chosen_gain) {
             chosen_gain = gain;
             chosen = p;
         }
     }
     return chosen;
+}
+
+std::vector<std::size_t> BayesProposer::predicted_pair_moves(const SearchRun& run,
+                                                             std::size_t point, std::size_t count) {
+    const std::optional<GridPosition>& centre = run.point(point).position;
+    if (!centre) {
+        return {};
+    }
+    const std::optional<LogTimeSurrogate> surrogate = fitted(run);
+    if (!surrogate) {
+        return {};
+    }
+    std::vector<std::pair<double, std::size_t>> predicted;
+    for (const std::size_t p : unmeasured_near(run, grid_, *centre, Moves::two_parameters)) {
+        const GridPosition& to = *run.point(p).position;
+        std::size_t flags = 0;
+        for (std::size_t axis = 0; axis < to.levels.size(); ++axis) {
+            flags += to.levels[axis] != centre->levels[axis] && grid_.top()[axis] == 1 ? 1 : 0;
+        }
+        const double mean = surrogate->predict(scaled(grid_, to)).mean;
+        predicted.emplace_back(flags == 2 ? -std::numeric_limits<double>::infinity() : mean, p);
+    }
+    std::ranges::stable_sort(predicted, {}, &std::pair<double, std::size_t>::first);
+    std::vector<std::size_t> moves;
+    for (std::size_t k = 0; k < std::min(count, predicted.size()); ++k) {
+        moves.push_back(predicted[k].second);
+    }
+    return moves;
 }
 
 std::optional<std::size_t> bayes_phase(SearchRun& run, BayesProposer& proposer,

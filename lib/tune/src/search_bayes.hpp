@@ -21,7 +21,18 @@ class BayesProposer {
     /// Nullopt when every point is measured.
     std::optional<std::size_t> next(const SearchRun& run);
 
+    /// The unmeasured points one level away from `point` in two parameters at once, at most
+    /// `count`: those that flip two on/off parameters first (the surrogate, having learnt that
+    /// each flag alone costs, cannot see a pair that only pays together), then those it predicts
+    /// fastest. None while too few points are measured to fit.
+    std::vector<std::size_t> predicted_pair_moves(const SearchRun& run, std::size_t point,
+                                                  std::size_t count);
+
   private:
+    /// The surrogate of every measured point (its settings searched again when due); nullopt
+    /// while too few are measured to fit.
+    std::optional<LogTimeSurrogate> fitted(const SearchRun& run);
+
     GridIndex grid_;
     std::vector<std::size_t> order_;
     std::optional<LogTimeSurrogate::Settings> fitted_;

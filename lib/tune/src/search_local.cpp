@@ -39,14 +39,36 @@ constexpr std::size_t local_finalists = 8;
 /// space in 40 (172) against 40 (181); the point-in-polygon-like, rugged5 and recorded spaces
 /// moved by a few points either way, and the recorded synthetic one by 18 in favour of 15.
 constexpr std::size_t guided_lead_patience = 15;
+/// Guided: the pair moves (two parameters one level each) a descent tries before it ends at a
+/// point that no one-parameter step improves.
+constexpr std::size_t pair_tries = 4;
 
 class Neighbourhood {
   public:
-    explicit Neighbourhood(const SearchRun& run) : grid_(run) {}
+    /// `repair`: also the nearest valid point where a one-level step leaves the space (of()).
+    Neighbourhood(const SearchRun& run, bool repair) : grid_(run) {
+        if (!repair) {
+            return;
+        }
+        with_level_.resize(grid_.top().size());
+        for (std::size_t axis = 0; axis < grid_.top().size(); ++axis) {
+            with_level_[axis].resize(grid_.top()[axis] + 1);
+        }
+        for (std::size_t p = 0; p < run.size(); ++p) {
+            if (const auto& position = run.point(p).position) {
+                for (std::size_t axis = 0; axis < position->levels.size(); ++axis) {
+                    with_level_[axis][position->levels[axis]].push_back(p);
+                }
+            }
+        }
+    }
 
     /// Per parameter, down first, the nearest point in that direction that is in the space and
     /// has not failed: a sparse grid's missing and failing points are stepped over, so a
-    /// descent is not stuck because its one-level neighbours do not exist.
+    /// descent is not stuck because its one-level neighbours do not exist. With repair, where
+    /// the one-level step leaves the space, also the point at that level nearest in the other
+    /// parameters: constraints that couple parameters (a tile that must divide by its threads
+    /// times its vector width) make a move of one valid only with a move of another.
     std::vector<std::size_t> of(const SearchRun& run, const SearchPoint& point) const {
         std::vector<std::size_t> out;
         if (!point.position) {
@@ -64,6 +86,13 @@ class Neighbourhood {
                     if (const auto at = grid_.at(probe); at && !run.dropped(*at)) {
                         out.push_back(*at);
                         break;
+                    }
+                    if (step == 1) {
+                        if (const auto near =
+                                nearest_at_level(run, *point.position, axis, probe.levels[axis]);
+                            near && std::ranges::find(out, *near) == out.end()) {
+                            out.push_back(*near);
+                        }
                     }
                 }
             }
@@ -94,18 +123,52 @@ class Neighbourhood {
     }
 
   private:
+    /// The point of `from`'s family with `level` at `axis` that is closest to `from` in the other
+    /// parameters (levels apart, summed; then fewest parameters changed; then the lower index)
+    /// and has not failed; nullopt without repair or when there is none.
+    std::optional<std::size_t> nearest_at_level(const SearchRun& run, const GridPosition& from,
+                                                std::size_t axis, std::size_t level) const {
+        if (axis >= with_level_.size() || level >= with_level_[axis].size()) {
+            return std::nullopt;
+        }
+        std::optional<std::size_t> nearest;
+        std::pair<std::size_t, std::size_t> nearest_distance;
+        for (const std::size_t p : with_level_[axis][level]) {
+            const GridPosition& to = *run.point(p).position;
+            if (to.family != from.family || to.levels.size() != from.levels.size() ||
+                run.dropped(p)) {
+                continue;
+            }
+            std::pair<std::size_t, std::size_t> distance{0, 0};
+            for (std::size_t other = 0; other < to.levels.size(); ++other) {
+                if (other != axis && to.levels[other] != from.levels[other]) {
+                    distance.first += to.levels[other] > from.levels[other]
+                                          ? to.levels[other] - from.levels[other]
+                                          : from.levels[other] - to.levels[other];
+                    ++distance.second;
+                }
+            }
+            if (!nearest || distance < nearest_distance) {
+                nearest = p;
+                nearest_distance = distance;
+            }
+        }
+        return nearest;
+    }
+
     GridIndex grid_;
+    /// With repair: per parameter and level, the points at that level.
+    std::vector<std::vector<std::vector<std::size_t>>> with_level_;
 };
 
-/// The fastest neighbour of `current` faster than `here`, each measured to `samples` samples
-/// (an unmeasured one only while new points may be proposed).
-std::optional<std::pair<std::size_t, double>> faster_neighbour(SearchRun& run,
-                                                               const Neighbourhood& neighbourhood,
-                                                               std::size_t current, double here,
-                                                               std::size_t samples) {
+/// The fastest of `points` faster than `here`, each measured to `samples` samples (an
+/// unmeasured one only while new points may be proposed).
+std::optional<std::pair<std::size_t, double>> faster_among(SearchRun& run,
+                                                           const std::vector<std::size_t>& points,
+                                                           double here, std::size_t samples) {
     std::optional<std::pair<std::size_t, double>> better;
     double better_ns = here;
-    for (const std::size_t n : neighbourhood.of(run, run.point(current))) {
+    for (const std::size_t n : points) {
         if (!run.touched(n) && !run.can_propose()) {
             break;
         }
@@ -206,16 +269,18 @@ class Sampler {
 /// Iterated steepest descent with basin hopping. The first descent starts at the best of a small
 /// random sample (guided: at the best point Bayesian optimisation found, leading until
 /// `guided_lead_patience` points in a row found nothing clearly better); from a point it measures
-/// every neighbour (the nearest point of the space in each direction of each parameter), moves to
-/// the best if it beats the current point (measured again, longer, before giving up on a move),
-/// else the descent ends; a descent that steps onto a point an earlier one stood on ends there (it
-/// would follow the earlier path). Restarts alternate between a hop from the best point found (2
+/// every neighbour (the nearest point of the space in each direction of each parameter; guided,
+/// also where a one-level step leaves the space, the nearest point at that level), moves to the
+/// best if it beats the current point (measured again, longer, before giving up on a move;
+/// guided: then the few moves of two parameters at once the surrogate ranks first), else the
+/// descent ends; a descent that steps onto a point an earlier one stood on ends there (it would
+/// follow the earlier path). Restarts alternate between a hop from the best point found (2
 /// parameters moved 1 or 2 levels) and the best of the few unmeasured points that the levels
 /// measured so far predict fastest (LevelEffects; guided: the best of the few points Bayesian
 /// optimisation proposes). Stops when `patience` restarts in a row found nothing clearly better
 /// than the best so far (its median below the best's median interval), or on the budget or limit.
 std::vector<std::size_t> iterated_descent(SearchRun& run, bool guided) {
-    const Neighbourhood neighbourhood(run);
+    const Neighbourhood neighbourhood(run, guided);
     const std::size_t patience = run.settings().patience.value_or(local_patience);
     // One or the other picks the starts; each draws its own seeded order of the space.
     std::optional<Sampler> sampler;
@@ -262,13 +327,21 @@ std::vector<std::size_t> iterated_descent(SearchRun& run, bool guided) {
         std::optional<double> here = start->second;
         visited.insert(current);
         while (here && run.can_propose()) {
-            auto step = faster_neighbour(run, neighbourhood, current, *here, grid_probe_samples);
+            auto step = faster_among(run, neighbourhood.of(run, run.point(current)), *here,
+                                     grid_probe_samples);
             if (!step) {
                 // Stuck on brief readings: look again, longer, before calling it an optimum.
                 here = run.probe(current, confirm_samples);
                 if (here) {
-                    step = faster_neighbour(run, neighbourhood, current, *here, confirm_samples);
+                    step = faster_among(run, neighbourhood.of(run, run.point(current)), *here,
+                                        confirm_samples);
                 }
+            }
+            if (!step && here && proposer) {
+                // Two parameters that only pay when both move are no one-parameter step: try the
+                // few pair moves most likely to pay before calling this an optimum.
+                step = faster_among(run, proposer->predicted_pair_moves(run, current, pair_tries),
+                                    *here, grid_probe_samples);
             }
             if (!step) {
                 break;
