@@ -66,9 +66,9 @@ class Neighbourhood {
     /// Per parameter, down first, the nearest point in that direction that is in the space and
     /// has not failed: a sparse grid's missing and failing points are stepped over, so a
     /// descent is not stuck because its one-level neighbours do not exist. With repair, where
-    /// the one-level step leaves the space, also the point at that level nearest in the other
-    /// parameters: constraints that couple parameters (a tile that must divide by its threads
-    /// times its vector width) make a move of one valid only with a move of another.
+    /// a direction holds no such point, the point one level that way nearest in the other
+    /// parameters instead: constraints that couple parameters (a tile that must divide by its
+    /// threads times its vector width) make a move of one valid only with a move of another.
     std::vector<std::size_t> of(const SearchRun& run, const SearchPoint& point) const {
         std::vector<std::size_t> out;
         if (!point.position) {
@@ -78,6 +78,7 @@ class Neighbourhood {
         for (std::size_t axis = 0; axis < probe.levels.size(); ++axis) {
             const std::size_t level = probe.levels[axis];
             for (const bool up : {false, true}) {
+                bool found = false;
                 for (std::size_t step = 1;; ++step) {
                     if (up ? level + step > grid_.top()[axis] : step > level) {
                         break;
@@ -85,14 +86,15 @@ class Neighbourhood {
                     probe.levels[axis] = up ? level + step : level - step;
                     if (const auto at = grid_.at(probe); at && !run.dropped(*at)) {
                         out.push_back(*at);
+                        found = true;
                         break;
                     }
-                    if (step == 1) {
-                        if (const auto near =
-                                nearest_at_level(run, *point.position, axis, probe.levels[axis]);
-                            near && std::ranges::find(out, *near) == out.end()) {
-                            out.push_back(*near);
-                        }
+                }
+                if (!found && (up ? level < grid_.top()[axis] : level > 0)) {
+                    if (const auto near = nearest_at_level(run, *point.position, axis,
+                                                           up ? level + 1 : level - 1);
+                        near && std::ranges::find(out, *near) == out.end()) {
+                        out.push_back(*near);
                     }
                 }
             }
@@ -270,7 +272,7 @@ class Sampler {
 /// random sample (guided: at the best point Bayesian optimisation found, leading until
 /// `guided_lead_patience` points in a row found nothing clearly better); from a point it measures
 /// every neighbour (the nearest point of the space in each direction of each parameter; guided,
-/// also where a one-level step leaves the space, the nearest point at that level), moves to the
+/// where a direction has none, the point one level that way nearest in the others), moves to the
 /// best if it beats the current point (measured again, longer, before giving up on a move;
 /// guided: then the few moves of two parameters at once the surrogate ranks first), else the
 /// descent ends; a descent that steps onto a point an earlier one stood on ends there (it would
