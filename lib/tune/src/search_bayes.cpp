@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <limits>
 #include <optional>
 #include <utility>
 
@@ -189,20 +188,27 @@ std::vector<std::size_t> BayesProposer::predicted_pair_moves(const SearchRun& ru
     if (!surrogate) {
         return {};
     }
-    std::vector<std::pair<double, std::size_t>> predicted;
+    struct Move {
+        bool two_valued_pair;  ///< both moved parameters have two values only
+        double predicted_log_ns;
+        std::size_t point;
+    };
+    std::vector<Move> ranked;
     for (const std::size_t p : unmeasured_near(run, grid_, *centre, Moves::two_parameters)) {
         const GridPosition& to = *run.point(p).position;
-        std::size_t flags = 0;
+        std::size_t two_valued = 0;
         for (std::size_t axis = 0; axis < to.levels.size(); ++axis) {
-            flags += to.levels[axis] != centre->levels[axis] && grid_.top()[axis] == 1 ? 1 : 0;
+            two_valued += to.levels[axis] != centre->levels[axis] && grid_.top()[axis] == 1 ? 1 : 0;
         }
-        const double mean = surrogate->predict(scaled(grid_, to)).mean;
-        predicted.emplace_back(flags == 2 ? -std::numeric_limits<double>::infinity() : mean, p);
+        ranked.push_back({two_valued == 2, surrogate->predict(scaled(grid_, to)).mean, p});
     }
-    std::ranges::stable_sort(predicted, {}, &std::pair<double, std::size_t>::first);
+    std::ranges::stable_sort(ranked, [](const Move& a, const Move& b) {
+        return std::pair(!a.two_valued_pair, a.predicted_log_ns) <
+               std::pair(!b.two_valued_pair, b.predicted_log_ns);
+    });
     std::vector<std::size_t> moves;
-    for (std::size_t k = 0; k < std::min(count, predicted.size()); ++k) {
-        moves.push_back(predicted[k].second);
+    for (std::size_t k = 0; k < std::min(count, ranked.size()); ++k) {
+        moves.push_back(ranked[k].point);
     }
     return moves;
 }

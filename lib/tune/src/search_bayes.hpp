@@ -22,9 +22,10 @@ class BayesProposer {
     std::optional<std::size_t> next(const SearchRun& run);
 
     /// The unmeasured points one level away from `point` in two parameters at once, at most
-    /// `count`: those that flip two on/off parameters first (the surrogate, having learnt that
-    /// each flag alone costs, cannot see a pair that only pays together), then those it predicts
-    /// fastest. None while too few points are measured to fit.
+    /// `count`, those the surrogate predicts fastest first, but those that switch two
+    /// two-valued parameters (on/off flags) before the rest: having learnt that each flag alone
+    /// costs, the surrogate cannot see a pair that only pays together. None while too few points
+    /// are measured to fit.
     std::vector<std::size_t> predicted_pair_moves(const SearchRun& run, std::size_t point,
                                                   std::size_t count);
 

@@ -45,7 +45,8 @@ constexpr std::size_t pair_tries = 4;
 
 class Neighbourhood {
   public:
-    /// `repair`: also the nearest valid point where a one-level step leaves the space (of()).
+    /// `repair`: where a direction holds no point to step to, the nearest valid point one level
+    /// that way (of()).
     Neighbourhood(const SearchRun& run, bool repair) : grid_(run) {
         if (!repair) {
             return;
