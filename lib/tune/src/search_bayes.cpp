@@ -123,8 +123,11 @@ std::pair<std::vector<SurrogateInput>, std::vector<double>> observations(const S
 BayesProposer::BayesProposer(SearchRun& run) : grid_(run), order_(run.shuffled_order()) {}
 
 std::optional<LogTimeSurrogate> BayesProposer::fitted(const SearchRun& run) {
+    if (run.measured() < first_sample) {
+        return std::nullopt;
+    }
     auto [inputs, log_ns] = observations(run, grid_);
-    if (run.measured() < first_sample || log_ns.size() < 2) {
+    if (log_ns.size() < 2) {
         return std::nullopt;
     }
     const bool refit = !fitted_ || run.measured() >= fitted_at_ + refit_every;
