@@ -338,6 +338,22 @@ TEST_CASE("a tune --json report reads as a recording of its first family's measu
     CHECK(named(recording, "mm[T=16]").error == "pipeline: too many invocations");
 }
 
+TEST_CASE("a replay's own report is refused as a recording, naming what to replay instead") {
+    nlohmann::json report = nlohmann::json::parse(R"({"command": "replay", "problems": [{
+      "file": "recordings/space.json",
+      "families": [{"name": "mm", "grid": [{"parameter": "T", "values": [4, 8]}]}],
+      "keys": [{"candidates": [
+        {"name": "mm[T=8]", "family": "mm", "point": {"T": 8}, "status": "winner",
+         "statistics": {"median_ns": 100.0, "samples": 60}}]}]}]})");
+    CHECK(error_of(report) ==
+          "space.json: /command: expected the report of a tune run; a replay's report holds "
+          "no readings of its own (replay the recording it names at /problems/0/file)");
+    report["command"] = "tune";
+    CHECK(error_of(report) ==
+          "space.json: /problems/0/keys/0/candidates/0: expected a member \"samples_ns\" (an "
+          "array of samples)");
+}
+
 namespace {
 
 /// A tune report of two keys whose problem has a reference without grid and two grid families;

@@ -433,6 +433,13 @@ Recording read_recording(const nlohmann::json& json, std::string_view source,
                     "tune --json report");
     }
     if (json.contains("problems")) {
+        // A replay's report has the shape of a tune report but holds only statistics of times
+        // drawn from its recording: read as a space, every point would lack its readings.
+        if (json.value("command", nlohmann::json()) == "replay") {
+            reader.fail("/command",
+                        "expected the report of a tune run; a replay's report holds no readings "
+                        "of its own (replay the recording it names at /problems/0/file)");
+        }
         return read_tune_report(reader, json, select);
     }
     const bool t4 = json.contains("results");
