@@ -73,8 +73,9 @@ struct Axis {
         kept = std::min(kept, median_ns);
     }
 
-    /// The positions drawn, in grid order: those where a candidate lies, at most most_drawn,
-    /// the fastest first when there are more.
+    /// The positions drawn, by ascending value (the order the searches step in, whatever
+    /// order the grid lists): those where a candidate lies, at most most_drawn, the fastest
+    /// first when there are more.
     std::vector<std::size_t> drawn() const {
         std::vector<std::pair<double, std::size_t>> ranked;
         for (const auto& [at, median_ns] : best) {
@@ -88,7 +89,8 @@ struct Axis {
         for (const auto& [median_ns, at] : ranked) {
             kept.push_back(at);
         }
-        std::sort(kept.begin(), kept.end());
+        std::sort(kept.begin(), kept.end(),
+                  [this](std::size_t a, std::size_t b) { return values[a] < values[b]; });
         return kept;
     }
 

@@ -159,6 +159,26 @@ TEST_CASE("spvtune report colours every heatmap of a key on one scale, from the 
     CHECK(contains(page, "One colour scale for every grid of this key"));
 }
 
+TEST_CASE(
+    "spvtune report draws a heatmap's values in ascending order, whatever order the grid lists") {
+    TuneFixture fixture;
+    nlohmann::json tune = two_family_report();
+    // The searches step between values in ascending order; a heatmap in file order would put
+    // a point's neighbours in the search apart on the page.
+    for (nlohmann::json& family : tune["problems"][0]["families"]) {
+        family["grid"][1]["values"] = {2, 1};
+    }
+    const std::string page = page_of(fixture, tune);
+    const std::size_t start = page.find("<svg class=\"chart heatmap\"");
+    REQUIRE(start != std::string::npos);
+    const std::string heatmap = page.substr(start, page.find("</svg>", start) - start);
+    const std::size_t b1 = heatmap.find("fast[A=1,B=1]");
+    const std::size_t b2 = heatmap.find("fast[A=1,B=2]");
+    REQUIRE(b1 != std::string::npos);
+    REQUIRE(b2 != std::string::npos);
+    CHECK(b1 < b2);
+}
+
 /// A tune report of one key whose family lists a `size` x `size` grid, with a candidate at each
 /// of `points` (A, B) values, measured with the given medians.
 nlohmann::json large_grid_report(int size, const std::vector<std::pair<int, int>>& points) {
