@@ -5,6 +5,8 @@ parameters, constraints that leave holes in it, and real timings.
 
 - matmul_split_k: the split-K matmul's two steps (configs/matmul.json), 4 parameters: the
   partial product's workgroup TX x TY, the SPLIT of K, and the reduction's workgroup RWG.
+- matmul_split_k_wide: the same two steps over 1,080 points (30 workgroups x 6 splits x 6
+  reduction sizes), the largest space recorded here on a device.
 - stencil_rows: the 3x3 stencil that walks ROWS rows per invocation (configs/stencil.json), 3
   parameters: a WX x WY workgroup and ROWS.
 - transpose_tiled: the shared-memory transpose (configs/transpose.json), 3 parameters: the tile
@@ -59,6 +61,18 @@ def matmul_split_k():
     return with_space(problem, ["ceil_div(N, 16)", "ceil_div(M, 16)", 1], split)
 
 
+def matmul_split_k_wide():
+    """The split-K space widened past 1,000 points: K split up to 32 ways (its partial sums'
+    buffer sized for that), a narrower and a taller workgroup, and reductions of 16 to 512."""
+    problem = matmul_split_k()
+    problem["name"] = "matmul-split-k-wide-space"
+    problem["buffers"]["split_partials"]["count"] = "32 * M * N"
+    problem["candidates"][1]["grid"] = {
+        "TX": [2, 4, 8, 16, 32, 64], "TY": [1, 2, 4, 8, 16, 32, 64],
+        "SPLIT": [1, 2, 4, 8, 16, 32], "RWG": [16, 32, 64, 128, 256, 512]}
+    return problem
+
+
 def stencil_rows():
     problem = base("stencil.json", "stencil-rows-space", {"width": 1024, "height": 768})
     rows = family(problem, "rows")
@@ -82,7 +96,7 @@ def transpose_tiled():
 def main():
     out = HERE / "spaces"
     out.mkdir(exist_ok=True)
-    for make in (matmul_split_k, stencil_rows, transpose_tiled):
+    for make in (matmul_split_k, matmul_split_k_wide, stencil_rows, transpose_tiled):
         path = out / (make.__name__ + ".json")
         path.write_text(json.dumps(make(), indent=2) + "\n")
         print(path.relative_to(HERE.parent))
