@@ -49,10 +49,9 @@ std::vector<std::size_t> unmeasured_near(const SearchRun& run, const GridIndex& 
     };
     auto moved = [&](const GridPosition& from, std::size_t axis, bool up) {
         std::optional<GridPosition> to;
-        const std::size_t level = centre.levels[axis];
-        if (up ? level < grid.top()[axis] : level > 0) {
+        if (const auto level = grid.beside(axis, centre.levels[axis], up)) {
             to = from;
-            to->levels[axis] = up ? level + 1 : level - 1;
+            to->levels[axis] = *level;
         }
         return to;
     };

@@ -26,6 +26,13 @@ class GridIndex {
     std::optional<std::size_t> at(const GridPosition& position) const;
     /// Per parameter, the highest level any point has.
     const std::vector<std::size_t>& top() const { return top_; }
+    /// The level one step up or down from `level` of parameter `axis`; nullopt past either end.
+    std::optional<std::size_t> beside(std::size_t axis, std::size_t level, bool up) const {
+        if (up ? level < top_[axis] : level > 0) {
+            return up ? level + 1 : level - 1;
+        }
+        return std::nullopt;
+    }
 
   private:
     std::map<GridPosition, std::size_t> at_;

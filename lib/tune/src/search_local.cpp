@@ -91,9 +91,9 @@ class Neighbourhood {
                         break;
                     }
                 }
-                if (!found && (up ? level < grid_.top()[axis] : level > 0)) {
-                    if (const auto near = nearest_at_level(run, *point.position, axis,
-                                                           up ? level + 1 : level - 1);
+                const std::optional<std::size_t> next = grid_.beside(axis, level, up);
+                if (!found && next) {
+                    if (const auto near = nearest_at_level(run, *point.position, axis, *next);
                         near && std::ranges::find(out, *near) == out.end()) {
                         out.push_back(*near);
                     }
