@@ -223,6 +223,13 @@ TEST_CASE(
     CHECK(error_of(listed_twice) ==
           "space.json: /tune_params/bx/3: value 1 appears twice; expected distinct values");
 
+    // Kernel Tuner writes both as 10 in a configuration's key, and a point's name would too.
+    nlohmann::json spelt_alike = small_cache();
+    spelt_alike["tune_params"]["bx"] = {"10", 1, 2, 4, 10};
+    CHECK(error_of(spelt_alike) ==
+          "space.json: /tune_params/bx/4: value 10 and \"10\" (at /tune_params/bx/0) are both "
+          "written 10 in a point's name; expected distinct values");
+
     nlohmann::json no_keys = small_cache();
     no_keys.erase("tune_params_keys");
     CHECK(error_of(no_keys) ==
@@ -232,6 +239,30 @@ TEST_CASE(
     CHECK(error_of(nlohmann::json::array()) ==
           "space.json: /: expected an object: a Kernel Tuner cache file, a T4 results file or a "
           "tune --json report");
+}
+
+TEST_CASE("a recording tells integers apart exactly, either side of 2^63 and past 2^53") {
+    // JSON's -1 and 2^64 - 1 are one 64-bit pattern, and 2^53 + 1 is 2^53 as a double: each
+    // pair was refused as a value listed twice, or matched a point to the other's level.
+    nlohmann::json wide = nlohmann::json::parse(R"({
+      "tune_params_keys": ["v"],
+      "tune_params": {"v": [18446744073709551615, -1, 9007199254740993, 9007199254740992]},
+      "cache": {
+        "a": {"v": -1, "time": 1.0},
+        "b": {"v": 18446744073709551615, "time": 2.0},
+        "c": {"v": 9007199254740992, "time": 3.0},
+        "d": {"v": 9007199254740993, "time": 4.0}
+      }})");
+    const Recording recording = read_recording(wide, "space.json");
+    REQUIRE(recording.points.size() == 4);
+    CHECK(named(recording, "recording[v=-1]").times_ns == std::vector<double>{1e6});
+    CHECK(named(recording, "recording[v=18446744073709551615]").times_ns ==
+          std::vector<double>{2e6});
+    CHECK(named(recording, "recording[v=9007199254740992]").times_ns == std::vector<double>{3e6});
+    CHECK(named(recording, "recording[v=9007199254740993]").times_ns == std::vector<double>{4e6});
+    CHECK(named(recording, "recording[v=-1]").levels == std::vector<std::size_t>{0});
+    CHECK(named(recording, "recording[v=18446744073709551615]").levels ==
+          std::vector<std::size_t>{3});
 }
 
 TEST_CASE("a recording's levels are its values in ascending order, whatever order it lists") {
@@ -336,6 +367,30 @@ TEST_CASE("a tune --json report reads as a recording of its first family's measu
     CHECK(named(recording, "mm[T=4]").times_ns == std::vector<double>{200.0, 220.0});
     CHECK(named(recording, "mm[T=8]").levels == std::vector<std::size_t>{1});
     CHECK(named(recording, "mm[T=16]").error == "pipeline: too many invocations");
+}
+
+TEST_CASE("a tune report whose grid lists a value twice, or two spelt alike, is refused") {
+    // Its points matched the first of two equal values only, leaving a level that no point
+    // holds: a hole in the grid to the searches.
+    nlohmann::json report = nlohmann::json::parse(R"({"problems": [{
+      "families": [{"name": "mm", "grid": [{"parameter": "T", "values": [4, 8, 4.0]}]}],
+      "keys": [{"candidates": [
+        {"name": "mm[T=4]", "family": "mm", "point": {"T": 4}, "status": "ok",
+         "samples_ns": [200.0]}
+      ]}]}]})");
+    CHECK_THROWS_WITH(read_recording(report, "run.json"),
+                      "run.json: /problems/0/families/0/grid/0/values/2: value 4.0 appears twice; "
+                      "expected distinct values");
+    report["problems"][0]["families"][0]["grid"][0]["values"] = {4, 8, "8"};
+    CHECK_THROWS_WITH(read_recording(report, "run.json"),
+                      "run.json: /problems/0/families/0/grid/0/values/2: value \"8\" and 8 (at "
+                      "/problems/0/families/0/grid/0/values/1) are both written 8 in a point's "
+                      "name; expected distinct values");
+    report["problems"][0]["families"][0]["grid"][0]["values"] = {4, 8, nullptr};
+    CHECK_THROWS_WITH(
+        read_recording(report, "run.json"),
+        "run.json: /problems/0/families/0/grid/0/values/2: expected a number, a string or a "
+        "boolean");
 }
 
 TEST_CASE("a replay's own report is refused as a recording, naming what to replay instead") {

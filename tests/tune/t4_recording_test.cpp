@@ -203,6 +203,14 @@ TEST_CASE("a malformed T4 results file is refused at the place of the fault") {
     CHECK(error_of(nested) ==
           "t4.json: /results/0/configuration/tile: expected a number, a string or a boolean");
 
+    // Two values that a point's name writes alike would name two points alike.
+    nlohmann::json spelt_alike = searched_results();
+    spelt_alike["results"][3]["configuration"]["tile"] = "16";
+    CHECK(error_of(spelt_alike) ==
+          "t4.json: /results/3/configuration/tile: value \"16\" and 16 (at "
+          "/results/0/configuration/tile) are both written 16 in a point's name; expected "
+          "distinct values");
+
     RecordingSelection family;
     family.family = "mm";
     CHECK_THROWS_WITH(read_recording(searched_results(), "t4.json", family),

@@ -3,7 +3,6 @@
 #include <map>
 #include <numeric>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -15,6 +14,8 @@
 namespace spvtune::tune {
 namespace {
 
+using detail::DistinctValues;
+using detail::LevelOf;
 using detail::max_parameters;
 using detail::max_points;
 using detail::max_times;
@@ -25,6 +26,22 @@ using detail::sort_levels;
 using detail::time_ns;
 using detail::token;
 using detail::value_text;
+
+/// A list of one parameter's values, each distinct (DistinctValues), in the order of its levels.
+std::vector<nlohmann::json> distinct_values(const Reader& reader, const nlohmann::json& list,
+                                            const std::string& list_at) {
+    DistinctValues listed;
+    for (std::size_t v = 0; v < list.size(); ++v) {
+        const std::string at = list_at + "/" + std::to_string(v);
+        if (listed.contains(list[v])) {
+            reader.fail(at, "value " + list[v].dump() + " appears twice; expected distinct values");
+        }
+        listed.add(reader, list[v], at);
+    }
+    std::vector<nlohmann::json> values(list.begin(), list.end());
+    sort_levels(values);
+    return values;
+}
 
 std::vector<RecordedParameter> kernel_tuner_parameters(const Reader& reader,
                                                        const nlohmann::json& json) {
@@ -55,21 +72,7 @@ std::vector<RecordedParameter> kernel_tuner_parameters(const Reader& reader,
         if (list.empty() || list.size() > max_values) {
             reader.fail(list_at, "expected 1 to " + std::to_string(max_values) + " values");
         }
-        // A point's value would match the first of two equal values only, leaving a level no
-        // point holds (a hole to the searches) and 1.0 where it said 1.
-        std::set<nlohmann::json> listed;
-        for (std::size_t v = 0; v < list.size(); ++v) {
-            if (!list[v].is_number() && !list[v].is_string() && !list[v].is_boolean()) {
-                reader.fail(list_at + "/" + std::to_string(v),
-                            "expected a number, a string or a boolean");
-            }
-            if (!listed.insert(list[v]).second) {
-                reader.fail(list_at + "/" + std::to_string(v),
-                            "value " + list[v].dump() + " appears twice; expected distinct values");
-            }
-            parameter.values.push_back(list[v]);
-        }
-        sort_levels(parameter.values);
+        parameter.values = distinct_values(reader, list, list_at);
         parameters.push_back(std::move(parameter));
     }
     return parameters;
@@ -89,6 +92,10 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
     if (cache.size() > max_points) {
         reader.fail("/cache", "more than " + std::to_string(max_points) + " configurations");
     }
+    std::vector<LevelOf> level_of;
+    for (const RecordedParameter& parameter : recording.parameters) {
+        level_of.emplace_back(parameter.values);
+    }
     std::map<std::vector<std::size_t>, std::string> seen;
     for (const auto& [key, entry] : cache.items()) {
         const std::string at = "/cache/" + token(key);
@@ -96,17 +103,18 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
             reader.fail(at, "expected an object with the parameters' values and \"time\"");
         }
         RecordedPoint point;
-        for (const RecordedParameter& parameter : recording.parameters) {
-            const auto value = entry.find(parameter.name);
+        for (std::size_t p = 0; p < recording.parameters.size(); ++p) {
+            const std::string& name = recording.parameters[p].name;
+            const auto value = entry.find(name);
             if (value == entry.end()) {
-                reader.fail(at, "expected a member \"" + parameter.name + "\" (its value)");
+                reader.fail(at, "expected a member \"" + name + "\" (its value)");
             }
-            const auto level = std::find(parameter.values.begin(), parameter.values.end(), *value);
-            if (level == parameter.values.end()) {
-                reader.fail(at + "/" + token(parameter.name),
-                            value->dump() + " is not one of /tune_params/" + token(parameter.name));
+            const std::optional<std::size_t> level = level_of[p](*value);
+            if (!level) {
+                reader.fail(at + "/" + token(name),
+                            value->dump() + " is not one of /tune_params/" + token(name));
             }
-            point.levels.push_back(static_cast<std::size_t>(level - parameter.values.begin()));
+            point.levels.push_back(*level);
         }
         if (const auto [earlier, fresh] = seen.emplace(point.levels, key); !fresh) {
             reader.fail(at, "the same configuration as /cache/" + token(earlier->second));
@@ -348,8 +356,7 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
         if (values.empty() || values.size() > max_values) {
             reader.fail(at + "/values", "expected 1 to " + std::to_string(max_values) + " values");
         }
-        parameter.values.assign(values.begin(), values.end());
-        sort_levels(parameter.values);
+        parameter.values = distinct_values(reader, values, at + "/values");
         recording.parameters.push_back(std::move(parameter));
     }
     const nlohmann::json& keys = problem.at("keys");
@@ -362,6 +369,10 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
     recording.device = detail::metadata_text(json.value("device", nlohmann::json()), "device_name");
     const nlohmann::json& candidates =
         reader.member(keys[key_index], key_at, "candidates", Type::array, "an array of candidates");
+    std::vector<LevelOf> level_of;
+    for (const RecordedParameter& parameter : recording.parameters) {
+        level_of.emplace_back(parameter.values);
+    }
     for (std::size_t c = 0; c < candidates.size() && c < max_points; ++c) {
         const std::string at = key_at + "/candidates/" + std::to_string(c);
         const nlohmann::json& candidate = candidates[c];
@@ -381,16 +392,16 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
             reader.member(candidate, at, "name", Type::string, "a string").get<std::string>();
         const nlohmann::json& values =
             reader.member(candidate, at, "point", Type::object, "an object of values");
-        for (const RecordedParameter& parameter : recording.parameters) {
-            const auto value = values.find(parameter.name);
-            const auto level = value == values.end() ? parameter.values.end()
-                                                     : std::find(parameter.values.begin(),
-                                                                 parameter.values.end(), *value);
-            if (level == parameter.values.end()) {
-                reader.fail(at + "/point", "expected a value of \"" + parameter.name +
-                                               "\" from the family's grid");
+        for (std::size_t p = 0; p < recording.parameters.size(); ++p) {
+            const std::string& name = recording.parameters[p].name;
+            const auto value = values.find(name);
+            const std::optional<std::size_t> level =
+                value == values.end() ? std::nullopt : level_of[p](*value);
+            if (!level) {
+                reader.fail(at + "/point",
+                            "expected a value of \"" + name + "\" from the family's grid");
             }
-            point.levels.push_back(static_cast<std::size_t>(level - parameter.values.begin()));
+            point.levels.push_back(*level);
         }
         if (status == "winner" || status == "tied" || status == "ok") {
             const nlohmann::json& samples =

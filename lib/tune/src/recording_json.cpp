@@ -75,6 +75,56 @@ std::string value_text(const nlohmann::json& value) {
     return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
+namespace {
+
+/// Equal values, and only they, have the same identity: integers as their exact decimal
+/// digits, and a float that holds an integer as that integer's.
+std::string identity(const nlohmann::json& value) {
+    if (value.is_number_float()) {
+        const double x = value.get<double>();
+        constexpr double two_to_63 = 9223372036854775808.0;
+        if (std::trunc(x) == x && x >= -two_to_63 && x < 2 * two_to_63) {
+            return "n" + (x < 0 ? std::to_string(static_cast<std::int64_t>(x))
+                                : std::to_string(static_cast<std::uint64_t>(x)));
+        }
+        return "n" + value.dump();
+    }
+    return (value.is_number() ? "n" : value.is_string() ? "s" : "b") + value_text(value);
+}
+
+}  // namespace
+
+bool DistinctValues::contains(const nlohmann::json& value) const {
+    return by_identity_.contains(identity(value));
+}
+
+void DistinctValues::add(const Reader& reader, const nlohmann::json& value,
+                         const std::string& pointer) {
+    if (!value.is_number() && !value.is_string() && !value.is_boolean()) {
+        reader.fail(pointer, "expected a number, a string or a boolean");
+    }
+    if (!by_identity_.emplace(identity(value), pointer).second) {
+        return;
+    }
+    const std::string text = value_text(value);
+    if (const auto [earlier, fresh] = by_text_.try_emplace(text, pointer, value.dump()); !fresh) {
+        reader.fail(pointer, "value " + value.dump() + " and " + earlier->second.second + " (at " +
+                                 earlier->second.first + ") are both written " + text +
+                                 " in a point's name; expected distinct values");
+    }
+}
+
+LevelOf::LevelOf(const std::vector<nlohmann::json>& values) {
+    for (std::size_t level = 0; level < values.size(); ++level) {
+        levels_.emplace(identity(values[level]), level);
+    }
+}
+
+std::optional<std::size_t> LevelOf::operator()(const nlohmann::json& value) const {
+    const auto it = levels_.find(identity(value));
+    return it == levels_.end() ? std::nullopt : std::optional(it->second);
+}
+
 std::string metadata_text(const nlohmann::json& object, const char* name) {
     if (!object.is_object()) {
         return "";

@@ -1,8 +1,11 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -46,6 +49,34 @@ void sort_levels(std::vector<nlohmann::json>& values);
 
 /// A value's spelling in a point's name: strings as written, numbers as JSON writes them.
 std::string value_text(const nlohmann::json& value);
+
+/// The values of one parameter that a reader met, each once. Two values are equal when they are
+/// the same number (1 and 1.0 alike, but -1 and 2^64 - 1 apart, and integers past 2^53 exactly),
+/// the same string or the same boolean: a point's value matches the first of two equal values
+/// only, leaving a level that no point holds.
+class DistinctValues {
+  public:
+    bool contains(const nlohmann::json& value) const;
+    /// Adds `value`, met at `pointer`, unless it is there. Fails at `pointer` when it is no
+    /// number, string or boolean, or when another value is written as it is in a point's name
+    /// ("10" and 10): the two would name different points alike.
+    void add(const Reader& reader, const nlohmann::json& value, const std::string& pointer);
+
+  private:
+    std::map<std::string, std::string> by_identity_;                      ///< to where each was met
+    std::map<std::string, std::pair<std::string, std::string>> by_text_;  ///< to where, value
+};
+
+/// A parameter's level of a point's value, by the equality of DistinctValues.
+class LevelOf {
+  public:
+    explicit LevelOf(const std::vector<nlohmann::json>& values);
+    /// Nullopt: no level holds `value`.
+    std::optional<std::size_t> operator()(const nlohmann::json& value) const;
+
+  private:
+    std::map<std::string, std::size_t> levels_;
+};
 
 /// `family[p=v,q=w]`, the parameters in the recording's order.
 std::string point_name(const std::string& family, const std::vector<RecordedParameter>& parameters,

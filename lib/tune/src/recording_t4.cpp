@@ -28,8 +28,10 @@ std::vector<RecordedParameter> t4_parameters(const Reader& reader, const nlohman
                     "expected 1 to " + std::to_string(max_parameters) + " parameters");
     }
     std::vector<RecordedParameter> parameters;
+    std::vector<DistinctValues> met;
     for (const auto& [name, value] : first.items()) {
         parameters.push_back({name, {}});
+        met.emplace_back();
     }
     for (std::size_t r = 0; r < results.size(); ++r) {
         const std::string at = "/results/" + std::to_string(r);
@@ -49,18 +51,16 @@ std::vector<RecordedParameter> t4_parameters(const Reader& reader, const nlohman
                 reader.fail(value_at,
                             "\"" + name + "\" is not a parameter of " + "/results/0/configuration");
             }
-            if (!value.is_number() && !value.is_string() && !value.is_boolean()) {
-                reader.fail(value_at, "expected a number, a string or a boolean");
-            }
             if (value.is_number_float() && !std::isfinite(value.get<double>())) {
                 reader.fail(value_at, "expected a finite number");
             }
-            if (std::find(parameter->values.begin(), parameter->values.end(), value) ==
-                parameter->values.end()) {
+            DistinctValues& values = met[static_cast<std::size_t>(parameter - parameters.begin())];
+            if (!values.contains(value)) {
                 if (parameter->values.size() == max_values) {
                     reader.fail(value_at, "more than " + std::to_string(max_values) +
                                               " values of \"" + name + "\"");
                 }
+                values.add(reader, value, value_at);
                 parameter->values.push_back(value);
             }
         }
@@ -194,15 +194,18 @@ Recording read_t4(const Reader& reader, const nlohmann::json& json) {
     Recording recording;
     recording.name = "recording";
     recording.parameters = t4_parameters(reader, results);
+    std::vector<LevelOf> level_of;
+    for (const RecordedParameter& parameter : recording.parameters) {
+        level_of.emplace_back(parameter.values);
+    }
     std::map<std::vector<std::size_t>, std::size_t> seen;
     for (std::size_t r = 0; r < results.size(); ++r) {
         const std::string at = "/results/" + std::to_string(r);
         const nlohmann::json& configuration = results[r]["configuration"];
         RecordedPoint point;
-        for (const RecordedParameter& parameter : recording.parameters) {
-            const auto level = std::find(parameter.values.begin(), parameter.values.end(),
-                                         configuration[parameter.name]);
-            point.levels.push_back(static_cast<std::size_t>(level - parameter.values.begin()));
+        for (std::size_t p = 0; p < recording.parameters.size(); ++p) {
+            // t4_parameters met every configuration's values.
+            point.levels.push_back(*level_of[p](configuration[recording.parameters[p].name]));
         }
         if (const auto [earlier, fresh] = seen.emplace(point.levels, r); !fresh) {
             reader.fail(at + "/configuration",
