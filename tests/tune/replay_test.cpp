@@ -402,7 +402,19 @@ TEST_CASE("a replay's own report is refused as a recording, naming what to repla
          "statistics": {"median_ns": 100.0, "samples": 60}}]}]}]})");
     CHECK(error_of(report) ==
           "space.json: /command: expected the report of a tune run; a replay's report holds "
+          "no readings of its own (replay the recording it names at /problems/0/file, "
+          "\"recordings/space.json\")");
+    // The name comes from the file: written as JSON writes it, a control character escaped.
+    report["problems"][0]["file"] = "space\n.json";
+    CHECK(error_of(report) ==
+          "space.json: /command: expected the report of a tune run; a replay's report holds "
+          "no readings of its own (replay the recording it names at /problems/0/file, "
+          "\"space\\n.json\")");
+    report["problems"][0].erase("file");
+    CHECK(error_of(report) ==
+          "space.json: /command: expected the report of a tune run; a replay's report holds "
           "no readings of its own (replay the recording it names at /problems/0/file)");
+    report["problems"][0]["file"] = "recordings/space.json";
     report["command"] = "tune";
     CHECK(error_of(report) ==
           "space.json: /problems/0/keys/0/candidates/0: expected a member \"samples_ns\" (an "

@@ -447,9 +447,17 @@ Recording read_recording(const nlohmann::json& json, std::string_view source,
         // A replay's report has the shape of a tune report but holds only statistics of times
         // drawn from its recording: read as a space, every point would lack its readings.
         if (json.value("command", nlohmann::json()) == "replay") {
+            // The file named as JSON writes it: quoted, any control character escaped.
+            const nlohmann::json& problems = json["problems"];
+            const std::string named =
+                problems.is_array() && !problems.empty() && problems[0].is_object() &&
+                        problems[0].contains("file") && problems[0]["file"].is_string()
+                    ? ", " + problems[0]["file"].dump()
+                    : "";
             reader.fail("/command",
                         "expected the report of a tune run; a replay's report holds no readings "
-                        "of its own (replay the recording it names at /problems/0/file)");
+                        "of its own (replay the recording it names at /problems/0/file" +
+                            named + ")");
         }
         return read_tune_report(reader, json, select);
     }
