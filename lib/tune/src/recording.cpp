@@ -15,7 +15,6 @@ namespace spvtune::tune {
 namespace {
 
 using detail::DistinctValues;
-using detail::LevelOf;
 using detail::max_parameters;
 using detail::max_points;
 using detail::max_times;
@@ -33,10 +32,9 @@ std::vector<nlohmann::json> distinct_values(const Reader& reader, const nlohmann
     DistinctValues listed;
     for (std::size_t v = 0; v < list.size(); ++v) {
         const std::string at = list_at + "/" + std::to_string(v);
-        if (listed.contains(list[v])) {
+        if (!listed.add(reader, list[v], at)) {
             reader.fail(at, "value " + list[v].dump() + " appears twice; expected distinct values");
         }
-        listed.add(reader, list[v], at);
     }
     std::vector<nlohmann::json> values(list.begin(), list.end());
     sort_levels(values);
@@ -92,10 +90,7 @@ Recording read_kernel_tuner(const Reader& reader, const nlohmann::json& json) {
     if (cache.size() > max_points) {
         reader.fail("/cache", "more than " + std::to_string(max_points) + " configurations");
     }
-    std::vector<LevelOf> level_of;
-    for (const RecordedParameter& parameter : recording.parameters) {
-        level_of.emplace_back(parameter.values);
-    }
+    const auto level_of = detail::levels_of(recording.parameters);
     std::map<std::vector<std::size_t>, std::string> seen;
     for (const auto& [key, entry] : cache.items()) {
         const std::string at = "/cache/" + token(key);
@@ -369,10 +364,7 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
     recording.device = detail::metadata_text(json.value("device", nlohmann::json()), "device_name");
     const nlohmann::json& candidates =
         reader.member(keys[key_index], key_at, "candidates", Type::array, "an array of candidates");
-    std::vector<LevelOf> level_of;
-    for (const RecordedParameter& parameter : recording.parameters) {
-        level_of.emplace_back(parameter.values);
-    }
+    const auto level_of = detail::levels_of(recording.parameters);
     for (std::size_t c = 0; c < candidates.size() && c < max_points; ++c) {
         const std::string at = key_at + "/candidates/" + std::to_string(c);
         const nlohmann::json& candidate = candidates[c];

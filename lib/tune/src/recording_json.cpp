@@ -94,17 +94,13 @@ std::string identity(const nlohmann::json& value) {
 
 }  // namespace
 
-bool DistinctValues::contains(const nlohmann::json& value) const {
-    return by_identity_.contains(identity(value));
-}
-
-void DistinctValues::add(const Reader& reader, const nlohmann::json& value,
+bool DistinctValues::add(const Reader& reader, const nlohmann::json& value,
                          const std::string& pointer) {
     if (!value.is_number() && !value.is_string() && !value.is_boolean()) {
         reader.fail(pointer, "expected a number, a string or a boolean");
     }
     if (!by_identity_.emplace(identity(value), pointer).second) {
-        return;
+        return false;
     }
     const std::string text = value_text(value);
     if (const auto [earlier, fresh] = by_text_.try_emplace(text, pointer, value.dump()); !fresh) {
@@ -112,6 +108,7 @@ void DistinctValues::add(const Reader& reader, const nlohmann::json& value,
                                  earlier->second.first + ") are both written " + text +
                                  " in a point's name; expected distinct values");
     }
+    return true;
 }
 
 LevelOf::LevelOf(const std::vector<nlohmann::json>& values) {
@@ -123,6 +120,15 @@ LevelOf::LevelOf(const std::vector<nlohmann::json>& values) {
 std::optional<std::size_t> LevelOf::operator()(const nlohmann::json& value) const {
     const auto it = levels_.find(identity(value));
     return it == levels_.end() ? std::nullopt : std::optional(it->second);
+}
+
+std::vector<LevelOf> levels_of(const std::vector<RecordedParameter>& parameters) {
+    std::vector<LevelOf> out;
+    out.reserve(parameters.size());
+    for (const RecordedParameter& parameter : parameters) {
+        out.emplace_back(parameter.values);
+    }
+    return out;
 }
 
 std::string metadata_text(const nlohmann::json& object, const char* name) {

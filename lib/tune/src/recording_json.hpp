@@ -56,11 +56,10 @@ std::string value_text(const nlohmann::json& value);
 /// only, leaving a level that no point holds.
 class DistinctValues {
   public:
-    bool contains(const nlohmann::json& value) const;
-    /// Adds `value`, met at `pointer`, unless it is there. Fails at `pointer` when it is no
-    /// number, string or boolean, or when another value is written as it is in a point's name
-    /// ("10" and 10): the two would name different points alike.
-    void add(const Reader& reader, const nlohmann::json& value, const std::string& pointer);
+    /// Adds `value`, met at `pointer`; false when an equal one is there already. Fails at
+    /// `pointer` when it is no number, string or boolean, or when another value is written as it
+    /// is in a point's name ("10" and 10): the two would name different points alike.
+    bool add(const Reader& reader, const nlohmann::json& value, const std::string& pointer);
 
   private:
     std::map<std::string, std::string> by_identity_;                      ///< to where each was met
@@ -77,6 +76,9 @@ class LevelOf {
   private:
     std::map<std::string, std::size_t> levels_;
 };
+
+/// Each parameter's LevelOf, in the parameters' order.
+std::vector<LevelOf> levels_of(const std::vector<RecordedParameter>& parameters);
 
 /// `family[p=v,q=w]`, the parameters in the recording's order.
 std::string point_name(const std::string& family, const std::vector<RecordedParameter>& parameters,

@@ -55,12 +55,11 @@ std::vector<RecordedParameter> t4_parameters(const Reader& reader, const nlohman
                 reader.fail(value_at, "expected a finite number");
             }
             DistinctValues& values = met[static_cast<std::size_t>(parameter - parameters.begin())];
-            if (!values.contains(value)) {
+            if (values.add(reader, value, value_at)) {
                 if (parameter->values.size() == max_values) {
                     reader.fail(value_at, "more than " + std::to_string(max_values) +
                                               " values of \"" + name + "\"");
                 }
-                values.add(reader, value, value_at);
                 parameter->values.push_back(value);
             }
         }
@@ -194,10 +193,7 @@ Recording read_t4(const Reader& reader, const nlohmann::json& json) {
     Recording recording;
     recording.name = "recording";
     recording.parameters = t4_parameters(reader, results);
-    std::vector<LevelOf> level_of;
-    for (const RecordedParameter& parameter : recording.parameters) {
-        level_of.emplace_back(parameter.values);
-    }
+    const std::vector<LevelOf> level_of = levels_of(recording.parameters);
     std::map<std::vector<std::size_t>, std::size_t> seen;
     for (std::size_t r = 0; r < results.size(); ++r) {
         const std::string at = "/results/" + std::to_string(r);
