@@ -2,7 +2,8 @@
 
 Each strategy runs `spvtune replay` over 20+ seeds per space; the true time of a point is its
 recorded mean. Per strategy and space it prints the mean evaluations to within 5% and 10% of the
-recorded optimum (and how many seeds got there), and the best-so-far fraction of the optimum
+recorded optimum (and how many seeds got there), the mean points evaluated and samples taken of
+them in all (what a device spends its time on), and the best-so-far fraction of the optimum
 (optimum time / best time found) after k evaluations, next to random sampling's exact expected
 curve: drawing k of the N recorded points without replacement, the i-th fastest is the best
 drawn with probability C(N-1-i, k-1) / C(N, k). A search that stopped before k evaluations
@@ -73,7 +74,8 @@ def random_expectation(means, total, k):
 
 
 def replay(spvtune, recording, strategy, seed, work, noise=None):
-    """(true times of the points in the order evaluated, None for a failure), optimum."""
+    """(true times of the points in the order evaluated, None for a failure), optimum, the
+    strategy, and the samples the search took of them (what its points cost a device)."""
     report = work / "replay.json"
     command = [spvtune, "replay", str(recording), "--seed", str(seed), "--json", str(report)]
     if noise is not None:
@@ -83,8 +85,9 @@ def replay(spvtune, recording, strategy, seed, work, noise=None):
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     key = json.loads(report.read_text())["problems"][0]["keys"][0]
     truth = {c["index"]: c.get("recorded_mean_ns") for c in key["candidates"]}
-    return ([truth.get(step["index"]) for step in key["search"]["trace"]],
-            key["recorded_best"]["mean_ns"], key["search"]["strategy"])
+    trace = key["search"]["trace"]
+    return ([truth.get(step["index"]) for step in trace], key["recorded_best"]["mean_ns"],
+            key["search"]["strategy"], sum(step.get("samples", 0) for step in trace))
 
 
 def best_so_far(times, optimum, k):
@@ -112,9 +115,9 @@ def bench_replay(spvtune, recordings, strategies, seeds, noise=None):
             expected = [random_expectation(means, total, k) for k in CHECKPOINTS]
             print(f"\n{name}: {total} points, {len(means)} ran, best/worst "
                   f"{max(means) / min(means):.1f}x")
-            print(f"{'strategy':>18} {'to 5%':>16} {'to 10%':>16} {'evals':>6} " +
+            print(f"{'strategy':>18} {'to 5%':>16} {'to 10%':>16} {'evals':>6} {'samples':>7} " +
                   " ".join(f"{'@' + str(k):>6}" for k in CHECKPOINTS))
-            print(f"{'random expected':>18} {'':>16} {'':>16} {'':>6} " +
+            print(f"{'random expected':>18} {'':>16} {'':>16} {'':>6} {'':>7} " +
                   " ".join(f"{e:6.3f}" for e in expected))
             for strategy in strategies:
                 runs = [replay(spvtune, recording, strategy, seed, work, noise)
@@ -124,12 +127,15 @@ def bench_replay(spvtune, recordings, strategies, seeds, noise=None):
                 hits = {}
                 for factor in (1.05, 1.10):
                     hits[factor] = [n for n in (evaluations_within(t, o, factor)
-                                                for t, o, _ in runs) if n is not None]
+                                                for t, o, _, _ in runs) if n is not None]
                     mean = mean_with_margin(hits[factor]) if hits[factor] else "-"
                     cells.append(f"{mean} ({len(hits[factor])}/{seeds})")
-                evaluations = sum(len(t) for t, _, _ in runs) / seeds
-                curve = [sum(best_so_far(t, o, k) for t, o, _ in runs) / seeds for k in CHECKPOINTS]
-                print(f"{label:>18} {cells[0]:>16} {cells[1]:>16} {evaluations:6.0f} " +
+                evaluations = sum(len(t) for t, _, _, _ in runs) / seeds
+                samples = sum(s for _, _, _, s in runs) / seeds
+                curve = [sum(best_so_far(t, o, k) for t, o, _, _ in runs) / seeds
+                         for k in CHECKPOINTS]
+                print(f"{label:>18} {cells[0]:>16} {cells[1]:>16} {evaluations:6.0f} "
+                      f"{samples:7.0f} " +
                       " ".join(f"{c:6.3f}" for c in curve), flush=True)
                 rows.append((name, label, cells, evaluations, curve, expected))
                 if strategy == "default":

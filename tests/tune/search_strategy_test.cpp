@@ -79,6 +79,9 @@ struct BowlRun {
     }
 };
 
+/// Samples a search takes of a point it proposes (a brief reading); a longer look takes more.
+constexpr std::size_t brief_samples = 3;
+
 std::vector<std::size_t> trace_order(const SearchOutcome& outcome) {
     std::vector<std::size_t> order;
     for (const SearchStep& step : outcome.trace.steps) {
@@ -339,6 +342,28 @@ TEST_CASE("local search on a flat space under noise ends on patience: lucky read
         MESSAGE("seed " << seed << ": " << outcome.trace.steps.size() << " points");
     }
     CHECK(most < 200);
+}
+
+TEST_CASE("a descent looks longer at the point it ended on, not at neighbours clearly slower") {
+    // The bowl has one optimum, and each of its neighbours reads 10% slower on readings 1% off:
+    // three readings show every one of them slower. Only the optimum needs a longer look; the
+    // search looked longer at every neighbour too, which doubled the samples it took.
+    for (const SearchStrategy strategy : {SearchStrategy::local, SearchStrategy::bayes}) {
+        CAPTURE(strategy);
+        BowlRun bowl_run;
+        const SearchOutcome outcome = bowl_run.run(strategy);
+        std::size_t brief = 0;
+        std::vector<std::size_t> longer;
+        for (const SearchStep& step : outcome.trace.steps) {
+            if (step.samples > brief_samples) {
+                longer.push_back(step.index);
+            } else {
+                brief += step.samples == brief_samples ? 1 : 0;
+            }
+        }
+        CHECK(longer == std::vector<std::size_t>{bowl::best_index});
+        CHECK(brief + 1 == outcome.trace.steps.size());
+    }
 }
 
 TEST_CASE("local restarts where the levels measured so far predict the fastest points") {

@@ -9,8 +9,9 @@
 namespace spvtune::tune::detail {
 namespace {
 
-/// Samples of a point and its neighbours before the search accepts the point as a local optimum:
-/// brief readings on a loaded machine can fake one (a neighbour read a few per cent slow).
+/// Samples of a point, and of its neighbours not clearly slower, before the search accepts the
+/// point as a local optimum: brief readings on a loaded machine can fake one (a neighbour read a
+/// few per cent slow).
 constexpr std::size_t confirm_samples = 9;
 /// The first descent starts at the best of this many random points, not at the reference (often
 /// a slow corner): a small sample of a rugged space lands in a good basin far more often.
@@ -184,6 +185,15 @@ std::optional<std::pair<std::size_t, double>> faster_among(SearchRun& run,
     return better;
 }
 
+/// `points` less those clearly slower than `here` (here's median below their interval: below all
+/// three of a brief measurement's readings). A longer look is for a reading a few per cent slow;
+/// taken of every neighbour of a descent's end, it doubled the samples a search took.
+std::vector<std::size_t> not_clearly_slower(const SearchRun& run, std::vector<std::size_t> points,
+                                            std::size_t here) {
+    std::erase_if(points, [&](std::size_t p) { return run.clearly_faster(here, p); });
+    return points;
+}
+
 /// The fastest of `points`, each probed while new points may be proposed; nullopt when none ran.
 std::optional<std::pair<std::size_t, double>> fastest_probed(
     SearchRun& run, const std::vector<std::size_t>& points) {
@@ -274,14 +284,15 @@ class Sampler {
 /// `guided_lead_patience` points in a row found nothing clearly better); from a point it measures
 /// every neighbour (the nearest point of the space in each direction of each parameter; guided,
 /// where a direction has none, the point one level that way nearest in the others), moves to the
-/// best if it beats the current point (measured again, longer, before giving up on a move;
-/// guided: then the few moves of two parameters at once the surrogate ranks first), else the
-/// descent ends; a descent that steps onto a point an earlier one stood on ends there (it would
-/// follow the earlier path). Restarts alternate between a hop from the best point found (2
-/// parameters moved 1 or 2 levels) and the best of the few unmeasured points that the levels
-/// measured so far predict fastest (LevelEffects; guided: the best of the few points Bayesian
-/// optimisation proposes). Stops when `patience` restarts in a row found nothing clearly better
-/// than the best so far (its median below the best's median interval), or on the budget or limit.
+/// best if it beats the current point (it and the neighbours not clearly slower measured again,
+/// longer, before giving up on a move; guided: then the few moves of two parameters at once the
+/// surrogate ranks first), else the descent ends; a descent that steps onto a point an earlier one
+/// stood on ends there (it would follow the earlier path). Restarts alternate between a hop from
+/// the best point found (2 parameters moved 1 or 2 levels) and the best of the few unmeasured
+/// points that the levels measured so far predict fastest (LevelEffects; guided: the best of the
+/// few points Bayesian optimisation proposes). Stops when `patience` restarts in a row found
+/// nothing clearly better than the best so far (its median below the best's median interval), or on
+/// the budget or limit.
 std::vector<std::size_t> iterated_descent(SearchRun& run, bool guided) {
     const Neighbourhood neighbourhood(run, guided);
     const std::size_t patience = run.settings().patience.value_or(local_patience);
@@ -336,8 +347,10 @@ std::vector<std::size_t> iterated_descent(SearchRun& run, bool guided) {
                 // Stuck on brief readings: look again, longer, before calling it an optimum.
                 here = run.probe(current, confirm_samples);
                 if (here) {
-                    step = faster_among(run, neighbourhood.of(run, run.point(current)), *here,
-                                        confirm_samples);
+                    step = faster_among(
+                        run,
+                        not_clearly_slower(run, neighbourhood.of(run, run.point(current)), current),
+                        *here, confirm_samples);
                 }
             }
             if (!step && here && proposer) {
