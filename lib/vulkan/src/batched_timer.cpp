@@ -17,11 +17,17 @@ std::uint32_t batch_size(double per_dispatch_ns, const BatchPolicy& policy) noex
 
 DispatchTiming BatchedTimer::sample(ComputeJob& job) {
     if (batch_ == 0) {
-        // The first dispatch of a job pays for cold caches and lazy driver work; calibrate on
-        // the faster of two so the batch is not sized from that outlier.
-        const DispatchTiming first = job.time(1);
-        const DispatchTiming second = job.time(1);
-        const DispatchTiming& one = first.per_dispatch_ns < second.per_dispatch_ns ? first : second;
+        // A job's first run pays for cold caches and lazy driver work: calibrated on it, a job
+        // takes the faster of two, so the batch is not sized from that outlier. A job already run
+        // (its output checked) has paid, and a second run would be a kernel's time spent on
+        // nothing: a tenth of a search's on lavapipe, whose kernels are long.
+        DispatchTiming one = job.time(1);
+        if (job.runs() == 1) {
+            const DispatchTiming second = job.time(1);
+            if (second.per_dispatch_ns < one.per_dispatch_ns) {
+                one = second;
+            }
+        }
         batch_ = batch_size(one.per_dispatch_ns, policy_);
         if (batch_ == 1) {
             // The calibration run already is a full sample.

@@ -347,6 +347,7 @@ void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions, std
 
 void ComputeJob::run() {
     device_->submit_and_wait([&](VkCommandBuffer commands) { record(commands, 1, 1, false); });
+    ++runs_;
 }
 
 void ComputeJob::warm_up() {
@@ -402,6 +403,7 @@ std::vector<DispatchTiming> ComputeJob::time_samples(std::uint32_t repetitions,
         timing.dispatches = repetitions;
         timing.per_dispatch_ns = timing.total_ns / repetitions;
     }
+    runs_ += std::uint64_t{repetitions} * samples;
     return timings;
 }
 

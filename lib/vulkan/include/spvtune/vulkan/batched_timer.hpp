@@ -20,9 +20,10 @@ struct BatchPolicy {
 /// at least 1, at most the policy's maximum.
 std::uint32_t batch_size(double per_dispatch_ns, const BatchPolicy& policy) noexcept;
 
-/// Takes samples of one job: the first call calibrates a batch size from one dispatch, every
-/// sample after that times that many back-to-back dispatches (DispatchTiming::per_dispatch_ns
-/// is the time of one).
+/// Takes samples of one job: the first call calibrates a batch size from one dispatch (the faster
+/// of two when the job had never run: a first run pays for cold caches and lazy driver work),
+/// every sample after that times that many back-to-back dispatches
+/// (DispatchTiming::per_dispatch_ns is the time of one).
 class BatchedTimer {
   public:
     explicit BatchedTimer(BatchPolicy policy = {}) : policy_(policy) {}

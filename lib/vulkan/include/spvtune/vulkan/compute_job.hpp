@@ -98,6 +98,10 @@ class ComputeJob {
 
     static constexpr std::uint32_t max_samples_per_submission = 64;
 
+    /// Runs of the job completed so far, checked (run) or timed; warm_up's dispatches without
+    /// workgroups are none.
+    std::uint64_t runs() const noexcept { return runs_; }
+
   private:
     struct Prepared;
     /// Checks `dispatch` against its pipeline and the device, and writes its descriptor sets.
@@ -114,6 +118,7 @@ class ComputeJob {
     std::vector<Prepared> dispatches_;
     UniqueHandle<VkQueryPool> query_pool_;
     std::uint32_t query_capacity_ = 0;
+    std::uint64_t runs_ = 0;
 };
 
 /// Duration in ns between two raw timestamps: ticks masked to the valid bits, subtracted modulo
