@@ -59,11 +59,15 @@ def regrets(spvtune, config, work, best, winners, budget):
     if not contenders:
         return out
     report = work / "compare.json"
-    subprocess.run([spvtune, "compare", str(config), "--kernel-dir", KERNELS,
-                    "--cache-dir", str(work / "cache"), "--baseline", best,
-                    "--budget", str(budget), "--json", str(report)] +
-                   [arg for name in contenders for arg in ("--contender", name)],
-                   check=True, stdout=subprocess.DEVNULL)
+    # Its progress lines would land in the middle of the table: shown only should it fail.
+    run = subprocess.run([spvtune, "compare", str(config), "--kernel-dir", KERNELS,
+                          "--cache-dir", str(work / "cache"), "--baseline", best,
+                          "--budget", str(budget), "--json", str(report)] +
+                         [arg for name in contenders for arg in ("--contender", name)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if run.returncode != 0:
+        sys.stderr.write(run.stderr)
+        raise SystemExit(f"spvtune compare exited with {run.returncode}")
     key = json.loads(report.read_text())["comparisons"][0]["keys"][0]
     for contender in key["contenders"]:
         out[contender["name"]] = (contender["ratio"], contender["ratio_low"],
