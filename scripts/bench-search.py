@@ -14,8 +14,9 @@ wall time; halving within 5% in <= 50%.
 
 With --replay RECORDING... it runs no device: each strategy is replayed (spvtune replay) over
 --seeds seeds per recorded space (a Kernel Tuner cache file or a tune --json report), and the
-table of bench_search_replay.py is printed: evaluations to within 5% and 10% of the optimum and
-the best-so-far fraction after 10/20/50/100/200 evaluations, next to random's exact expectation;
+table of bench_search_replay.py is printed: evaluations to within 5% and 10% of the optimum, the
+points and samples each search took, and the best-so-far fraction after 10/20/50/100/200
+evaluations, next to random's exact expectation;
 under the default strategy's row, whether it meets issue 31's targets (never below random after
 20 or more points, within 5% of the optimum in at least 90% of the seeds). The GPU-shaped
 spaces are generated first: recordings/make_gpu_like.py.

@@ -2,8 +2,8 @@
 
 Each strategy runs `spvtune replay` over 20+ seeds per space; the true time of a point is its
 recorded mean. Per strategy and space it prints the mean evaluations to within 5% and 10% of the
-recorded optimum (and how many seeds got there), the mean points evaluated and samples taken of
-them in all (what a device spends its time on), and the best-so-far fraction of the optimum
+recorded optimum (and how many seeds got there), the mean points evaluated and the samples the
+search took of them (the final race's not counted), and the best-so-far fraction of the optimum
 (optimum time / best time found) after k evaluations, next to random sampling's exact expected
 curve: drawing k of the N recorded points without replacement, the i-th fastest is the best
 drawn with probability C(N-1-i, k-1) / C(N, k). A search that stopped before k evaluations

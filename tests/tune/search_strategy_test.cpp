@@ -346,8 +346,8 @@ TEST_CASE("local search on a flat space under noise ends on patience: lucky read
 
 TEST_CASE("a descent looks longer at the point it ended on, not at neighbours clearly slower") {
     // The bowl has one optimum, and each of its neighbours reads 10% slower on readings 1% off:
-    // three readings show every one of them slower. Only the optimum needs a longer look; the
-    // search looked longer at every neighbour too, which doubled the samples it took.
+    // all three readings of each lie above the optimum's median. Only the optimum needs a longer
+    // look; the search took one of every neighbour too, a quarter to a third of all its samples.
     for (const SearchStrategy strategy : {SearchStrategy::local, SearchStrategy::bayes}) {
         CAPTURE(strategy);
         BowlRun bowl_run;
@@ -363,6 +363,49 @@ TEST_CASE("a descent looks longer at the point it ended on, not at neighbours cl
         }
         CHECK(longer == std::vector<std::size_t>{bowl::best_index});
         CHECK(brief + 1 == outcome.trace.steps.size());
+    }
+}
+
+TEST_CASE("a descent looks longer at a neighbour whose brief readings were a little slow") {
+    // A valley of 21 points in a row, 5 ns a step: point 10 reads 100 ns, point 11 is truly 98
+    // but its first three readings came a little slow (one of them below 100), so every descent
+    // stops at 10 on brief readings. A longer look at 11 shows it faster; 9, clearly slower at
+    // 105, gets none.
+    constexpr std::size_t size = 21;
+    std::vector<std::string> names;
+    std::vector<std::vector<double>> readings;
+    for (std::size_t i = 0; i < size; ++i) {
+        names.push_back("p" + std::to_string(i));
+        const double steps = i > 10 ? static_cast<double>(i - 10) : static_cast<double>(10 - i);
+        readings.push_back({100 + 5 * steps});
+    }
+    readings[10] = {100, 99.5, 100.5, 99, 101, 100, 99.8, 100.2, 100.9};
+    readings[11] = {99.8, 103, 104, 97, 98, 97.5, 98, 97, 98.5};
+    std::vector<SearchPoint> points;
+    for (std::size_t i = 0; i < size; ++i) {
+        points.push_back({{i, names[i], 0}, GridPosition{0, {i}}});
+    }
+    std::vector<std::size_t> taken(size, 0);
+    SearchHooks hooks;
+    hooks.admit = [](std::size_t) -> std::optional<CandidateFailure> { return std::nullopt; };
+    hooks.measure = [&](std::size_t index) -> Result<Sample> {
+        const std::vector<double>& script = readings[index];
+        const double ns = script[std::min(taken[index]++, script.size() - 1)];
+        return Sample{ns, TimingMethod::device_timestamps};
+    };
+    for (std::uint64_t seed = 0; seed < 4; ++seed) {
+        CAPTURE(seed);
+        std::fill(taken.begin(), taken.end(), 0);
+        const SearchOutcome outcome = run_search(points, SearchStrategy::local, {.seed = seed},
+                                                 fakes::quick_sampling(), hooks);
+        std::map<std::size_t, std::size_t> samples;
+        for (const SearchStep& step : outcome.trace.steps) {
+            samples[step.index] = step.samples;
+        }
+        CHECK(samples[10] == 9);
+        CHECK(samples[11] == 9);
+        CHECK(samples[9] == brief_samples);
+        CHECK(winner(outcome) == 11);
     }
 }
 

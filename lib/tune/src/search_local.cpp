@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "search_bayes.hpp"
 #include "search_grid.hpp"
@@ -185,12 +186,15 @@ std::optional<std::pair<std::size_t, double>> faster_among(SearchRun& run,
     return better;
 }
 
-/// `points` less those clearly slower than `here` (here's median below their interval: below all
-/// three of a brief measurement's readings). A longer look is for a reading a few per cent slow;
-/// taken of every neighbour of a descent's end, it doubled the samples a search took.
+/// `points` less those clearly slower than `current`: its median below the low end of their
+/// median interval (with three readings, below all three). A longer look is for a neighbour that
+/// read a few per cent slow; taken of every neighbour of a descent's end, it was a quarter to a
+/// third of the samples a search took. A wider margin (their interval wholly above the point's)
+/// kept more of them on noisy spaces for nothing: replayed over 40 seeds, the wide split-K search
+/// took 2,036 samples against 1,537, and split-K 384 came within 5% in 35 seeds against 37.
 std::vector<std::size_t> not_clearly_slower(const SearchRun& run, std::vector<std::size_t> points,
-                                            std::size_t here) {
-    std::erase_if(points, [&](std::size_t p) { return run.clearly_faster(here, p); });
+                                            std::size_t current) {
+    std::erase_if(points, [&](std::size_t p) { return run.clearly_faster(current, p); });
     return points;
 }
 

@@ -17,12 +17,12 @@ std::uint32_t batch_size(double per_dispatch_ns, const BatchPolicy& policy) noex
 
 DispatchTiming BatchedTimer::sample(ComputeJob& job) {
     if (batch_ == 0) {
-        // A job's first run pays for cold caches and lazy driver work: calibrated on it, a job
-        // takes the faster of two, so the batch is not sized from that outlier. A job already run
-        // (its output checked) has paid, and a second run would be a kernel's time spent on
-        // nothing: a tenth of a search's on lavapipe, whose kernels are long.
+        // A job that never ran calibrates on the faster of two runs: its first pays for lazy
+        // driver work and cold caches, and would size the batch too small. One already run has
+        // paid the driver's part (the caches, only if it ran just before).
+        const bool never_ran = job.runs() == 0;
         DispatchTiming one = job.time(1);
-        if (job.runs() == 1) {
+        if (never_ran) {
             const DispatchTiming second = job.time(1);
             if (second.per_dispatch_ns < one.per_dispatch_ns) {
                 one = second;

@@ -20,9 +20,9 @@ struct BatchPolicy {
 /// at least 1, at most the policy's maximum.
 std::uint32_t batch_size(double per_dispatch_ns, const BatchPolicy& policy) noexcept;
 
-/// Takes samples of one job: the first call calibrates a batch size from one dispatch (the faster
-/// of two when the job had never run: a first run pays for cold caches and lazy driver work),
-/// every sample after that times that many back-to-back dispatches
+/// Takes samples of one job: the first call calibrates a batch size from one run of the job (the
+/// faster of two when the job had never run: a first run pays for lazy driver work and cold
+/// caches), every sample after that times that many back-to-back runs
 /// (DispatchTiming::per_dispatch_ns is the time of one).
 class BatchedTimer {
   public:

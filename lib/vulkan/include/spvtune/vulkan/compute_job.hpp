@@ -98,8 +98,8 @@ class ComputeJob {
 
     static constexpr std::uint32_t max_samples_per_submission = 64;
 
-    /// Runs of the job completed so far, checked (run) or timed; warm_up's dispatches without
-    /// workgroups are none.
+    /// Runs of the job completed so far, by run() or timed (time, time_samples); warm_up() counts
+    /// none.
     std::uint64_t runs() const noexcept { return runs_; }
 
   private:
