@@ -18,6 +18,7 @@ there) and the share within 5% its Wilson 95% interval: two strategies whose int
 widely have not been told apart. Changing only which random draws a strategy makes moved its
 mean points to 5% by up to 30 over 60 seeds.
 """
+import collections
 import json
 import math
 import pathlib
@@ -73,9 +74,12 @@ def random_expectation(means, total, k):
                for i, t in enumerate(ordered) if total - 1 - i >= k - 1)
 
 
+Replay = collections.namedtuple("Replay", "times optimum strategy samples")
+
+
 def replay(spvtune, recording, strategy, seed, work, noise=None):
-    """(true times of the points in the order evaluated, None for a failure), optimum, the
-    strategy, and the samples the search took of them (what its points cost a device)."""
+    """A Replay: the true times of the points in the order evaluated (None for a failure), the
+    optimum, the strategy, and the samples the search took (the final race's not counted)."""
     report = work / "replay.json"
     command = [spvtune, "replay", str(recording), "--seed", str(seed), "--json", str(report)]
     if noise is not None:
@@ -86,8 +90,8 @@ def replay(spvtune, recording, strategy, seed, work, noise=None):
     key = json.loads(report.read_text())["problems"][0]["keys"][0]
     truth = {c["index"]: c.get("recorded_mean_ns") for c in key["candidates"]}
     trace = key["search"]["trace"]
-    return ([truth.get(step["index"]) for step in trace], key["recorded_best"]["mean_ns"],
-            key["search"]["strategy"], sum(step.get("samples", 0) for step in trace))
+    return Replay([truth.get(step["index"]) for step in trace], key["recorded_best"]["mean_ns"],
+                  key["search"]["strategy"], sum(step.get("samples", 0) for step in trace))
 
 
 def best_so_far(times, optimum, k):
@@ -122,17 +126,17 @@ def bench_replay(spvtune, recordings, strategies, seeds, noise=None):
             for strategy in strategies:
                 runs = [replay(spvtune, recording, strategy, seed, work, noise)
                         for seed in range(seeds)]
-                label = strategy if strategy != "default" else f"default={runs[0][2]}"
+                label = strategy if strategy != "default" else f"default={runs[0].strategy}"
                 cells = []
                 hits = {}
                 for factor in (1.05, 1.10):
-                    hits[factor] = [n for n in (evaluations_within(t, o, factor)
-                                                for t, o, _, _ in runs) if n is not None]
+                    hits[factor] = [n for n in (evaluations_within(r.times, r.optimum, factor)
+                                                for r in runs) if n is not None]
                     mean = mean_with_margin(hits[factor]) if hits[factor] else "-"
                     cells.append(f"{mean} ({len(hits[factor])}/{seeds})")
-                evaluations = sum(len(t) for t, _, _, _ in runs) / seeds
-                samples = sum(s for _, _, _, s in runs) / seeds
-                curve = [sum(best_so_far(t, o, k) for t, o, _, _ in runs) / seeds
+                evaluations = sum(len(r.times) for r in runs) / seeds
+                samples = sum(r.samples for r in runs) / seeds
+                curve = [sum(best_so_far(r.times, r.optimum, k) for r in runs) / seeds
                          for k in CHECKPOINTS]
                 print(f"{label:>18} {cells[0]:>16} {cells[1]:>16} {evaluations:6.0f} "
                       f"{samples:7.0f} " +

@@ -99,7 +99,7 @@ bool DistinctValues::add(const Reader& reader, const nlohmann::json& value,
     if (!value.is_number() && !value.is_string() && !value.is_boolean()) {
         reader.fail(pointer, "expected a number, a string or a boolean");
     }
-    if (!by_identity_.emplace(identity(value), pointer).second) {
+    if (!identities_.insert(identity(value)).second) {
         return false;
     }
     const std::string text = value_text(value);

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -62,7 +63,7 @@ class DistinctValues {
     bool add(const Reader& reader, const nlohmann::json& value, const std::string& pointer);
 
   private:
-    std::map<std::string, std::string> by_identity_;                      ///< to where each was met
+    std::set<std::string> identities_;
     std::map<std::string, std::pair<std::string, std::string>> by_text_;  ///< to where, value
 };
 
