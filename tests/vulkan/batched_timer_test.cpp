@@ -65,25 +65,41 @@ TEST_CASE("the batch never exceeds the policy's maximum") {
     CHECK(timer.batch() == 3);
 }
 
-TEST_CASE("calibration runs a job twice only when it had never run") {
+TEST_CASE("calibration runs a job twice only when it had never run and its first run was short") {
     test::VulkanFixture vulkan;
-    // A window any run fills: every sample is one run.
-    const vulkan::BatchPolicy policy{std::chrono::nanoseconds(1), 4096};
+    // A window no run fills (the batch is the maximum, 2): a first run far short of the window
+    // could be a cold one, so a fresh job calibrates on the faster of two.
+    const vulkan::BatchPolicy wide{std::chrono::seconds(10), 2};
     test::SaxpyJob fresh(vulkan.device(), 1024, 64);
-    vulkan::BatchedTimer fresh_timer(policy);
+    vulkan::BatchedTimer fresh_timer(wide);
     fresh_timer.sample(fresh.job());
-    REQUIRE(fresh_timer.batch() == 1);
-    CHECK(fresh.job().runs() == 2);  // the faster of two: a first run pays for cold caches
+    REQUIRE(fresh_timer.batch() == 2);
+    CHECK(fresh.job().runs() == 2 + 2);  // two calibration runs, then the batch
     test::SaxpyJob checked(vulkan.device(), 1024, 64);
     checked.job().warm_up();  // no workgroups: not a run
     checked.job().run();      // its output checked
     REQUIRE(checked.job().runs() == 1);
-    vulkan::BatchedTimer checked_timer(policy);
+    vulkan::BatchedTimer checked_timer(wide);
     checked_timer.sample(checked.job());
-    REQUIRE(checked_timer.batch() == 1);
-    CHECK(checked.job().runs() == 2);
+    REQUIRE(checked_timer.batch() == 2);
+    CHECK(checked.job().runs() == 1 + 1 + 2);
     checked.job().time_samples(3, 2);
-    CHECK(checked.job().runs() == 8);
+    CHECK(checked.job().runs() == 4 + 6);
+}
+
+TEST_CASE("a fresh job whose first run spans the window many times over calibrates on it alone") {
+    test::VulkanFixture vulkan;
+    // Any run spans a window of 1 ns far more than cold_run_margin times: a warm run could not
+    // make the batch more than one, so a second calibration run would be a kernel's time spent
+    // on nothing.
+    test::SaxpyJob fresh(vulkan.device(), 1024, 64);
+    vulkan::BatchedTimer timer({std::chrono::nanoseconds(1), 4096});
+    const vulkan::DispatchTiming first = timer.sample(fresh.job());
+    REQUIRE(timer.batch() == 1);
+    CHECK(fresh.job().runs() == 1);  // the calibration run is the sample
+    CHECK(first.dispatches == 1);
+    timer.sample(fresh.job());
+    CHECK(fresh.job().runs() == 2);
 }
 
 }  // namespace batched_timer_test

@@ -19,10 +19,14 @@ DispatchTiming BatchedTimer::sample(ComputeJob& job) {
     if (batch_ == 0) {
         // A job that never ran calibrates on the faster of two runs: its first pays for lazy
         // driver work and cold caches, and would size the batch too small. One already run has
-        // paid the driver's part (the caches, only if it ran just before).
+        // paid the driver's part (the caches, only if it ran just before). A first run that
+        // spanned the window many times over needs no second: the batch is one run unless a
+        // warm run were that many times faster, far beyond what cold caches cost (up to about
+        // 4 times on lavapipe), and the second run was a whole kernel's time spent on nothing.
         const bool never_ran = job.runs() == 0;
         DispatchTiming one = job.time(1);
-        if (never_ran) {
+        const double window_ns = static_cast<double>(policy_.min_window.count());
+        if (never_ran && one.per_dispatch_ns < cold_run_margin * window_ns) {
             const DispatchTiming second = job.time(1);
             if (second.per_dispatch_ns < one.per_dispatch_ns) {
                 one = second;

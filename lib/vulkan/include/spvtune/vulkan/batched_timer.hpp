@@ -21,11 +21,14 @@ struct BatchPolicy {
 std::uint32_t batch_size(double per_dispatch_ns, const BatchPolicy& policy) noexcept;
 
 /// Takes samples of one job: the first call calibrates a batch size from one run of the job (the
-/// faster of two when the job had never run: a first run pays for lazy driver work and cold
-/// caches), every sample after that times that many back-to-back runs
-/// (DispatchTiming::per_dispatch_ns is the time of one).
+/// faster of two when the job had never run and that run spanned less than `cold_run_margin`
+/// windows: a first run pays for lazy driver work and cold caches), every sample after that
+/// times that many back-to-back runs (DispatchTiming::per_dispatch_ns is the time of one).
 class BatchedTimer {
   public:
+    /// A never-run job's first run spanning at least this many windows is its calibration.
+    static constexpr double cold_run_margin = 8;
+
     explicit BatchedTimer(BatchPolicy policy = {}) : policy_(policy) {}
 
     DispatchTiming sample(ComputeJob& job);
