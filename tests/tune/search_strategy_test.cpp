@@ -353,16 +353,51 @@ TEST_CASE("a descent looks longer at the point it ended on, not at neighbours cl
         BowlRun bowl_run;
         const SearchOutcome outcome = bowl_run.run(strategy);
         std::size_t brief = 0;
+        std::size_t cut_short = 0;
         std::vector<std::size_t> longer;
         for (const SearchStep& step : outcome.trace.steps) {
             if (step.samples > brief_samples) {
                 longer.push_back(step.index);
+            } else if (step.samples == brief_samples) {
+                ++brief;
             } else {
-                brief += step.samples == brief_samples ? 1 : 0;
+                // Only a point read far behind the best stops short of a brief reading.
+                CHECK(bowl::time_ns(step.index) > 1.4 * bowl::time_ns(bowl::best_index));
+                ++cut_short;
             }
         }
         CHECK(longer == std::vector<std::size_t>{bowl::best_index});
-        CHECK(brief + 1 == outcome.trace.steps.size());
+        CHECK(brief + cut_short + 1 == outcome.trace.steps.size());
+        CHECK(brief > 0);
+    }
+}
+
+TEST_CASE("a point read far slower than the best found gets one reading, not a brief three") {
+    // Most of the bowl is over 1.5 times its best: a first reading that far behind the best
+    // median measured so far says all a search needs (it is not near the best), and two more
+    // would only cost samples. Replayed over 40 seeds on the recorded spaces, the default search
+    // took 12-54% fewer samples with every space still within 5% of its best in 36 of 40 seeds
+    // or more.
+    for (const SearchStrategy strategy : {SearchStrategy::local, SearchStrategy::bayes}) {
+        CAPTURE(strategy);
+        BowlRun bowl_run;
+        const SearchOutcome outcome = bowl_run.run(strategy);
+        CHECK(winner(outcome) == bowl::best_index);
+        const double best = bowl::time_ns(bowl::best_index);
+        std::size_t one_reading = 0;
+        for (const SearchStep& step : outcome.trace.steps) {
+            CAPTURE(step.name);
+            if (step.samples < brief_samples) {
+                // Its reading (1% off) over 1.5 times the best so far, itself no faster than
+                // the best.
+                CHECK(bowl::time_ns(step.index) > 1.45 * best);
+                ++one_reading;
+            }
+            if (bowl::time_ns(step.index) < 1.45 * best) {
+                CHECK(step.samples >= brief_samples);
+            }
+        }
+        CHECK(one_reading > 0);
     }
 }
 
@@ -552,7 +587,7 @@ TEST_CASE("exhaustive cut short by a limit or a budget keeps a grid's promising 
     BowlRun budgeted;
     budgeted.per_measure = std::chrono::milliseconds(10);
     const SearchOutcome by_budget =
-        budgeted.run(SearchStrategy::exhaustive, {.budget = std::chrono::milliseconds(1000)});
+        budgeted.run(SearchStrategy::exhaustive, {.budget = std::chrono::milliseconds(500)});
     CHECK(by_budget.trace.steps.size() < bowl::size);
     CHECK(bowl::time_ns(winner(by_budget)) <= 120.0);
 }

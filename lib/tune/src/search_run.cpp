@@ -130,7 +130,7 @@ std::optional<double> SearchRun::probe(std::size_t p, std::size_t samples) {
             return std::nullopt;
         }
     }
-    while (state.samples.size() < samples) {
+    while (state.samples.size() < samples && !far_slower_than_best(p)) {
         Result<Sample> sample = hooks_.measure(c.index);
         if (!sample) {
             drop(p, {std::string(c.name), c.index, FailureKind::error,
@@ -144,6 +144,23 @@ std::optional<double> SearchRun::probe(std::size_t p, std::size_t samples) {
     step.samples = state.samples.size();
     step.median_ns = median(p);
     return step.median_ns;
+}
+
+bool SearchRun::far_slower_than_best(std::size_t p) const {
+    const std::vector<double>& readings = state_[p].samples;
+    if (readings.empty()) {
+        return false;
+    }
+    std::optional<double> best;
+    for (std::size_t q = 0; q < points_.size(); ++q) {
+        if (q != p) {
+            if (const std::optional<double> m = median(q); m && (!best || *m < *best)) {
+                best = m;
+            }
+        }
+    }
+    return best &&
+           *std::min_element(readings.begin(), readings.end()) > hopeless_probe_ratio * *best;
 }
 
 std::optional<double> SearchRun::median(std::size_t p) const {

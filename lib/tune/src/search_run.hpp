@@ -53,8 +53,10 @@ class SearchRun {
     bool touched(std::size_t p) const { return state_[p].touched; }
     bool dropped(std::size_t p) const { return state_[p].dropped; }
     /// Admits the point on its first touch (counting it as measured), then takes samples until
-    /// it has `samples` search samples in all (a warm-up run before the first). Its median, or
-    /// nullopt once it failed. A point already holding enough samples costs nothing.
+    /// it has `samples` search samples in all (a warm-up run before the first), or until every
+    /// reading of it is over `hopeless_probe_ratio` times the best median of the other points.
+    /// Its median, or nullopt once it failed. A point already holding enough samples costs
+    /// nothing.
     std::optional<double> probe(std::size_t p, std::size_t samples);
     /// Admits a point without sampling it (random: the race samples it); false if dropped.
     bool admit(std::size_t p);
@@ -70,7 +72,15 @@ class SearchRun {
     /// Races `finalists` (positions) and assembles the outcome.
     SearchOutcome finish(const std::vector<std::size_t>& finalists);
 
+    /// A point read this many times slower than the best cannot be near it: its first reading
+    /// would have to be that far off, and every strategy only needs to know it is far behind.
+    static constexpr double hopeless_probe_ratio = 1.5;
+
   private:
+    /// Whether every reading of `p` is over hopeless_probe_ratio times the best median of the
+    /// other points (false with no reading or no other point probed).
+    bool far_slower_than_best(std::size_t p) const;
+
     struct PointState {
         bool touched = false;
         bool dropped = false;
