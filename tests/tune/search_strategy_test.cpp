@@ -378,11 +378,14 @@ TEST_CASE("a point read far slower than the best found gets one reading, not a b
     // would only cost samples. Replayed over 40 seeds on the recorded spaces, the default search
     // took 12-54% fewer samples with every space still within 5% of its best in 36 of 40 seeds
     // or more.
-    for (const SearchStrategy strategy : {SearchStrategy::local, SearchStrategy::bayes}) {
+    for (const SearchStrategy strategy :
+         {SearchStrategy::local, SearchStrategy::bayes, SearchStrategy::genetic}) {
         CAPTURE(strategy);
         BowlRun bowl_run;
         const SearchOutcome outcome = bowl_run.run(strategy);
-        CHECK(winner(outcome) == bowl::best_index);
+        if (strategy != SearchStrategy::genetic) {  // genetic only breeds towards the floor
+            CHECK(winner(outcome) == bowl::best_index);
+        }
         const double best = bowl::time_ns(bowl::best_index);
         std::size_t one_reading = 0;
         for (const SearchStep& step : outcome.trace.steps) {
@@ -584,6 +587,8 @@ TEST_CASE("exhaustive cut short by a limit or a budget keeps a grid's promising 
     const SearchOutcome by_limit = limited.run(SearchStrategy::exhaustive, {.max_candidates = 30});
     REQUIRE(by_limit.trace.steps.size() == 30);
     CHECK(bowl::time_ns(winner(by_limit)) <= 120.0);
+    // Only samples advance the fake clock: the budget must run out within the lead (50
+    // samples), which now ends on its patience sooner, points far behind taking one reading.
     BowlRun budgeted;
     budgeted.per_measure = std::chrono::milliseconds(10);
     const SearchOutcome by_budget =

@@ -130,7 +130,13 @@ std::optional<double> SearchRun::probe(std::size_t p, std::size_t samples) {
             return std::nullopt;
         }
     }
-    while (state.samples.size() < samples && !far_slower_than_best(p)) {
+    // Fixed for the probe: only this point's samples change, and it is not among the others.
+    const std::optional<double> best = best_median_except(p);
+    const auto far_behind = [&] {
+        return best && !state.samples.empty() &&
+               *std::ranges::min_element(state.samples) > hopeless_probe_ratio * *best;
+    };
+    while (state.samples.size() < samples && !far_behind()) {
         Result<Sample> sample = hooks_.measure(c.index);
         if (!sample) {
             drop(p, {std::string(c.name), c.index, FailureKind::error,
@@ -146,11 +152,7 @@ std::optional<double> SearchRun::probe(std::size_t p, std::size_t samples) {
     return step.median_ns;
 }
 
-bool SearchRun::far_slower_than_best(std::size_t p) const {
-    const std::vector<double>& readings = state_[p].samples;
-    if (readings.empty()) {
-        return false;
-    }
+std::optional<double> SearchRun::best_median_except(std::size_t p) const {
     std::optional<double> best;
     for (std::size_t q = 0; q < points_.size(); ++q) {
         if (q != p) {
@@ -159,8 +161,7 @@ bool SearchRun::far_slower_than_best(std::size_t p) const {
             }
         }
     }
-    return best &&
-           *std::min_element(readings.begin(), readings.end()) > hopeless_probe_ratio * *best;
+    return best;
 }
 
 std::optional<double> SearchRun::median(std::size_t p) const {

@@ -77,9 +77,8 @@ class SearchRun {
     static constexpr double hopeless_probe_ratio = 1.5;
 
   private:
-    /// Whether every reading of `p` is over hopeless_probe_ratio times the best median of the
-    /// other points (false with no reading or no other point probed).
-    bool far_slower_than_best(std::size_t p) const;
+    /// The lowest median of the probed points other than `p` (nullopt: none).
+    std::optional<double> best_median_except(std::size_t p) const;
 
     struct PointState {
         bool touched = false;

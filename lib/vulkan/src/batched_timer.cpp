@@ -23,6 +23,8 @@ DispatchTiming BatchedTimer::sample(ComputeJob& job) {
         // spanned the window many times over needs no second: the batch is one run unless a
         // warm run were that many times faster, far beyond what cold caches cost (up to about
         // 4 times on lavapipe), and the second run was a whole kernel's time spent on nothing.
+        // With batch 1 that cold run is the sample returned: a warm-up's, which is discarded,
+        // unless the settings ask for no warm-up and no check ran (then the user's choice).
         const bool never_ran = job.runs() == 0;
         DispatchTiming one = job.time(1);
         const double window_ns = static_cast<double>(policy_.min_window.count());
