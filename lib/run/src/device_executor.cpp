@@ -68,6 +68,9 @@ struct KeyState {
     std::vector<std::vector<std::byte>> initial;                  ///< initial contents, same order
     std::map<std::size_t, std::unique_ptr<vulkan::ComputeJob>> jobs;
     std::map<std::size_t, vulkan::BatchedTimer> timers;
+    /// Candidates whose runs for this key were looked at for writes they must not make: by a
+    /// checked run, or after their first timed runs (a search times some it never checks).
+    std::set<std::size_t> watched;
 };
 
 }  // namespace
@@ -282,6 +285,22 @@ struct DeviceExecutor::Impl {
         }
     }
 
+    /// After the timed runs of a candidate that no run() looked at for this key: what they
+    /// wrote where they must not, as the error, undone so that the next candidate is not blamed.
+    tune::Status watch_unchecked(KeyState& key_state, const KeyPlan& plan, std::size_t candidate) {
+        if (!key_state.watched.insert(candidate).second) {
+            return tune::ok();
+        }
+        std::string found;
+        for (const std::string& violation : find_violations(key_state, plan)) {
+            found += (found.empty() ? "" : "; ") + violation;
+        }
+        if (!found.empty()) {
+            return tune::fail(found);
+        }
+        return tune::ok();
+    }
+
     /// What the run just done wrote where it must not: into an input (restored, so the next
     /// candidate reads the inputs every candidate was given) or into a guard zone (restored too).
     std::vector<std::string> find_violations(KeyState& key_state, const KeyPlan& plan) {
@@ -326,6 +345,7 @@ tune::Result<CandidateOutputs> DeviceExecutor::run(const problem::ResolvedCandid
             outputs.buffers.push_back(state.buffers[comparison.buffer]->download());
         }
         outputs.violations = impl_->find_violations(state, plan);
+        state.watched.insert(candidate.candidate);
         // Here, where every run's outputs are made, so that in process and in a worker alike the
         // checks, the key's truth and the dumps see the same elements.
         keep_checked_range(impl_->problem, plan.buffers, outputs);
@@ -350,11 +370,17 @@ tune::Result<tune::Sample> DeviceExecutor::measure(const problem::ResolvedCandid
     return engine_errors_as_results(impl_->device_lost, [&]() -> tune::Result<tune::Sample> {
         KeyState& state = impl_->state_for(plan);
         vulkan::ComputeJob& job = impl_->job_to_measure(state, plan, candidate);
+        tune::Sample sample;
         if (runs != own_batch) {
-            return to_sample(job.time(runs));
+            sample = to_sample(job.time(runs));
+        } else {
+            auto timer = state.timers.try_emplace(candidate.candidate, impl_->batch).first;
+            sample = to_sample(timer->second.sample(job));
         }
-        auto timer = state.timers.try_emplace(candidate.candidate, impl_->batch).first;
-        return to_sample(timer->second.sample(job));
+        if (auto watched = impl_->watch_unchecked(state, plan, candidate.candidate); !watched) {
+            return tune::fail(watched.error());
+        }
+        return sample;
     });
 }
 
@@ -372,6 +398,9 @@ tune::Result<std::vector<tune::Sample>> DeviceExecutor::measure_samples(
             std::vector<tune::Sample> taken;
             for (const vulkan::DispatchTiming& timing : job.time_samples(runs, samples)) {
                 taken.push_back(to_sample(timing));
+            }
+            if (auto watched = impl_->watch_unchecked(state, plan, candidate.candidate); !watched) {
+                return tune::fail(watched.error());
             }
             return taken;
         });
