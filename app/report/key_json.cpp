@@ -62,6 +62,9 @@ nlohmann::json search_json(const tune::TuneEntry& entry) {
         if (step.elapsed_s) {
             item["elapsed_s"] = *step.elapsed_s;
         }
+        if (step.unchecked) {
+            item["unchecked"] = true;
+        }
         steps.push_back(std::move(item));
     }
     json["trace"] = std::move(steps);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -42,6 +43,12 @@ struct BowlRun {
     std::vector<SearchPoint> points = bowl::points(names);
     std::map<std::size_t, int> admitted;
     std::map<std::size_t, int> measured;
+    /// With `output_check`, the points' output checks (they go to the check hook, which runs
+    /// them only once a reading says a point may matter, in place of the admission hook), and
+    /// every check and reading in order: ('c' or 'm', index).
+    bool output_check = false;
+    std::map<std::size_t, int> checked;
+    std::vector<std::pair<char, std::size_t>> log;
     /// Points whose output check fails.
     std::set<std::size_t> wrong;
     /// Advanced by every measurement when set: a fake clock for budgets.
@@ -55,14 +62,26 @@ struct BowlRun {
     SearchOutcome run(SearchStrategy strategy, SearchSettings settings = {},
                       std::optional<std::size_t> first = std::nullopt) {
         SearchHooks hooks;
-        hooks.admit = [this](std::size_t index) -> std::optional<CandidateFailure> {
-            ++admitted[index];
+        const auto verdict = [this](std::size_t index) -> std::optional<CandidateFailure> {
             if (wrong.contains(index)) {
                 return CandidateFailure{names[index], index, FailureKind::wrong_output, "wrong"};
             }
             return std::nullopt;
         };
+        if (output_check) {
+            hooks.check = [this, verdict](std::size_t index) {
+                ++checked[index];
+                log.emplace_back('c', index);
+                return verdict(index);
+            };
+        } else {
+            hooks.admit = [this, verdict](std::size_t index) {
+                ++admitted[index];
+                return verdict(index);
+            };
+        }
         hooks.measure = [this](std::size_t index) -> Result<Sample> {
+            log.emplace_back('m', index);
             const int n = measured[index]++;
             if (per_measure) {
                 clock += *per_measure;
@@ -402,6 +421,89 @@ TEST_CASE("a point read far slower than the best found gets one reading, not a b
         }
         CHECK(one_reading > 0);
     }
+}
+
+TEST_CASE("a search checks a point once a reading says it may matter, not one far behind") {
+    // A check costs a run: one of a point whose first reading is over 1.5 times the best found
+    // would be spent on a point that cannot win. The others are checked after that reading and
+    // before any other; the reference (first) before any reading, as the truth.
+    for (const SearchStrategy strategy :
+         {SearchStrategy::local, SearchStrategy::bayes, SearchStrategy::genetic}) {
+        CAPTURE(strategy);
+        BowlRun bowl_run;
+        bowl_run.output_check = true;
+        const std::size_t reference = 7;
+        const SearchOutcome outcome = bowl_run.run(strategy, {}, reference);
+        CHECK(bowl_run.admitted.empty());
+        if (strategy != SearchStrategy::genetic) {
+            CHECK(winner(outcome) == bowl::best_index);
+        }
+        REQUIRE(bowl_run.log.size() > 2);
+        CHECK(bowl_run.log.front() == std::pair{'c', reference});
+        const double best = bowl::time_ns(bowl::best_index);
+        std::size_t unchecked = 0;
+        for (const SearchStep& step : outcome.trace.steps) {
+            CAPTURE(step.name);
+            if (step.unchecked) {
+                // One reading, far behind, no check, no race.
+                ++unchecked;
+                CHECK(bowl_run.checked[step.index] == 0);
+                CHECK(bowl_run.measured[step.index] == 1);
+                CHECK(bowl::time_ns(step.index) > 1.45 * best);
+                CHECK_FALSE(step.finalist);
+                continue;
+            }
+            CHECK(bowl_run.checked[step.index] == 1);
+            if (step.index == reference) {
+                continue;
+            }
+            // Read once, then checked, then read again if at all.
+            const auto first_reading =
+                std::find(bowl_run.log.begin(), bowl_run.log.end(), std::pair{'m', step.index});
+            const auto check =
+                std::find(bowl_run.log.begin(), bowl_run.log.end(), std::pair{'c', step.index});
+            REQUIRE(first_reading < check);
+            CHECK(std::find(first_reading + 1, check, std::pair{'m', step.index}) == check);
+        }
+        CHECK(unchecked > 0);
+    }
+}
+
+TEST_CASE("a finalist first read far behind is checked before the race, and a wrong one dropped") {
+    // One point far ahead of the rest: once found, every other is read once and not checked.
+    // With so few near the best, the 8 finalists are mostly such points: all of them wrong
+    // here, so none may take part in the race.
+    BowlRun bowl_run;
+    bowl_run.output_check = true;
+    bowl_run.landscape = [](std::size_t index) {
+        return index == bowl::best_index ? 100.0 : 1000.0 + static_cast<double>(index % 97);
+    };
+    for (std::size_t i = 0; i < bowl::size; ++i) {
+        if (i != bowl::best_index) {
+            bowl_run.wrong.insert(i);
+        }
+    }
+    const SearchOutcome outcome =
+        bowl_run.run(SearchStrategy::local, {}, std::optional<std::size_t>(bowl::best_index));
+    CHECK(winner(outcome) == bowl::best_index);
+    std::size_t raced = 0;
+    for (const RankedCandidate& ranked : outcome.benchmark.ranking) {
+        raced += ranked.eliminated ? 0 : 1;
+    }
+    CHECK(raced == 1);
+    // The 7 wrong points that were finalists by their medians were checked at the end.
+    std::size_t wrong_seen = 0;
+    for (const SearchStep& step : outcome.trace.steps) {
+        CAPTURE(step.name);
+        CHECK_FALSE((step.finalist && step.index != bowl::best_index));
+        if (!step.error.empty()) {
+            CHECK(step.error == "wrong");
+            CHECK(bowl_run.checked[step.index] == 1);
+            CHECK_FALSE(step.median_ns.has_value());
+            ++wrong_seen;
+        }
+    }
+    CHECK(wrong_seen >= 7);
 }
 
 TEST_CASE("a descent looks longer at a neighbour whose brief readings were a little slow") {

@@ -10,7 +10,7 @@
 
 // The tuner with a search: a key with more candidates than the threshold is searched (local by
 // default), points never proposed are never run, measured or prepared, the output check and the
-// reference hold for every measured point, and the entry records the search.
+// reference hold for every point that may matter, and the entry records the search.
 
 namespace search_tuner_test {
 
@@ -103,7 +103,9 @@ TEST_CASE("a wrong best point never wins a search, and is dropped as wrong outpu
         REQUIRE(h.tuner.execute(0, h.client, set, Inputs{}, &info));
         REQUIRE(info.entry != nullptr);
         CHECK(info.entry->winner_index != best);
-        CHECK(counters[best]->measures.load() == 0);
+        // At most the one reading that says it may matter, and then checked.
+        CHECK(counters[best]->measures.load() <= 1);
+        CHECK(counters[best]->runs.load() >= counters[best]->measures.load());
         if (counters[best]->runs.load() > 0) {
             bool flagged = false;
             for (const CandidateFailure& failure : info.entry->failures) {

@@ -79,11 +79,16 @@ void SearchRun::drop(std::size_t p, CandidateFailure failure) {
     PointState& state = state_[p];
     state.dropped = true;
     state.samples.clear();
+    outcome_.trace.steps[state.step].median_ns.reset();
     outcome_.trace.steps[state.step].error = failure.reason;
     outcome_.benchmark.failures.push_back(std::move(failure));
 }
 
 bool SearchRun::admit(std::size_t p) {
+    return enter(p) && check(p);
+}
+
+bool SearchRun::enter(std::size_t p) {
     PointState& state = state_[p];
     if (state.touched) {
         return !state.dropped;
@@ -110,21 +115,43 @@ bool SearchRun::admit(std::size_t p) {
             return false;
         }
     }
+    // The reference's output is the truth the others are checked against: it cannot wait.
+    return p != first_ || check(p);
+}
+
+bool SearchRun::check(std::size_t p) {
+    PointState& state = state_[p];
+    if (state.dropped) {
+        return false;
+    }
+    if (state.checked) {
+        return true;
+    }
+    state.checked = true;
+    if (hooks_.check) {
+        const BenchmarkCandidate& c = points_[p].candidate;
+        if (std::optional<CandidateFailure> failure = hooks_.check(c.index)) {
+            drop(p, std::move(*failure));
+            return false;
+        }
+    }
     return true;
 }
 
 std::optional<double> SearchRun::probe(std::size_t p, std::size_t samples) {
     const bool first_touch = !state_[p].touched;
-    if (!admit(p)) {
+    if (!enter(p)) {
         return std::nullopt;
     }
     PointState& state = state_[p];
     const BenchmarkCandidate& c = points_[p].candidate;
     // Never more than the race itself would take of a candidate.
     samples = std::min(samples, std::max<std::size_t>(1, sampling_.max_samples));
-    // A brief measurement must stay brief: the admission's check run is the warm-up (the
-    // pipeline built and used once); without a check, one warm-up run at most.
-    if (first_touch && !hooks_.admit && sampling_.warmup_runs > 0) {
+    // A brief measurement must stay brief. With a check, no warm-up: the executor's calibration
+    // runs a never-run kernel before its first reading (a short one twice, the first discarded),
+    // and a long one's cold run costs it a few per cent at most. An admission runs nothing and
+    // needs none (a replay). Otherwise one warm-up.
+    if (first_touch && !hooks_.check && !hooks_.admit && sampling_.warmup_runs > 0) {
         if (Result<Sample> warm = hooks_.measure(c.index); !warm) {
             drop(p, {std::string(c.name), c.index, FailureKind::error, "warm-up: " + warm.error()});
             return std::nullopt;
@@ -137,6 +164,9 @@ std::optional<double> SearchRun::probe(std::size_t p, std::size_t samples) {
                *std::ranges::min_element(state.samples) > hopeless_probe_ratio * *best;
     };
     while (state.samples.size() < samples && !far_behind()) {
+        if (!state.samples.empty() && !check(p)) {
+            return std::nullopt;
+        }
         Result<Sample> sample = hooks_.measure(c.index);
         if (!sample) {
             drop(p, {std::string(c.name), c.index, FailureKind::error,
@@ -145,6 +175,9 @@ std::optional<double> SearchRun::probe(std::size_t p, std::size_t samples) {
         }
         state.samples.push_back(sample.value().ns_per_run);
         state.method = sample.value().method;
+    }
+    if (!far_behind() && !check(p)) {
+        return std::nullopt;
     }
     SearchStep& step = outcome_.trace.steps[state.step];
     step.samples = state.samples.size();
@@ -199,9 +232,17 @@ std::vector<std::size_t> SearchRun::by_median() const {
 SearchOutcome SearchRun::finish(const std::vector<std::size_t>& finalists) {
     std::vector<BenchmarkCandidate> racing;
     for (const std::size_t p : finalists) {
-        if (state_[p].touched && !state_[p].dropped) {
+        // A finalist first read far behind was never checked: it may now win.
+        if (state_[p].touched && check(p)) {
             racing.push_back(points_[p].candidate);
             outcome_.trace.steps[state_[p].step].finalist = true;
+        }
+    }
+    if (hooks_.check) {
+        for (const PointState& state : state_) {
+            if (state.touched && !state.dropped && !state.checked) {
+                outcome_.trace.steps[state.step].unchecked = true;
+            }
         }
     }
     std::vector<RankedCandidate> ranking;

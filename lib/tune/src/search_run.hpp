@@ -52,13 +52,17 @@ class SearchRun {
 
     bool touched(std::size_t p) const { return state_[p].touched; }
     bool dropped(std::size_t p) const { return state_[p].dropped; }
-    /// Admits the point on its first touch (counting it as measured), then takes samples until
-    /// it has `samples` search samples in all (a warm-up run before the first), or until every
-    /// reading of it is over `hopeless_probe_ratio` times the best median of the other points.
+    /// Enters the point on its first touch (counting it as measured), then takes samples until
+    /// it has `samples` search samples in all (without an output check, a warm-up run before the
+    /// first), or until every reading of it is over `hopeless_probe_ratio` times the best median
+    /// of the other points. Its output is checked once a reading says it may matter: before its
+    /// second reading, or after its only one when that is not far behind. A point far behind is
+    /// never checked unless it becomes a finalist: it cannot win, and its check would cost a run.
     /// Its median, or nullopt once it failed. A point already holding enough samples costs
     /// nothing.
     std::optional<double> probe(std::size_t p, std::size_t samples);
-    /// Admits a point without sampling it (random: the race samples it); false if dropped.
+    /// Enters and checks a point without sampling it (random: the race samples it); false if
+    /// dropped.
     bool admit(std::size_t p);
     /// The search median of a probed point (nullopt: failed or never sampled).
     std::optional<double> median(std::size_t p) const;
@@ -79,10 +83,16 @@ class SearchRun {
   private:
     /// The lowest median of the probed points other than `p` (nullopt: none).
     std::optional<double> best_median_except(std::size_t p) const;
+    /// On the point's first touch: counts it as measured and starts its trace step, the
+    /// reference (`first`) entered and checked before any other. False if it was dropped.
+    bool enter(std::size_t p);
+    /// Runs the point's output check unless it ran; false (and the point dropped) if it fails.
+    bool check(std::size_t p);
 
     struct PointState {
         bool touched = false;
         bool dropped = false;
+        bool checked = false;
         std::vector<double> samples;
         TimingMethod method = TimingMethod::host_clock;
         std::size_t step = 0;  ///< in the trace

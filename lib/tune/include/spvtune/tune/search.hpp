@@ -84,9 +84,14 @@ struct SearchPoint {
 
 /// What a search asks of the caller.
 struct SearchHooks {
-    /// Called once per point before its first measurement (the output check); a failure drops
-    /// the point. Empty: every point is admitted.
+    /// Called once per point before its first reading; a failure drops the point (a replay's
+    /// recorded failures). Empty: every point is admitted.
     std::function<std::optional<CandidateFailure>(std::size_t index)> admit;
+    /// The output check, called once per point once a reading says it may matter: before its
+    /// second reading, or after its only one when that is not far behind the best (one that
+    /// is stays unchecked, SearchStep::unchecked), and before the race for every finalist; the
+    /// reference (`first`) before any reading. A failure drops the point. Empty: no check.
+    std::function<std::optional<CandidateFailure>(std::size_t index)> check;
     SampleSource measure;
     /// The clock the budget is read from. Empty: std::chrono::steady_clock.
     std::function<std::chrono::steady_clock::time_point()> now;

@@ -45,6 +45,9 @@ struct SearchStep {
     /// Seconds from the search's start to the point's first measurement (the tuning time so
     /// far, as Kernel Tuner's cache records it); nullopt in the trace of a race without search.
     std::optional<double> elapsed_s;
+    /// Its output was never checked: its only reading was far behind the best found, so it
+    /// could not win, and a check would have cost a run (SearchHooks::admit).
+    bool unchecked = false;
 };
 
 /// What a search did for one key: only the run that tuned the key has it (cache files keep the

@@ -495,7 +495,7 @@ SearchOutcome search_key(const Set& set, const typename Set::InputsType& inputs,
     };
     std::optional<std::size_t> first;
     if (options.checks && set.comparison()) {
-        hooks.admit = std::ref(check);
+        hooks.check = std::ref(check);
         for (std::size_t p = 0; p < live.size(); ++p) {
             if (live[p].index == check.reference()) {
                 first = p;
