@@ -31,7 +31,7 @@ html::HeatCell heat_cell(const JsonView& candidate) {
         cell.tooltip += ", median " + format_duration_ns(times->median_ns);
     } else if (status == "skipped") {
         cell.state = html::HeatCell::State::skipped;
-    } else if (status == "not run") {
+    } else if (status == "not run" || status == "unchecked") {
         cell.state = html::HeatCell::State::not_run;
     } else {
         cell.state = html::HeatCell::State::failed;

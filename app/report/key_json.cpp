@@ -172,6 +172,16 @@ nlohmann::json key_report_json(const problem::Problem& problem, const run::KeyRe
                 }
             }
         }
+        // Read once, far behind the best, and never checked: not ranked, but its reading is kept.
+        const bool unchecked =
+            entry && entry->search &&
+            std::ranges::any_of(entry->search->steps, [&](const tune::SearchStep& step) {
+                return step.index == i && step.unchecked;
+            });
+        if (unchecked && status == "not run") {
+            status = "unchecked";
+            candidate["reason"] = "read far behind the best found, so never checked or raced";
+        }
         for (const run::SkippedCandidate& skipped : report.skipped) {
             if (skipped.name == name) {
                 status = "skipped";
@@ -183,8 +193,11 @@ nlohmann::json key_report_json(const problem::Problem& problem, const run::KeyRe
             const std::vector<tune::Sample>& measured = report.samples[i];
             // Adaptive sampling may warm a candidate up beyond the set count, so a ranked
             // candidate's warm-ups are what its statistics did not count.
+            // An unchecked point's readings are all search samples: it took no warm-up.
             const std::size_t warmup_count = ranked_samples && *ranked_samples <= measured.size()
                                                  ? measured.size() - *ranked_samples
+                                             : status == "unchecked"
+                                                 ? 0
                                                  : std::min(warmup_runs, measured.size());
             nlohmann::json warmups = nlohmann::json::array();
             nlohmann::json samples = nlohmann::json::array();

@@ -506,6 +506,34 @@ TEST_CASE("a finalist first read far behind is checked before the race, and a wr
     CHECK(wrong_seen >= 7);
 }
 
+TEST_CASE("a point never checked is never ranked, so it cannot win when every finalist fails") {
+    // The reference is the only correct point; every other reads over 1.5 times it, so none is
+    // checked until it is a finalist, and each finalist's check fails. The unchecked rest must
+    // not follow in the ranking: the first of them would win, or run in a failed winner's place.
+    BowlRun bowl_run;
+    bowl_run.output_check = true;
+    const std::size_t reference = 7;
+    bowl_run.landscape = [](std::size_t index) {
+        return index == reference ? 2000.0 : 5000.0 + static_cast<double>(index % 97);
+    };
+    for (std::size_t i = 0; i < bowl::size; ++i) {
+        if (i != reference) {
+            bowl_run.wrong.insert(i);
+        }
+    }
+    const SearchOutcome outcome = bowl_run.run(SearchStrategy::local, {}, reference);
+    CHECK(winner(outcome) == reference);
+    for (const RankedCandidate& ranked : outcome.benchmark.ranking) {
+        CAPTURE(ranked.name);
+        CHECK(bowl_run.checked[ranked.index] == 1);
+    }
+    std::size_t unchecked = 0;
+    for (const SearchStep& step : outcome.trace.steps) {
+        unchecked += step.unchecked ? 1 : 0;
+    }
+    CHECK(unchecked > 0);
+}
+
 TEST_CASE("a descent looks longer at a neighbour whose brief readings were a little slow") {
     // A valley of 21 points in a row, 5 ns a step: point 10 reads 100 ns, point 11 is truly 98
     // but its first three readings came a little slow (one of them below 100), so every descent

@@ -395,7 +395,7 @@ Recording read_tune_report(const Reader& reader, const nlohmann::json& json,
             }
             point.levels.push_back(*level);
         }
-        if (status == "winner" || status == "tied" || status == "ok") {
+        if (status == "winner" || status == "tied" || status == "ok" || status == "unchecked") {
             const nlohmann::json& samples =
                 reader.member(candidate, at, "samples_ns", Type::array, "an array of samples");
             for (std::size_t s = 0; s < samples.size() && s < max_times; ++s) {

@@ -270,9 +270,11 @@ SearchOutcome SearchRun::finish(const std::vector<std::size_t>& finalists) {
         }
     }
     // The points the search measured but did not race follow, as stopped early: their few
-    // samples cannot be compared with the finalists' race.
+    // samples cannot be compared with the finalists' race. Unchecked ones stay out: should every
+    // finalist be dropped, the first of these would be the winner, or a fallback run in its place.
     for (const std::size_t p : by_median()) {
-        if (std::find(finalists.begin(), finalists.end(), p) != finalists.end()) {
+        if (std::find(finalists.begin(), finalists.end(), p) != finalists.end() ||
+            (hooks_.check && !state_[p].checked)) {
             continue;
         }
         RankedCandidate out;

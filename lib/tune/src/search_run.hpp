@@ -59,7 +59,7 @@ class SearchRun {
     /// second reading, or after its only one when that is not far behind. A point far behind is
     /// never checked unless it becomes a finalist: it cannot win, and its check would cost a run.
     /// Its median, or nullopt once it failed. A point already holding enough samples costs
-    /// nothing.
+    /// nothing but its check, should that be due.
     std::optional<double> probe(std::size_t p, std::size_t samples);
     /// Enters and checks a point without sampling it (random: the race samples it); false if
     /// dropped.

@@ -46,7 +46,7 @@ struct SearchStep {
     /// far, as Kernel Tuner's cache records it); nullopt in the trace of a race without search.
     std::optional<double> elapsed_s;
     /// Its output was never checked: its only reading was far behind the best found, so it
-    /// could not win, and a check would have cost a run (SearchHooks::admit).
+    /// was no finalist, and a check would have cost a run (SearchHooks::check). It is not ranked.
     bool unchecked = false;
 };
 
