@@ -427,8 +427,8 @@ TEST_CASE("a search checks a point once a reading says it may matter, not one fa
     // A check costs a run: one of a point whose first reading is over 1.5 times the best found
     // would be spent on a point that cannot win. The others are checked after that reading and
     // before any other; the reference (first) before any reading, as the truth.
-    for (const SearchStrategy strategy :
-         {SearchStrategy::local, SearchStrategy::bayes, SearchStrategy::genetic}) {
+    for (const SearchStrategy strategy : {SearchStrategy::local, SearchStrategy::bayes,
+                                          SearchStrategy::genetic, SearchStrategy::halving}) {
         CAPTURE(strategy);
         BowlRun bowl_run;
         bowl_run.output_check = true;
