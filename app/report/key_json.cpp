@@ -124,6 +124,15 @@ nlohmann::json key_report_json(const problem::Problem& problem, const run::KeyRe
         }
     }
 
+    // Read once, far behind the best, and never checked: not ranked, but its reading is kept.
+    std::set<std::size_t> unchecked;
+    if (entry && entry->search) {
+        for (const tune::SearchStep& step : entry->search->steps) {
+            if (step.unchecked) {
+                unchecked.insert(step.index);
+            }
+        }
+    }
     nlohmann::json candidates = nlohmann::json::array();
     for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
         const problem::Candidate& described = problem.candidates[i];
@@ -172,13 +181,7 @@ nlohmann::json key_report_json(const problem::Problem& problem, const run::KeyRe
                 }
             }
         }
-        // Read once, far behind the best, and never checked: not ranked, but its reading is kept.
-        const bool unchecked =
-            entry && entry->search &&
-            std::ranges::any_of(entry->search->steps, [&](const tune::SearchStep& step) {
-                return step.index == i && step.unchecked;
-            });
-        if (unchecked && status == "not run") {
+        if (status == "not run" && unchecked.contains(i)) {
             status = "unchecked";
             candidate["reason"] = "read far behind the best found, so never checked or raced";
         }

@@ -4,10 +4,13 @@
 
 namespace spvtune::base {
 
-std::string join(const std::vector<std::string>& names) {
+std::string join(const std::vector<std::string>& names, std::string_view separator) {
     std::string text;
     for (const std::string& name : names) {
-        text += (text.empty() ? "" : ", ") + name;
+        if (!text.empty()) {
+            text += separator;
+        }
+        text += name;
     }
     return text;
 }

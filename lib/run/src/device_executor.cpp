@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <spvtune/base/name_list.hpp>
 #include <spvtune/run/device_bridge.hpp>
 #include <spvtune/run/device_executor.hpp>
 #include <spvtune/run/kept_pipeline_cache.hpp>
@@ -291,12 +292,9 @@ struct DeviceExecutor::Impl {
         if (!key_state.watched.insert(candidate).second) {
             return tune::ok();
         }
-        std::string found;
-        for (const std::string& violation : find_violations(key_state, plan)) {
-            found += (found.empty() ? "" : "; ") + violation;
-        }
-        if (!found.empty()) {
-            return tune::fail(found);
+        if (const std::vector<std::string> found = find_violations(key_state, plan);
+            !found.empty()) {
+            return tune::fail(base::join(found, "; "));
         }
         return tune::ok();
     }

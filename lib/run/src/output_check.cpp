@@ -4,6 +4,7 @@
 #include <limits>
 #include <sstream>
 
+#include <spvtune/base/name_list.hpp>
 #include <spvtune/run/output_check.hpp>
 
 #include "same_bytes.hpp"
@@ -370,14 +371,11 @@ std::optional<std::string> compare_outputs(const problem::Problem& problem,
                " checked buffers, the reference has " + std::to_string(want.buffers.size()) +
                " and the candidate " + std::to_string(got.buffers.size());
     }
-    std::string message;
     // Its outputs may be right and still the run broke what later candidates read.
-    for (const std::string& violation : got.violations) {
-        message += (message.empty() ? "" : "; ") + violation;
+    if (!got.violations.empty()) {
+        return base::join(got.violations, "; ");
     }
-    if (!message.empty()) {
-        return message;
-    }
+    std::string message;
     for (std::size_t i = 0; i < comparisons.size(); ++i) {
         const problem::Comparison& comparison = comparisons[i];
         const problem::BufferSpec& buffer = problem.buffers[comparison.buffer];

@@ -274,7 +274,7 @@ SearchOutcome SearchRun::finish(const std::vector<std::size_t>& finalists) {
     // finalist be dropped, the first of these would be the winner, or a fallback run in its place.
     for (const std::size_t p : by_median()) {
         if (std::find(finalists.begin(), finalists.end(), p) != finalists.end() ||
-            (hooks_.check && !state_[p].checked)) {
+            outcome_.trace.steps[state_[p].step].unchecked) {
             continue;
         }
         RankedCandidate out;
