@@ -14,22 +14,28 @@ namespace spvtune::app {
 
 namespace {
 
-/// Where the key's wall time went: the kernels themselves (every warm-up and sample, each a
-/// batch of runs), the rest of the measuring calls, the output runs, the pipeline builds those
-/// calls waited for, and everything else.
-nlohmann::json time_json(const run::KeyReport& report) {
-    double kernel_ns = 0;
-    for (const std::vector<tune::Sample>& candidate : report.samples) {
+/// The time the samples measured, in seconds: each a batch of runs.
+double measured_s(const std::vector<std::vector<tune::Sample>>& by_candidate) {
+    double ns = 0;
+    for (const std::vector<tune::Sample>& candidate : by_candidate) {
         for (const tune::Sample& sample : candidate) {
-            kernel_ns += sample.ns_per_run * static_cast<double>(sample.runs);
+            ns += sample.ns_per_run * static_cast<double>(sample.runs);
         }
     }
+    return ns / 1e9;
+}
+
+/// Where the key's wall time went: the kernels themselves (every warm-up and sample, each a
+/// batch of runs, and the runs whose outputs were checked), the rest of the measuring calls,
+/// the rest of the output runs, the pipeline builds those calls waited for, and everything else.
+nlohmann::json time_json(const run::KeyReport& report) {
     const run::ExecutorTime& spent = report.executor_time;
-    const double kernel_s = kernel_ns / 1e9;
+    const double sampled_s = measured_s(report.samples);
+    const double checked_s = measured_s(report.run_readings);
     return {{"wall_s", report.elapsed_s},
-            {"kernel_s", kernel_s},
-            {"measuring_overhead_s", std::max(0.0, spent.measuring_s - kernel_s)},
-            {"output_runs_s", spent.output_runs_s},
+            {"kernel_s", sampled_s + checked_s},
+            {"measuring_overhead_s", std::max(0.0, spent.measuring_s - sampled_s)},
+            {"output_runs_s", std::max(0.0, spent.output_runs_s - checked_s)},
             {"pipeline_builds_s", spent.pipeline_builds_s},
             {"other_s", std::max(0.0, report.elapsed_s - spent.measuring_s - spent.output_runs_s -
                                           spent.pipeline_builds_s)}};
@@ -212,6 +218,13 @@ nlohmann::json key_report_json(const problem::Problem& problem, const run::KeyRe
             // The runs its last sample timed: in a race, the batch shared by every candidate
             // (a far slower one's is smaller), so that their times are comparable.
             candidate["batch_runs"] = measured.back().runs;
+        }
+        if (i < report.run_readings.size() && !report.run_readings[i].empty()) {
+            nlohmann::json readings = nlohmann::json::array();
+            for (const tune::Sample& reading : report.run_readings[i]) {
+                readings.push_back(reading.ns_per_run);
+            }
+            candidate["output_runs_ns"] = readings;
         }
         candidates.push_back(candidate);
     }

@@ -307,6 +307,25 @@ TEST_CASE("worker protocol: a run checked in the worker brings only the verdict 
     REQUIRE(unchecked);
     CHECK(unchecked.value().buffers == reference->buffers);
     CHECK_FALSE(unchecked.value().verdict);
+    CHECK_FALSE(unchecked.value().reading);  // none was sent
+}
+
+TEST_CASE("worker protocol: a run's reading crosses with its verdict or its buffers") {
+    const auto reference = reference_outputs();
+    CandidateOutputs timed = *reference;
+    timed.reading = spvtune::tune::Sample{1234.5, spvtune::tune::TimingMethod::device_timestamps};
+    for (const bool checked : {false, true}) {
+        CAPTURE(checked);
+        const auto verdict = checked ? std::optional<std::optional<std::string>>(std::nullopt)
+                                     : std::optional<std::optional<std::string>>();
+        auto outputs = outputs_from_reply(sent(outputs_reply(timed, verdict)), 2,
+                                          checked ? reference : nullptr);
+        REQUIRE(outputs);
+        REQUIRE(outputs.value().reading);
+        CHECK(outputs.value().reading->ns_per_run == 1234.5);
+        CHECK(outputs.value().reading->runs == 1);
+        CHECK(outputs.value().reading->method == spvtune::tune::TimingMethod::device_timestamps);
+    }
 }
 
 TEST_CASE("worker protocol: a run reply that breaks the rules is an error, never outputs") {
@@ -339,6 +358,17 @@ TEST_CASE("worker protocol: a run reply that breaks the rules is an error, never
     Message matched_with_violations = matched;
     matched_with_violations.header["violations"] = {"wrote past the end of 'y'"};
     CHECK(contains_text(error(matched_with_violations, reference), "checked as matching"));
+    // A reading must be one run's finite, positive time.
+    for (const nlohmann::json& reading :
+         {nlohmann::json("fast"),
+          nlohmann::json{{"ns", -5.0}, {"method", "device_timestamps"}, {"runs", 1}},
+          nlohmann::json{{"ns", 5.0}, {"method", "device_timestamps"}, {"runs", 3}},
+          nlohmann::json{{"ns", 5.0}, {"method", "sundial"}, {"runs", 1}}}) {
+        CAPTURE(reading.dump());
+        Message bad_reading = outputs_reply(outputs, std::nullopt);
+        bad_reading.header["reading"] = reading;
+        CHECK(contains_text(error(bad_reading, nullptr), "garbled run reply: reading"));
+    }
 }
 
 TEST_CASE("worker protocol: a reference crosses once with its id, and a wrong one is refused") {

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <spvtune/tune/benchmark.hpp>
+#include <spvtune/tune/tuner_options.hpp>
 
 #include "tune/fakes.hpp"
 
@@ -82,6 +83,72 @@ TEST_CASE("no warm-up set means none, in adaptive mode too") {
     settings.warmup_runs = 0;
     static_cast<void>(run_benchmark(list, settings, script.source()));
     CHECK(script.calls[0] == 8);
+}
+
+TEST_CASE("a run read before the race counts as the first warm-up, one measured fewer") {
+    Warming script{{{1000, 500, 200, 100, 100}, {150}}};
+    auto list = fakes::benchmark_candidates({"a", "b"});
+    list[0].warm_reading = Sample{2000, TimingMethod::device_timestamps};
+    SUBCASE("fixed: the reading and one measured warm-up make the two set") {
+        static_cast<void>(run_benchmark(list, SamplingSettings::fixed(2, 6), script.source()));
+        CHECK(script.calls[0] == 1 + 6);
+        CHECK(script.calls[1] == 2 + 6);  // no reading: both measured
+    }
+    SUBCASE("one set warm-up is the reading alone") {
+        static_cast<void>(run_benchmark(list, SamplingSettings::fixed(1, 6), script.source()));
+        CHECK(script.calls[0] == 6);
+        CHECK(script.calls[1] == 1 + 6);
+    }
+    SUBCASE("adaptive, one set warm-up: the reading alone, with no run before it to judge by") {
+        static_cast<void>(run_benchmark(list, fakes::adaptive_sampling(8, 8), script.source()));
+        CHECK(script.calls[0] == 8);
+        CHECK(script.calls[1] == 1 + 8);
+    }
+    SUBCASE("no warm-up set: the reading is not one") {
+        static_cast<void>(run_benchmark(list, SamplingSettings::fixed(0, 6), script.source()));
+        CHECK(script.calls[0] == 6);
+    }
+    SUBCASE("adaptive: the first measured warm-up is judged against the reading") {
+        // 1000 is over 10% faster than the reading's 2000, so still warming: 500, 200 and 100
+        // follow as in the test above, then the steady 100 stops it.
+        const BenchmarkOutcome outcome =
+            run_benchmark(list, two_warmups(fakes::adaptive_sampling(8, 8)), script.source());
+        CHECK(script.calls[0] == 5 + 8);
+        CHECK(outcome.ranking[0].statistics.min_ns == 100);
+    }
+    SUBCASE("adaptive: a reading no slower than the next run ends the warm-up there") {
+        list[0].warm_reading = Sample{900, TimingMethod::device_timestamps};
+        static_cast<void>(
+            run_benchmark(list, two_warmups(fakes::adaptive_sampling(8, 8)), script.source()));
+        CHECK(script.calls[0] == 1 + 8);
+    }
+}
+
+TEST_CASE("a race in checks mode counts each candidate's timed check run as a warm-up") {
+    for (const bool timed : {false, true}) {
+        CAPTURE(timed);
+        fakes::Bench bench({{.name = "naive", .ns = 300},
+                            {.name = "tiled", .ns = 100},
+                            {.name = "wrong", .ns = 50, .offset = 1}});
+        fakes::Harness h(/*checks=*/true);
+        TunerOptions options = h.tuner.options();
+        options.sampling = SamplingSettings::fixed(3, 6);
+        h.tuner.set_options(std::move(options));
+        fakes::Set set = bench.make_set();
+        set.with_check(fakes::exact(), 0);
+        if (timed) {
+            set.with_run_reading([](const long&) {
+                return Sample{400, TimingMethod::device_timestamps};
+            });
+        }
+        REQUIRE(h.tuner.execute(0, h.client, set, fakes::Inputs{}));
+        for (const char* name : {"naive", "tiled"}) {
+            CAPTURE(name);
+            CHECK(bench[name].runs >= 1);
+            CHECK(bench[name].measures == (timed ? 2 : 3) + 6);
+        }
+        CHECK(bench["wrong"].measures == 0);  // failed its check: never raced
+    }
 }
 
 }  // namespace warm_up_test

@@ -337,8 +337,11 @@ tune::Result<CandidateOutputs> DeviceExecutor::run(const problem::ResolvedCandid
         impl_->use(candidate.candidate);
         vulkan::ComputeJob& job = impl_->job_for(state, candidate);
         impl_->reset_buffers(state, plan, /*poison_outputs=*/true);
-        job.run();
         CandidateOutputs outputs;
+        // A time below the timestamps' resolution reads as 0: no reading, not a free kernel.
+        if (const tune::Sample reading = to_sample(job.time(1)); reading.ns_per_run > 0) {
+            outputs.reading = reading;
+        }
         for (const problem::Comparison& comparison : impl_->problem.reference.compare) {
             outputs.buffers.push_back(state.buffers[comparison.buffer]->download());
         }

@@ -34,7 +34,10 @@ struct ProblemRunner::Impl {
     mutable std::mutex mutex;
     /// Per tuning key, each candidate's priority (negative: skipped), from the latest plan.
     std::unordered_map<problem::ProblemKey, std::vector<int>> priorities;
-    std::unordered_map<problem::ProblemKey, std::vector<std::vector<tune::Sample>>> samples;
+    using SamplesByCandidate = std::vector<std::vector<tune::Sample>>;
+    std::unordered_map<problem::ProblemKey, SamplesByCandidate> samples;
+    /// The readings of output runs, kept apart: a search checks a point between its samples.
+    std::unordered_map<problem::ProblemKey, SamplesByCandidate> run_readings;
     std::unordered_map<problem::ProblemKey, ExecutorTime> time_spent;
     /// Per exact key, the reference outputs the set took as the truth: the other candidates'
     /// runs are checked against them where they run.
@@ -97,11 +100,13 @@ struct ProblemRunner::Impl {
         }
     }
 
-    /// Keeps what a measure returned for samples().
-    void record(const problem::ProblemKey& key, std::size_t candidate,
-                std::span<const tune::Sample> taken) {
+    /// Keeps what a measure returned for samples(), or an output run's reading for
+    /// run_readings() (`into`).
+    void record(
+        const problem::ProblemKey& key, std::size_t candidate, std::span<const tune::Sample> taken,
+        std::unordered_map<problem::ProblemKey, SamplesByCandidate> Impl::*into = &Impl::samples) {
         std::lock_guard lock(mutex);
-        auto& recorded = samples[key];
+        auto& recorded = (this->*into)[key];
         recorded.resize(problem.candidates.size());
         recorded[candidate].insert(recorded[candidate].end(), taken.begin(), taken.end());
     }
@@ -232,6 +237,8 @@ ProblemTunableSet ProblemRunner::make_set() {
                    const CandidateOutputs& second) {
             return agree_where_reference_not_finite(problem, reference, first, second);
         });
+    // A checked run is timed where it runs, so a race counts it as the first warm-up.
+    set.with_run_reading([](const CandidateOutputs& outputs) { return outputs.reading; });
     // A candidate that fails at run time on one exact key of a bucket is avoided on that key
     // only; the bucket's other members keep running the winner.
     set.with_input_identity(
@@ -255,6 +262,9 @@ tune::Result<CandidateOutputs> ProblemRunner::run(std::size_t candidate, const K
         {
             std::lock_guard lock(impl_->mutex);
             impl_->last_run_key = plan.key;
+        }
+        if (outputs && outputs.value().reading) {
+            impl_->record(plan.key, candidate, {&*outputs.value().reading, 1}, &Impl::run_readings);
         }
         if (outputs && impl_->dump != nullptr) {
             const bool reference =
@@ -331,6 +341,16 @@ std::vector<std::vector<tune::Sample>> ProblemRunner::samples(
     std::lock_guard lock(impl_->mutex);
     const auto found = impl_->samples.find(exact_key);
     if (found == impl_->samples.end()) {
+        return std::vector<std::vector<tune::Sample>>(impl_->problem.candidates.size());
+    }
+    return found->second;
+}
+
+std::vector<std::vector<tune::Sample>> ProblemRunner::run_readings(
+    const problem::ProblemKey& exact_key) const {
+    std::lock_guard lock(impl_->mutex);
+    const auto found = impl_->run_readings.find(exact_key);
+    if (found == impl_->run_readings.end()) {
         return std::vector<std::vector<tune::Sample>>(impl_->problem.candidates.size());
     }
     return found->second;

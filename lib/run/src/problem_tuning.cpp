@@ -191,6 +191,7 @@ KeyReport ProblemTuning::tune(const problem::ProblemKey& exact_key) {
         report.faults.assign(faults.begin() + static_cast<std::ptrdiff_t>(earlier_faults),
                              faults.end());
         report.samples = impl.runner.samples(exact_key);
+        report.run_readings = impl.runner.run_readings(exact_key);
         report.executor_time = impl.runner.time_spent(exact_key);
         report.elapsed_s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

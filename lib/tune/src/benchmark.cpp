@@ -120,7 +120,18 @@ class Scheduler {
             settings_.warmup_runs + (adaptive && settings_.warmup_runs > 0 ? extra_warmups : 0);
         for (Track& track : tracks_) {
             double previous = 0;
-            for (std::size_t run = 1; run <= most && !track.failed; ++run) {
+            std::size_t run = 1;
+            if (const std::optional<Sample>& reading = track.candidate->warm_reading;
+                reading && settings_.warmup_runs > 0) {
+                // That run was the first warm-up. It is not the batch's calibration: one run,
+                // where the candidate's own batch may be more.
+                if (settings_.warmup_runs == 1) {
+                    continue;
+                }
+                previous = reading->ns_per_run;
+                run = 2;
+            }
+            for (; run <= most && !track.failed; ++run) {
                 Result<std::vector<Sample>> sample = take(track, own_runs, 1);
                 if (!sample) {
                     drop(track, "warm-up", sample.error());

@@ -88,6 +88,11 @@ TEST_CASE("a candidate timed before any checked run is watched for writes past i
         const auto checked = executor.run(good, plan);
         REQUIRE(checked);
         CHECK(checked.value().violations.empty());
+        // The checked run timed itself: one run, as a sample would be.
+        REQUIRE(checked.value().reading);
+        CHECK(checked.value().reading->ns_per_run > 0);
+        CHECK(checked.value().reading->runs == 1);
+        CHECK(checked.value().reading->method == spvtune::tune::TimingMethod::device_timestamps);
         CHECK(executor.measure(good, plan, runs));
     }
     // Several samples in one submission are watched the same way.

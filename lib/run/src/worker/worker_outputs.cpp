@@ -1,6 +1,7 @@
 // The messages that carry outputs between the tuner and its worker: a key's reference outputs
 // sent once, and each run's outputs or, for a run checked in the worker, its verdict.
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -41,6 +42,19 @@ tune::Result<std::vector<std::string>> violations(const nlohmann::json& header) 
     return list;
 }
 
+/// The header's reading of the run: absent is none; else one run's finite, positive time.
+tune::Result<std::optional<tune::Sample>> reading(const nlohmann::json& header) {
+    const auto found = header.find("reading");
+    if (found == header.end()) {
+        return std::optional<tune::Sample>{};
+    }
+    auto sample = samples_from_json(nlohmann::json::array({*found}), 1, 1);
+    if (!sample) {
+        return tune::fail("garbled run reply: reading: " + sample.error());
+    }
+    return std::optional(sample.value().front());
+}
+
 }  // namespace
 
 Message reference_message(std::uint64_t id, const CandidateOutputs& reference) {
@@ -68,6 +82,9 @@ Message outputs_reply(CandidateOutputs outputs,
                       std::optional<std::optional<std::string>> mismatch) {
     Message reply;
     reply.header = {{"ok", true}, {"violations", std::move(outputs.violations)}};
+    if (outputs.reading) {
+        reply.header["reading"] = sample_to_json(*outputs.reading);
+    }
     if (mismatch) {
         reply.header["checked"] = true;
         reply.header["mismatch"] =
@@ -88,6 +105,11 @@ tune::Result<CandidateOutputs> outputs_from_reply(
         return tune::fail(listed.error());
     }
     outputs.violations = std::move(listed.value());
+    auto timed = reading(reply.header);
+    if (!timed) {
+        return tune::fail(timed.error());
+    }
+    outputs.reading = timed.value();
     const auto checked = reply.header.find("checked");
     if (checked != reply.header.end() && *checked != false) {
         if (*checked != true || !reference) {

@@ -261,6 +261,11 @@ tune::Result<tune::Sample> sample_from_json(const nlohmann::json& json) {
         tune::Sample sample;
         sample.ns_per_run = json.at("ns").get<double>();
         sample.method = json.at("method").get<tune::TimingMethod>();
+        // The enum's JSON mapping reads any unknown name as its first value.
+        if (nlohmann::json(sample.method) != json.at("method")) {
+            return tune::fail("garbled sample: unknown timing method " +
+                              json.at("method").dump().substr(0, 40));
+        }
         sample.runs = json.at("runs").get<std::uint64_t>();
         return sample;
     } catch (const nlohmann::json::exception& error) {

@@ -9,6 +9,7 @@
 
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/resolve.hpp>
+#include <spvtune/tune/sampling.hpp>
 
 namespace spvtune::run {
 
@@ -30,6 +31,11 @@ struct CandidateOutputs {
         std::optional<std::string> mismatch;
     };
     std::optional<Verdict> verdict = std::nullopt;
+
+    /// The run's own time, one run between timestamps where the device has them: a kernel run
+    /// the tuner made anyway, so a race counts it as the candidate's first warm-up and reports
+    /// count it as kernel time. Cold when it was the candidate's first run for the key.
+    std::optional<tune::Sample> reading = std::nullopt;
 };
 
 /// The bit pattern written over a candidate's output buffers before each run, so an element it

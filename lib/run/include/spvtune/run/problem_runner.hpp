@@ -31,7 +31,8 @@ struct ExecutorTime {
     /// Measuring calls: the timed batches plus their submission and timestamp read-back.
     double measuring_s = 0;
     /// Output runs (the checks): inputs reset, one dispatch, outputs read back and compared
-    /// with the reference's (in the worker, or here).
+    /// with the reference's (in the worker, or here). The dispatch's own time is among
+    /// ProblemRunner::run_readings.
     double output_runs_s = 0;
     /// What those calls spent building pipelines or waiting for the build threads to finish
     /// them (CandidateExecutor::pipeline_build_seconds), taken out of the two above.
@@ -91,6 +92,9 @@ class ProblemRunner {
     /// Everything `measure` returned for `exact_key`, per candidate (in Problem::candidates
     /// order), warm-ups first. Empty vectors for candidates never measured.
     std::vector<std::vector<tune::Sample>> samples(const problem::ProblemKey& exact_key) const;
+    /// The readings of the output runs `run` made for `exact_key` (CandidateOutputs::reading),
+    /// per candidate in the same order: kernel time spent checking, part of output_runs_s.
+    std::vector<std::vector<tune::Sample>> run_readings(const problem::ProblemKey& exact_key) const;
 
     /// The wall time of `run` and `measure` calls for `exact_key` so far.
     ExecutorTime time_spent(const problem::ProblemKey& exact_key) const;

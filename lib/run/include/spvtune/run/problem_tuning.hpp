@@ -94,6 +94,8 @@ struct KeyReport {
     std::optional<std::size_t> ran;
     /// Every sample measured for this key, per candidate, warm-ups first.
     std::vector<std::vector<tune::Sample>> samples;
+    /// The reading of every output run for this key, per candidate (ProblemRunner::run_readings).
+    std::vector<std::vector<tune::Sample>> run_readings;
     /// Wall time of the key's measuring calls and output runs; the rest of elapsed_s is
     /// planning, the tuner's bookkeeping and the cache file.
     ExecutorTime executor_time;

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,9 @@ struct BenchmarkCandidate {
     std::string_view name;
     /// Higher wins an exact tie of medians (then the lower index).
     int priority = 0;
+    /// The time of a run made just before the race (its output check): it counts as the
+    /// candidate's first warm-up, so one warm-up fewer is measured.
+    std::optional<Sample> warm_reading = std::nullopt;
 };
 
 struct BenchmarkOutcome {

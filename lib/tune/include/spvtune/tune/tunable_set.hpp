@@ -100,6 +100,9 @@ class TunableSet {
     /// with each other where they differ from it.
     using WitnessAgreement =
         std::function<bool(const Out& reference, const Out& first, const Out& second)>;
+    /// Checks mode: the time of the run that produced `output`, when the run measured itself
+    /// (one run, as a sample of `measure` would time it); nullopt when it did not.
+    using RunReading = std::function<std::optional<Sample>(const Out& output)>;
     /// Hears which candidates (indices into the set) the tuner runs next for these inputs.
     using Prefetch = std::function<void(const Inputs&, std::span<const std::size_t> candidates)>;
 
@@ -180,6 +183,14 @@ class TunableSet {
     TunableSet& with_reference_witnesses(ReferenceDoubt doubt, WitnessAgreement agree) {
         doubt_ = std::move(doubt);
         agree_ = std::move(agree);
+        return *this;
+    }
+
+    /// Has a race count a candidate's checked run as its first warm-up when `reading` gives that
+    /// run's time: the run warmed the candidate up as a warm-up would, and a warm-up fewer is a
+    /// kernel run saved per candidate. Without it, checked runs are not warm-ups.
+    TunableSet& with_run_reading(RunReading reading) {
+        reading_ = std::move(reading);
         return *this;
     }
 
@@ -287,6 +298,16 @@ class TunableSet {
         }
     }
 
+    /// The time of the run that produced `output` (see with_run_reading); nullopt without the
+    /// hook, or when it throws.
+    std::optional<Sample> run_reading(const Out& output) const {
+        try {
+            return reading_ ? reading_(output) : std::nullopt;
+        } catch (const std::exception&) {
+            return std::nullopt;
+        }
+    }
+
     /// Whether the candidate at `index` only checks the others (Candidate::reference_only).
     bool reference_only(std::size_t index) const { return candidates_.at(index).reference_only; }
 
@@ -360,6 +381,7 @@ class TunableSet {
     ReferenceFault fault_;
     ReferenceDoubt doubt_;
     WitnessAgreement agree_;
+    RunReading reading_;
     Prefetch prefetch_;
 };
 

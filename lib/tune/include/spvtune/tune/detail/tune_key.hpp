@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -222,6 +223,13 @@ class OutputCheck {
     /// The references that were at fault or failed to run, most trusted first.
     const std::vector<CandidateFailure>& failed_references() const { return failed_references_; }
 
+    /// The time of the latest run of the candidate at `index`, when the set reads one
+    /// (TunableSet::with_run_reading).
+    std::optional<Sample> reading(std::size_t index) const {
+        const auto found = readings_.find(index);
+        return found == readings_.end() ? std::nullopt : std::optional(found->second);
+    }
+
   private:
     using Out = typename Set::OutputType;
 
@@ -233,6 +241,17 @@ class OutputCheck {
     };
 
     const std::string& name(std::size_t index) const { return set_.candidate(index).name; }
+
+    /// Runs the candidate, keeping the run's reading for reading().
+    Result<Out> run(std::size_t index) {
+        Result<Out> out = set_.run(index, inputs_);
+        if (out) {
+            if (std::optional<Sample> timed = set_.run_reading(out.value())) {
+                readings_.insert_or_assign(index, *timed);
+            }
+        }
+        return out;
+    }
 
     /// Runs the references, most trusted first, until one gives an output not at fault: that
     /// one is the truth. Returns the first reference's verdict.
@@ -250,7 +269,7 @@ class OutputCheck {
         for (position_ = position; position_ < references_.size(); ++position_) {
             reference_ = references_[position_];
             events_.emit(TuneEventKind::candidate_started, name(reference_));
-            auto out = set_.run(reference_, inputs_);
+            auto out = run(reference_);
             if (!out) {
                 give_way(FailureKind::error, "checks run: " + out.error());
                 continue;
@@ -289,7 +308,7 @@ class OutputCheck {
                                     "not checked: " + *error};
         }
         events_.emit(TuneEventKind::candidate_started, name(index));
-        auto out = set_.run(index, inputs_);
+        auto out = run(index);
         if (!out) {
             return CandidateFailure{name(index), index, FailureKind::error,
                                     "checks run: " + out.error()};
@@ -367,7 +386,7 @@ class OutputCheck {
                 break;
             }
             events_.emit(TuneEventKind::candidate_started, held.name);
-            auto again = set_.run(held.index, inputs_);
+            auto again = run(held.index);
             if (again && set_.witnesses_agree(*want_, again.value(), out)) {
                 return held.index;
             }
@@ -401,6 +420,8 @@ class OutputCheck {
     std::vector<Rejudged> rejudged_;
     /// References taken as the truth, then put at fault by witnesses.
     std::vector<CandidateFailure> fallen_;
+    /// Each candidate's latest run's reading, by index.
+    std::map<std::size_t, Sample> readings_;
 };
 
 /// Checks mode: runs every candidate on the inputs through `check`, the reference first, and
@@ -434,6 +455,9 @@ std::vector<BenchmarkCandidate> check_outputs(OutputCheck<Set>& check,
         }
     }
     check.note_unchecked();
+    for (BenchmarkCandidate& c : live) {
+        c.warm_reading = check.reading(c.index);
+    }
     return live;
 }
 
