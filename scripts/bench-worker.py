@@ -7,8 +7,8 @@ medians and their ratio (worker / in-process). The target: at most 2% more on th
 Wall time on a busy machine is noisy, so it also prints, from each run's --json report, the
 time measuring calls spent outside the kernels per sample (the socket round trip shows
 there) and the share of the wall time that is, and the time of the checked runs (the output runs
-of checks mode; in a worker they are compared there, so only a reference's outputs and a
-mismatch's cross the socket) with its ratio worker / in-process (target: at most 1.2).
+of checks mode, outside their dispatches, which the report counts as kernel time; in a worker
+they are compared there, so only a reference's outputs and a mismatch's cross the socket) with its ratio worker / in-process (target: at most 1.2).
 The 48-candidate element-wise problem of scripts/bench-race.py: PROBLEM `elementwise-48`.
 
 Usage: scripts/bench-worker.py [--runs N] [--binary PATH] [PROBLEM|elementwise-48]

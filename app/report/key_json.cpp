@@ -132,13 +132,23 @@ nlohmann::json key_report_json(const problem::Problem& problem, const run::KeyRe
 
     // Read once, far behind the best, and never checked: not ranked, but its reading is kept.
     std::set<std::size_t> unchecked;
+    // A race of every candidate, no search: its trace records no tuning time per point.
+    bool raced_all = entry && entry->search;
     if (entry && entry->search) {
         for (const tune::SearchStep& step : entry->search->steps) {
             if (step.unchecked) {
                 unchecked.insert(step.index);
             }
+            raced_all = raced_all && !step.elapsed_s;
         }
     }
+    // Such a race counted a candidate's checked run as its first warm-up when two or more were
+    // set (Scheduler::warm_up): one fewer was measured.
+    const auto measured_warmups = [&](std::size_t candidate) {
+        const bool read =
+            candidate < report.run_readings.size() && !report.run_readings[candidate].empty();
+        return raced_all && read && warmup_runs >= 2 ? warmup_runs - 1 : warmup_runs;
+    };
     nlohmann::json candidates = nlohmann::json::array();
     for (std::size_t i = 0; i < problem.candidates.size(); ++i) {
         const problem::Candidate& described = problem.candidates[i];
@@ -207,7 +217,7 @@ nlohmann::json key_report_json(const problem::Problem& problem, const run::KeyRe
                                                  ? measured.size() - *ranked_samples
                                              : status == "unchecked"
                                                  ? 0
-                                                 : std::min(warmup_runs, measured.size());
+                                                 : std::min(measured_warmups(i), measured.size());
             nlohmann::json warmups = nlohmann::json::array();
             nlohmann::json samples = nlohmann::json::array();
             for (std::size_t s = 0; s < measured.size(); ++s) {

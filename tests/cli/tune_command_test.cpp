@@ -42,12 +42,14 @@ TEST_CASE("tune: the fast correct candidate wins, the wrong and the half writer 
         CHECK(fast.at("samples_ns").size() >= 3);
         for (const char* ranked : {"fast", "slow"}) {
             // Warm-ups may run past the set count (adaptive); they never count as samples. The
-            // one set (scale.json) is the checked run, timed like a sample; the key's answer
-            // runs once more to give its output.
+            // checked run is timed like a sample, and the key's answer runs once more to give
+            // its output.
             const auto& c = candidate(key, ranked);
             CHECK(c.at("samples_ns").size() == c.at("statistics").at("samples").get<std::size_t>());
             REQUIRE(c.at("output_runs_ns").size() == (key.at("ran") == ranked ? 2U : 1U));
             CHECK(c.at("output_runs_ns").at(0).get<double>() > 0);
+            // The one warm-up set (scale.json) calibrates the batch, so it is measured.
+            CHECK(c.at("warmup_ns").size() >= 1);
         }
         CHECK(fast.at("timing_method") == "device_timestamps");  // as in the cache file
         CHECK(candidate(key, "slow").at("statistics").at("median_ns").get<double>() >

@@ -100,6 +100,40 @@ TEST_CASE("tune --candidate-budget is the cap the report's settings hold, in mil
 }
 
 TEST_CASE(
+    "tune: a race counts each candidate's checked run as its first warm-up, when two or "
+    "more are set") {
+    for (const bool in_process : {false, true}) {
+        for (const int warmups : {2, 3}) {
+            CAPTURE(in_process);
+            CAPTURE(warmups);
+            TuneFixture fixture;
+            std::vector<std::string> args{"--key",     "n=16384",  "--retune",
+                                          "--fixed",   "--warmup", std::to_string(warmups),
+                                          "--samples", "6"};
+            if (in_process) {
+                args.emplace_back("--in-process");
+            }
+            const SpvtuneRun run = fixture.tune("scale.json", args);
+            REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+            const nlohmann::json key = fixture.keys().at(0);
+            std::size_t raced = 0;
+            for (const nlohmann::json& candidate : key.at("candidates")) {
+                if (!candidate.contains("rank")) {
+                    continue;
+                }
+                CAPTURE(candidate.at("name"));
+                ++raced;
+                CHECK(candidate.at("warmup_ns").size() == static_cast<std::size_t>(warmups - 1));
+                REQUIRE(candidate.contains("output_runs_ns"));
+                CHECK(candidate.at("output_runs_ns").at(0).get<double>() > 0);
+                CHECK(candidate.at("samples_ns").size() == 6);
+            }
+            CHECK(raced >= 2);
+        }
+    }
+}
+
+TEST_CASE(
     "tune --samples-per-submission takes each round's samples at once, in a worker and in "
     "process alike") {
     for (const bool in_process : {false, true}) {
@@ -126,8 +160,8 @@ TEST_CASE(
             ++measured;
             // Rounds of 3, 3 and 1: seven samples, each a time of its own, over one batch.
             CHECK(candidate.at("samples_ns").size() == 7);
-            // The one warm-up asked for is the checked run, so none is measured after it.
-            CHECK(candidate.at("warmup_ns").empty());
+            // The one warm-up asked for calibrates the batch: the checked run cannot stand in.
+            CHECK(candidate.at("warmup_ns").size() == 1);
             // Checked, and the key's answer runs once more for its output.
             CHECK(candidate.at("output_runs_ns").size() ==
                   (key.at("ran") == candidate.at("name") ? 2U : 1U));

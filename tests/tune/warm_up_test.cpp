@@ -94,15 +94,10 @@ TEST_CASE("a run read before the race counts as the first warm-up, one measured 
         CHECK(script.calls[0] == 1 + 6);
         CHECK(script.calls[1] == 2 + 6);  // no reading: both measured
     }
-    SUBCASE("one set warm-up is the reading alone") {
+    SUBCASE("one set warm-up calibrates the batch, which the one-run reading cannot") {
         static_cast<void>(run_benchmark(list, SamplingSettings::fixed(1, 6), script.source()));
-        CHECK(script.calls[0] == 6);
+        CHECK(script.calls[0] == 1 + 6);
         CHECK(script.calls[1] == 1 + 6);
-    }
-    SUBCASE("adaptive, one set warm-up: the reading alone, with no run before it to judge by") {
-        static_cast<void>(run_benchmark(list, fakes::adaptive_sampling(8, 8), script.source()));
-        CHECK(script.calls[0] == 8);
-        CHECK(script.calls[1] == 1 + 8);
     }
     SUBCASE("no warm-up set: the reading is not one") {
         static_cast<void>(run_benchmark(list, SamplingSettings::fixed(0, 6), script.source()));
@@ -118,6 +113,20 @@ TEST_CASE("a run read before the race counts as the first warm-up, one measured 
     }
     SUBCASE("adaptive: a reading no slower than the next run ends the warm-up there") {
         list[0].warm_reading = Sample{900, TimingMethod::device_timestamps};
+        static_cast<void>(
+            run_benchmark(list, two_warmups(fakes::adaptive_sampling(8, 8)), script.source()));
+        CHECK(script.calls[0] == 1 + 8);
+    }
+    SUBCASE("adaptive: a reading by another clock is no measure of warming up") {
+        // Twice the first warm-up's time, but by the host clock against device timestamps.
+        list[0].warm_reading = Sample{2000, TimingMethod::host_clock};
+        static_cast<void>(
+            run_benchmark(list, two_warmups(fakes::adaptive_sampling(8, 8)), script.source()));
+        CHECK(script.calls[0] == 1 + 8);
+    }
+    SUBCASE("adaptive: a reading over another batch is no measure of warming up") {
+        // Twice the first warm-up's time, but over 4 runs against the warm-up's 1.
+        list[0].warm_reading = Sample{2000, TimingMethod::device_timestamps, 4};
         static_cast<void>(
             run_benchmark(list, two_warmups(fakes::adaptive_sampling(8, 8)), script.source()));
         CHECK(script.calls[0] == 1 + 8);

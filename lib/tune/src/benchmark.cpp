@@ -119,16 +119,14 @@ class Scheduler {
         const std::size_t most =
             settings_.warmup_runs + (adaptive && settings_.warmup_runs > 0 ? extra_warmups : 0);
         for (Track& track : tracks_) {
-            double previous = 0;
+            std::optional<Sample> previous;
             std::size_t run = 1;
+            // A run read before the race (its output check) was the first warm-up. Not with one
+            // warm-up set: that one calibrates the candidate's own batch, which a single run
+            // does not (the batch may be more), and the race's samples need it.
             if (const std::optional<Sample>& reading = track.candidate->warm_reading;
-                reading && settings_.warmup_runs > 0) {
-                // That run was the first warm-up. It is not the batch's calibration: one run,
-                // where the candidate's own batch may be more.
-                if (settings_.warmup_runs == 1) {
-                    continue;
-                }
-                previous = reading->ns_per_run;
+                reading && settings_.warmup_runs >= 2) {
+                previous = reading;
                 run = 2;
             }
             for (; run <= most && !track.failed; ++run) {
@@ -137,9 +135,13 @@ class Scheduler {
                     drop(track, "warm-up", sample.error());
                     break;
                 }
-                batch_.measured(position(track), sample.value().front());
-                const double now = sample.value().front().ns_per_run;
-                const bool still_warming = run > 1 && now < warming_ratio * previous;
+                const Sample& now = sample.value().front();
+                batch_.measured(position(track), now);
+                // Times over different batches, or clocks, differ by the submission's fixed
+                // cost: only alike ones tell whether the candidate is still warming up.
+                const bool still_warming = previous && previous->runs == now.runs &&
+                                           previous->method == now.method &&
+                                           now.ns_per_run < warming_ratio * previous->ns_per_run;
                 previous = now;
                 if (run >= settings_.warmup_runs && !(adaptive && still_warming)) {
                     break;

@@ -21,8 +21,8 @@ struct BenchmarkCandidate {
     std::string_view name;
     /// Higher wins an exact tie of medians (then the lower index).
     int priority = 0;
-    /// The time of a run made just before the race (its output check): it counts as the
-    /// candidate's first warm-up, so one warm-up fewer is measured.
+    /// The time of a run made before the race (its output check): with two or more warm-ups
+    /// set it counts as the first, so one fewer is measured.
     std::optional<Sample> warm_reading = std::nullopt;
 };
 

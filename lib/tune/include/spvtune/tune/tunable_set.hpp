@@ -186,9 +186,10 @@ class TunableSet {
         return *this;
     }
 
-    /// Has a race count a candidate's checked run as its first warm-up when `reading` gives that
-    /// run's time: the run warmed the candidate up as a warm-up would, and a warm-up fewer is a
-    /// kernel run saved per candidate. Without it, checked runs are not warm-ups.
+    /// Has a race of every candidate count a candidate's checked run as its first warm-up when
+    /// `reading` gives that run's time and two or more warm-ups are set (the last calibrates
+    /// the batch): the run warmed the candidate up as a warm-up would, so one measured warm-up
+    /// is saved per candidate. Without it, checked runs are not warm-ups.
     TunableSet& with_run_reading(RunReading reading) {
         reading_ = std::move(reading);
         return *this;
