@@ -35,9 +35,10 @@ struct ProblemRunner::Impl {
     /// Per tuning key, each candidate's priority (negative: skipped), from the latest plan.
     std::unordered_map<problem::ProblemKey, std::vector<int>> priorities;
     using SamplesByCandidate = std::vector<std::vector<tune::Sample>>;
-    std::unordered_map<problem::ProblemKey, SamplesByCandidate> samples;
+    using SamplesByKey = std::unordered_map<problem::ProblemKey, SamplesByCandidate>;
+    SamplesByKey samples;
     /// The readings of output runs, kept apart: a search checks a point between its samples.
-    std::unordered_map<problem::ProblemKey, SamplesByCandidate> run_readings;
+    SamplesByKey run_readings;
     std::unordered_map<problem::ProblemKey, ExecutorTime> time_spent;
     /// Per exact key, the reference outputs the set took as the truth: the other candidates'
     /// runs are checked against them where they run.
@@ -102,13 +103,20 @@ struct ProblemRunner::Impl {
 
     /// Keeps what a measure returned for samples(), or an output run's reading for
     /// run_readings() (`into`).
-    void record(
-        const problem::ProblemKey& key, std::size_t candidate, std::span<const tune::Sample> taken,
-        std::unordered_map<problem::ProblemKey, SamplesByCandidate> Impl::*into = &Impl::samples) {
+    void record(const problem::ProblemKey& key, std::size_t candidate,
+                std::span<const tune::Sample> taken, SamplesByKey Impl::*into = &Impl::samples) {
         std::lock_guard lock(mutex);
-        auto& recorded = (this->*into)[key];
-        recorded.resize(problem.candidates.size());
-        recorded[candidate].insert(recorded[candidate].end(), taken.begin(), taken.end());
+        SamplesByCandidate& kept = (this->*into)[key];
+        kept.resize(problem.candidates.size());
+        kept[candidate].insert(kept[candidate].end(), taken.begin(), taken.end());
+    }
+
+    /// What record() kept for `key` in `from`, per candidate (empty for those without any).
+    SamplesByCandidate recorded(const problem::ProblemKey& key, SamplesByKey Impl::*from) const {
+        std::lock_guard lock(mutex);
+        const auto found = (this->*from).find(key);
+        return found == (this->*from).end() ? SamplesByCandidate(problem.candidates.size())
+                                            : found->second;
     }
 
     /// Runs `body` on the plan's resolved candidate, or says why the plan does not run it.
@@ -338,22 +346,12 @@ tune::Status ProblemRunner::prepare(std::size_t candidate) {
 
 std::vector<std::vector<tune::Sample>> ProblemRunner::samples(
     const problem::ProblemKey& exact_key) const {
-    std::lock_guard lock(impl_->mutex);
-    const auto found = impl_->samples.find(exact_key);
-    if (found == impl_->samples.end()) {
-        return std::vector<std::vector<tune::Sample>>(impl_->problem.candidates.size());
-    }
-    return found->second;
+    return impl_->recorded(exact_key, &Impl::samples);
 }
 
 std::vector<std::vector<tune::Sample>> ProblemRunner::run_readings(
     const problem::ProblemKey& exact_key) const {
-    std::lock_guard lock(impl_->mutex);
-    const auto found = impl_->run_readings.find(exact_key);
-    if (found == impl_->run_readings.end()) {
-        return std::vector<std::vector<tune::Sample>>(impl_->problem.candidates.size());
-    }
-    return found->second;
+    return impl_->recorded(exact_key, &Impl::run_readings);
 }
 
 ExecutorTime ProblemRunner::time_spent(const problem::ProblemKey& exact_key) const {
