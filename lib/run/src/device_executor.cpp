@@ -72,8 +72,6 @@ struct KeyState {
     /// Candidates whose runs for this key were looked at for writes they must not make: by a
     /// checked run, or after their first timed runs (a search times some it never checks).
     std::set<std::size_t> watched;
-    /// Candidates that made an output run for this key, whether their job is still held or not.
-    std::set<std::size_t> output_ran;
 };
 
 }  // namespace
@@ -240,14 +238,7 @@ struct DeviceExecutor::Impl {
     vulkan::ComputeJob& job_to_measure(KeyState& key_state, const KeyPlan& plan,
                                        const problem::ResolvedCandidate& resolved) {
         use(resolved.candidate);
-        const bool rebuilt = !key_state.jobs.contains(resolved.candidate) &&
-                             key_state.output_ran.contains(resolved.candidate);
         vulkan::ComputeJob& job = job_for(key_state, resolved);
-        if (rebuilt) {
-            // Its job was freed for the cap since it ran: the tuner counts that run (its
-            // output check) as a warm-up, which the new job has not had.
-            job.run();
-        }
         reset_buffers(key_state, plan, /*poison_outputs=*/false);
         return job;
     }
@@ -346,7 +337,6 @@ tune::Result<CandidateOutputs> DeviceExecutor::run(const problem::ResolvedCandid
         impl_->use(candidate.candidate);
         vulkan::ComputeJob& job = impl_->job_for(state, candidate);
         impl_->reset_buffers(state, plan, /*poison_outputs=*/true);
-        state.output_ran.insert(candidate.candidate);
         CandidateOutputs outputs;
         // A time below the timestamps' resolution reads as 0: no reading, not a free kernel.
         if (const tune::Sample reading = to_sample(job.time(1)); reading.ns_per_run > 0) {
