@@ -79,6 +79,17 @@ inline const nlohmann::json& candidate(const nlohmann::json& key, const std::str
     throw std::logic_error("unreachable");
 }
 
+/// The key's candidates that have `member` (e.g. "rank": those the race ranked), in file order.
+inline std::vector<nlohmann::json> candidates_with(const nlohmann::json& key, const char* member) {
+    std::vector<nlohmann::json> found;
+    for (const auto& c : key.at("candidates")) {
+        if (c.contains(member)) {
+            found.push_back(c);
+        }
+    }
+    return found;
+}
+
 inline bool measured_anything(const nlohmann::json& key) {
     for (const auto& c : key.at("candidates")) {
         if (c.contains("samples_ns") || c.contains("warmup_ns")) {

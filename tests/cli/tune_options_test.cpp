@@ -11,6 +11,18 @@ namespace tune_options_test {
 
 using namespace spvtune::test;
 
+namespace {
+
+/// `args` for a tune run in a worker, or in this process with `in_process`.
+std::vector<std::string> run_in(bool in_process, std::vector<std::string> args) {
+    if (in_process) {
+        args.emplace_back("--in-process");
+    }
+    return args;
+}
+
+}  // namespace
+
 TEST_CASE("tune: min_samples above samples is an error on the command line as in a file") {
     TuneFixture fixture;
     const SpvtuneRun both = fixture.tune("scale.json", {"--min-samples", "5", "--samples", "3"});
@@ -107,28 +119,21 @@ TEST_CASE(
             CAPTURE(in_process);
             CAPTURE(warmups);
             TuneFixture fixture;
-            std::vector<std::string> args{"--key",     "n=16384",  "--retune",
-                                          "--fixed",   "--warmup", std::to_string(warmups),
-                                          "--samples", "6"};
-            if (in_process) {
-                args.emplace_back("--in-process");
-            }
-            const SpvtuneRun run = fixture.tune("scale.json", args);
+            const SpvtuneRun run = fixture.tune(
+                "scale.json",
+                run_in(in_process, {"--key", "n=16384", "--retune", "--fixed", "--warmup",
+                                    std::to_string(warmups), "--samples", "6"}));
             REQUIRE_MESSAGE(run.exit_code == 0, run.err);
             const nlohmann::json key = fixture.keys().at(0);
-            std::size_t raced = 0;
-            for (const nlohmann::json& candidate : key.at("candidates")) {
-                if (!candidate.contains("rank")) {
-                    continue;
-                }
+            const std::vector<nlohmann::json> raced = candidates_with(key, "rank");
+            for (const nlohmann::json& candidate : raced) {
                 CAPTURE(candidate.at("name"));
-                ++raced;
                 CHECK(candidate.at("warmup_ns").size() == static_cast<std::size_t>(warmups - 1));
                 REQUIRE(candidate.contains("output_runs_ns"));
                 CHECK(candidate.at("output_runs_ns").at(0).get<double>() > 0);
                 CHECK(candidate.at("samples_ns").size() == 6);
             }
-            CHECK(raced >= 2);
+            CHECK(raced.size() >= 2);
         }
     }
 }
@@ -139,25 +144,17 @@ TEST_CASE(
     for (const bool in_process : {false, true}) {
         CAPTURE(in_process);
         TuneFixture fixture;
-        std::vector<std::string> args{"--key",     "n=16384",  "--retune",
-                                      "--fixed",   "--warmup", "1",
-                                      "--samples", "7",        "--samples-per-submission",
-                                      "3"};
-        if (in_process) {
-            args.emplace_back("--in-process");
-        }
-        const SpvtuneRun run = fixture.tune("scale.json", args);
+        const SpvtuneRun run = fixture.tune(
+            "scale.json",
+            run_in(in_process, {"--key", "n=16384", "--retune", "--fixed", "--warmup", "1",
+                                "--samples", "7", "--samples-per-submission", "3"}));
         REQUIRE_MESSAGE(run.exit_code == 0, run.err);
         const nlohmann::json problem = fixture.report_json().at("problems").at(0);
         CHECK(problem.at("settings").at("samples_per_submission") == 3);
         const nlohmann::json key = problem.at("keys").at(0);
-        std::size_t measured = 0;
-        for (const nlohmann::json& candidate : key.at("candidates")) {
-            if (!candidate.contains("samples_ns")) {
-                continue;
-            }
+        const std::vector<nlohmann::json> measured = candidates_with(key, "samples_ns");
+        for (const nlohmann::json& candidate : measured) {
             CAPTURE(candidate.at("name"));
-            ++measured;
             // Rounds of 3, 3 and 1: seven samples, each a time of its own, over one batch.
             CHECK(candidate.at("samples_ns").size() == 7);
             // The one warm-up asked for calibrates the batch: the checked run cannot stand in.
@@ -170,7 +167,7 @@ TEST_CASE(
                 CHECK(ns.get<double>() > 0);
             }
         }
-        CHECK(measured >= 2);
+        CHECK(measured.size() >= 2);
     }
 }
 
