@@ -354,6 +354,10 @@ int run_tune(const TuneOptions& options) {
         }
     }
     add_reporters(reporters, options);
+    // Its start overlaps this process's own look at the device, which loads the drivers too.
+    if (!work.value().empty()) {
+        session.start_worker(*work.value().front().problem);
+    }
     reporters.run_started(RunInfo{session.device().identity.device_name, session.hardware(),
                                   session.cache_file(), *problems, work.value().size()});
     const RunSummary summary =

@@ -208,7 +208,7 @@ TEST_CASE("worker protocol: the setup crosses the socket whole, paths as bytes")
     setup.batch.min_window = std::chrono::microseconds(200);
     setup.batch.max_batch = 64;
     setup.level = spvtune::tune::AutotuneLevel::extensive;
-    setup.pipeline_cache = "/home/me/.cache/spvtune/gpu.pipelines";
+    setup.pipeline_cache_dir = "/home/me/.cache/spvtune";
     setup.build_threads = 2;
     setup.notes = true;
     const auto frame = encode(setup_message(setup));
@@ -223,8 +223,8 @@ TEST_CASE("worker protocol: the setup crosses the socket whole, paths as bytes")
     CHECK(back.value().batch.min_window == setup.batch.min_window);
     CHECK(back.value().batch.max_batch == 64);
     CHECK(back.value().level == spvtune::tune::AutotuneLevel::extensive);
-    CHECK(back.value().pipeline_cache == setup.pipeline_cache);
-    CHECK(back.value().build_threads == 2);
+    CHECK(back.value().pipeline_cache_dir == setup.pipeline_cache_dir);
+    CHECK(back.value().build_threads == std::optional<std::size_t>(2));
     CHECK(back.value().notes);
 
     // Nothing optional given: none comes back.
@@ -232,7 +232,14 @@ TEST_CASE("worker protocol: the setup crosses the socket whole, paths as bytes")
     REQUIRE(bare);
     CHECK_FALSE(bare.value().load.glsl_cache_dir);
     CHECK(bare.value().load.kernel_dirs.empty());
-    CHECK(bare.value().pipeline_cache.empty());
+    CHECK(bare.value().pipeline_cache_dir.empty());
+    // None: the worker sizes them by its device, which the tuner may not have looked at yet.
+    CHECK_FALSE(bare.value().build_threads);
+    Setup none_built = setup;
+    none_built.build_threads = 0;
+    const auto zero = setup_from_message(setup_message(none_built));
+    REQUIRE(zero);
+    CHECK(zero.value().build_threads == std::optional<std::size_t>(0));
 }
 
 TEST_CASE("worker protocol: a first message that is no whole setup says what is wrong") {

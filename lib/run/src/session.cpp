@@ -24,6 +24,9 @@ struct Session::Impl {
     std::optional<vulkan::SelectedDevice> selected;
     std::optional<tune::HardwareIdentity> hardware;
     std::shared_ptr<cache::CacheFileStore> store;
+    /// The worker start_worker() started, and the problem it is for.
+    std::unique_ptr<WorkerExecutor> early_worker;
+    const problem::Problem* early_problem = nullptr;
 
     vulkan::SelectedDevice& device() {
         if (!selected) {
@@ -94,6 +97,20 @@ struct Session::Impl {
         launch.setup.fence_timeout = fence_timeout_for(timeout);
         return launch;
     }
+
+    /// A worker for tune(problem), which keeps the pipeline cache and builds ahead, as this
+    /// process would in process. Its setup needs no device: the worker names the pipeline cache
+    /// file and sizes its build threads by its own.
+    std::unique_ptr<WorkerExecutor> tuning_worker(const problem::Problem& problem,
+                                                  const problem::LoadOptions& loaded_with) const {
+        WorkerLaunch launch = worker_launch(problem, loaded_with);
+        if (settings.pipeline_cache && directory) {
+            launch.setup.pipeline_cache_dir = *directory;
+        }
+        launch.setup.build_threads = settings.build_threads;
+        launch.setup.notes = static_cast<bool>(settings.note);
+        return std::make_unique<WorkerExecutor>(problem, std::move(launch));
+    }
 };
 
 Session::Session(SessionSettings settings) : impl_(std::make_unique<Impl>()) {
@@ -137,13 +154,22 @@ ProblemTuning Session::tune(const problem::Problem& problem, OutputDump* dump) {
     if (impl.settings.in_process) {
         return ProblemTuning(problem, impl.device().device(), std::move(tuning));
     }
-    WorkerLaunch launch = impl.worker_launch(problem, load_options());
-    // The worker keeps the pipeline cache and builds ahead, as this process would in process.
-    launch.setup.pipeline_cache = tuning.pipeline_cache;
-    launch.setup.build_threads = tuning.build_threads.value_or(0);
-    launch.setup.notes = static_cast<bool>(tuning.note);
-    auto worker = std::make_unique<WorkerExecutor>(problem, std::move(launch));
+    std::unique_ptr<WorkerExecutor> worker = impl.early_problem == &problem
+                                                 ? std::move(impl.early_worker)
+                                                 : impl.tuning_worker(problem, load_options());
+    impl.early_worker.reset();
+    impl.early_problem = nullptr;
     return ProblemTuning(problem, impl.device().info(), std::move(worker), std::move(tuning));
+}
+
+void Session::start_worker(const problem::Problem& problem) {
+    Impl& impl = *impl_;
+    if (impl.settings.in_process || impl.early_problem == &problem) {
+        return;
+    }
+    impl.early_worker = impl.tuning_worker(problem, load_options());
+    impl.early_problem = &problem;
+    impl.early_worker->start_early();
 }
 
 std::unique_ptr<CandidateExecutor> Session::executor(const problem::Problem& problem,

@@ -3,8 +3,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <utility>
 
 #include <spvtune/vulkan/error.hpp>
@@ -44,6 +46,14 @@ void inject_test_fault(std::string_view op, std::string_view candidate) {
             ::kill(0, SIGSTOP);
         }
     }
+}
+
+void log_test_start() {
+    const char* file = std::getenv("SPVTUNE_TEST_WORKER_LOG");
+    if (file == nullptr || *file == '\0') {
+        return;
+    }
+    std::ofstream(file, std::ios::app) << "start " << ::getpid() << '\n';
 }
 
 }  // namespace spvtune::run::worker

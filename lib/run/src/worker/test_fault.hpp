@@ -16,4 +16,8 @@ namespace spvtune::run::worker {
 /// Unset (always, outside tests): nothing happens.
 void inject_test_fault(std::string_view op, std::string_view candidate);
 
+/// Test-only: with SPVTUNE_TEST_WORKER_LOG=FILE, the worker appends "start PID" to FILE as it
+/// starts, so a test can tell when workers start and how many. Unset: nothing happens.
+void log_test_start();
+
 }  // namespace spvtune::run::worker

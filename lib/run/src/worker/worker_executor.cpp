@@ -60,11 +60,14 @@ struct WorkerExecutor::Impl {
     /// The outputs of the running worker's last unchecked run, which it keeps: when they are a
     /// key's truth, it is told to keep them rather than sent them back.
     std::optional<CandidateOutputs> last_run;
+    /// Whether the setup reached the worker launch_child() started; set until its answer is read.
+    std::optional<tune::Status> setup_sent;
 
     Impl(const problem::Problem& p, WorkerLaunch l)
         : problem(p), launch(std::move(l)), watchdog(launch.kernel_timeout, launch.setup.batch) {}
 
-    tune::Status start() {
+    /// Starts a worker and sends it the setup, without waiting for its answer (await_ready).
+    void launch_child() {
         // The binary itself, whatever name or path it was started by.
         child = std::make_unique<worker::ChildProcess>(
             std::vector<std::string>{"/proc/self/exe", std::string(worker_argument)},
@@ -72,7 +75,22 @@ struct WorkerExecutor::Impl {
         prepared.clear();
         references.clear();
         last_run.reset();
+        setup_sent = worker::write_message(child->fd(), worker::setup_message(launch.setup));
+    }
+
+    /// A worker to send requests to: the one started, once it said it is ready, or a new one.
+    tune::Status started() {
+        if (!child) {
+            launch_child();
+        }
+        return setup_sent ? await_ready() : tune::ok();
+    }
+
+    /// Reads the answer of the worker launch_child() started; without a worker ready to serve
+    /// the problem, ends it.
+    tune::Status await_ready() {
         auto ready = read_ready();
+        setup_sent.reset();
         std::string why;
         if (!ready) {
             why = ready.error().failure == worker::ReadFailure::timed_out
@@ -96,12 +114,11 @@ struct WorkerExecutor::Impl {
         return tune::ok();
     }
 
-    /// Sends the setup to the worker just started and reads its answer.
+    /// The answer to the setup launch_child() sent.
     tune::Result<Message, worker::ReadError> read_ready() {
-        if (auto sent = worker::write_message(child->fd(), worker::setup_message(launch.setup));
-            !sent) {
-            return tune::make_unexpected(worker::ReadError{worker::ReadFailure::closed,
-                                                           "it took no setup: " + sent.error()});
+        if (!*setup_sent) {
+            return tune::make_unexpected(worker::ReadError{
+                worker::ReadFailure::closed, "it took no setup: " + setup_sent->error()});
         }
         return worker::read_message(child->fd(), std::chrono::steady_clock::now() + start_timeout);
     }
@@ -123,10 +140,8 @@ struct WorkerExecutor::Impl {
         if (const auto found = faulted.find(candidate); found != faulted.end()) {
             return tune::fail("not run again after a fault earlier in this run: " + found->second);
         }
-        if (!child) {
-            if (auto started = start(); !started) {
-                return tune::fail(started.error());
-            }
+        if (auto ready = started(); !ready) {
+            return tune::fail(ready.error());
         }
         const std::string op = request.header.value("op", "");
         request.header["candidate"] = candidate;
@@ -201,7 +216,7 @@ struct WorkerExecutor::Impl {
                 list.push_back(candidate);
             }
         }
-        if (!child && !start()) {
+        if (!started()) {
             return;
         }
         Message request;
@@ -225,7 +240,7 @@ struct WorkerExecutor::Impl {
                 return id;
             }
         }
-        if (!child && !start()) {
+        if (!started()) {
             return std::nullopt;
         }
         const std::uint64_t id = next_reference_id++;
@@ -259,6 +274,10 @@ struct WorkerExecutor::Impl {
     /// Has the worker save its pipeline cache, which may take a while for a large one, before
     /// the socket closes: a closed socket gives it only a moment to end.
     void save_pipeline_cache() {
+        if (setup_sent) {
+            // Started early and never asked anything: it built nothing to save.
+            child.reset();
+        }
         if (!child) {
             return;
         }
@@ -288,6 +307,20 @@ struct WorkerExecutor::Impl {
 
 WorkerExecutor::WorkerExecutor(const problem::Problem& problem, WorkerLaunch launch)
     : impl_(std::make_unique<Impl>(problem, std::move(launch))) {}
+
+void WorkerExecutor::start_early() {
+    std::lock_guard lock(impl_->mutex);
+    if (impl_->child) {
+        return;
+    }
+    try {
+        impl_->launch_child();
+    } catch (const std::runtime_error&) {
+        // The first request starts one again, and says why it could not.
+        impl_->child.reset();
+        impl_->setup_sent.reset();
+    }
+}
 
 WorkerExecutor::~WorkerExecutor() {
     impl_->save_pipeline_cache();

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include <spvtune/base/digest.hpp>
+#include <spvtune/cache/pipeline_cache_file.hpp>
 #include <spvtune/problem/candidate_identity.hpp>
+#include <spvtune/run/device_bridge.hpp>
 #include <spvtune/run/device_executor.hpp>
 #include <spvtune/run/device_limits.hpp>
 #include <spvtune/run/kept_pipeline_cache.hpp>
@@ -40,8 +42,9 @@ class Server {
           setup_(setup),
           limits_(DeviceLimits::from(device.info())),
           kept_(keep_pipelines(device, setup)),
-          executor_(problem, device, setup.batch, default_max_prepared_candidates,
-                    {kept_.get(), setup.build_threads}) {}
+          executor_(
+              problem, device, setup.batch, default_max_prepared_candidates,
+              {kept_.get(), setup.build_threads.value_or(default_build_threads(device.info()))}) {}
 
     Message handle(const Message& request) {
         const nlohmann::json& header = request.header;
@@ -157,14 +160,16 @@ class Server {
 
     static std::unique_ptr<KeptPipelineCache> keep_pipelines(vulkan::Device& device,
                                                              const worker::Setup& setup) {
-        if (setup.pipeline_cache.empty()) {
+        if (setup.pipeline_cache_dir.empty()) {
             return nullptr;
         }
         KeptPipelineCache::Note note;
         if (setup.notes) {
             note = [](const std::string& text) { std::cerr << "spvtune: note: " << text << '\n'; };
         }
-        return std::make_unique<KeptPipelineCache>(device, setup.pipeline_cache, note);
+        const tune::HardwareIdentity hardware = hardware_identity(device.info().identity);
+        return std::make_unique<KeptPipelineCache>(
+            device, setup.pipeline_cache_dir / cache::pipeline_cache_file_name(hardware), note);
     }
 
     /// A hint, answered at once: the pipelines are built on the executor's build threads.
@@ -314,6 +319,7 @@ void report_start_failure(int fd, const std::string& message) {
 }  // namespace
 
 int worker_main(int fd) {
+    worker::log_test_start();
     auto request = worker::read_message(fd, std::nullopt);
     if (!request) {
         return request.error().failure == worker::ReadFailure::closed ? 0 : 3;

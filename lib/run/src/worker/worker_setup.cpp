@@ -8,7 +8,7 @@ namespace spvtune::run::worker {
 namespace {
 
 /// The blobs before the kernel folders, in this order.
-enum SetupBlob : std::size_t { problem_file, device, pipeline_cache, glsl_cache, fixed_blobs };
+enum SetupBlob : std::size_t { problem_file, device, pipeline_cache_dir, glsl_cache, fixed_blobs };
 
 std::vector<std::byte> bytes(const std::string& text) {
     const auto* first = reinterpret_cast<const std::byte*>(text.data());
@@ -28,13 +28,14 @@ Message setup_message(const Setup& setup) {
                       {"min_window_ns", setup.batch.min_window.count()},
                       {"max_batch", setup.batch.max_batch},
                       {"level", std::string(tune::to_string(setup.level))},
-                      {"build_threads", setup.build_threads},
+                      {"build_threads", setup.build_threads ? nlohmann::json(*setup.build_threads)
+                                                            : nlohmann::json()},
                       {"notes", setup.notes},
                       {"fence_timeout_ms", setup.fence_timeout.count()}};
     message.blobs.resize(fixed_blobs);
     message.blobs[problem_file] = bytes(setup.problem_file.string());
     message.blobs[device] = bytes(setup.device);
-    message.blobs[pipeline_cache] = bytes(setup.pipeline_cache.string());
+    message.blobs[pipeline_cache_dir] = bytes(setup.pipeline_cache_dir.string());
     message.blobs[glsl_cache] = bytes(setup.load.glsl_cache_dir.value_or("").string());
     for (const std::filesystem::path& dir : setup.load.kernel_dirs) {
         message.blobs.push_back(bytes(dir.string()));
@@ -62,7 +63,9 @@ tune::Result<Setup> setup_from_message(const Message& message) {
         setup.batch.min_window =
             std::chrono::nanoseconds(header.at("min_window_ns").get<std::int64_t>());
         setup.batch.max_batch = header.at("max_batch").get<std::uint32_t>();
-        setup.build_threads = header.at("build_threads").get<std::size_t>();
+        if (const nlohmann::json& threads = header.at("build_threads"); !threads.is_null()) {
+            setup.build_threads = threads.get<std::size_t>();
+        }
         setup.notes = header.at("notes").get<bool>();
         setup.fence_timeout =
             std::chrono::milliseconds(header.at("fence_timeout_ms").get<std::int64_t>());
@@ -76,7 +79,7 @@ tune::Result<Setup> setup_from_message(const Message& message) {
     }
     setup.problem_file = text(message.blobs[problem_file]);
     setup.device = text(message.blobs[device]);
-    setup.pipeline_cache = text(message.blobs[pipeline_cache]);
+    setup.pipeline_cache_dir = text(message.blobs[pipeline_cache_dir]);
     if (const std::string dir = text(message.blobs[glsl_cache]); !dir.empty()) {
         setup.load.glsl_cache_dir = dir;
     }

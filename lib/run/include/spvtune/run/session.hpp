@@ -102,6 +102,14 @@ class Session {
     /// (null: nowhere; it must outlive the tuning).
     ProblemTuning tune(const problem::Problem& problem, OutputDump* dump = nullptr);
 
+    /// Starts the worker process that the next tune() of `problem` uses, now, without waiting
+    /// for it: its start (loading the driver, opening the device, loading the problem again)
+    /// then overlaps this process's own work until that tune(), such as device() (which loads
+    /// the drivers too) and opening the store. In process, and for a problem whose worker is
+    /// started already, nothing. A worker that cannot start is reported by tune()'s first key,
+    /// as it would be otherwise.
+    void start_worker(const problem::Problem& problem);
+
     /// Runs the candidates of one side of a comparison: `problem`, loaded with `loaded_with`
     /// (a worker loads it again with them), measured in batches of its settings under the
     /// overrides. Its pipelines are built when first needed, with no pipeline cache file.

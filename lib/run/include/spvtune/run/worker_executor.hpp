@@ -39,6 +39,12 @@ class WorkerExecutor final : public CandidateExecutor {
     WorkerExecutor(const WorkerExecutor&) = delete;
     WorkerExecutor& operator=(const WorkerExecutor&) = delete;
 
+    /// Starts the worker now without waiting for it, so that its start (loading the driver,
+    /// opening the device, loading the problem) overlaps what this process does until its first
+    /// request, which waits for it to be ready. Otherwise the first request starts it. A worker
+    /// that cannot start is reported by that first request, as it would be then.
+    void start_early();
+
     tune::Result<CandidateOutputs> run(const problem::ResolvedCandidate& candidate,
                                        const KeyPlan& plan) override;
     /// Sends the reference's outputs to the worker once (or has it keep them, when they are

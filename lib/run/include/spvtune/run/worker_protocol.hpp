@@ -98,7 +98,7 @@ tune::Result<std::vector<problem::ResolvedDispatch>> step_specializations_from_j
 
 /// The version of this protocol, in the setup and the ready reply: both ends are this very
 /// binary, unless it was replaced on disk while the tuner ran.
-inline constexpr int protocol_version = 3;
+inline constexpr int protocol_version = 4;
 
 /// How many reference outputs a worker keeps for checked runs (the keys' truths): the oldest
 /// goes first, and a run checked against one it no longer has is answered unchecked.
@@ -144,10 +144,13 @@ struct Setup {
     vulkan::BatchPolicy batch;
     /// How coarsely bucketed key parameters share plans, as in the tuner.
     tune::AutotuneLevel level = tune::AutotuneLevel::balanced;
-    /// The file that keeps the device's pipeline cache between runs; empty: none.
-    std::filesystem::path pipeline_cache;
-    /// Threads that build the pipelines of prefetched candidates ahead.
-    std::size_t build_threads = 0;
+    /// The folder whose file for the worker's device (cache::pipeline_cache_file_name) keeps its
+    /// pipeline cache between runs; empty: none. The worker names the file: the tuner may send
+    /// the setup before it has looked at the device itself (WorkerExecutor::start_early).
+    std::filesystem::path pipeline_cache_dir;
+    /// Threads that build the pipelines of prefetched candidates ahead; none:
+    /// default_build_threads of the worker's device.
+    std::optional<std::size_t> build_threads;
     /// Whether notes that are no error (a pipeline cache file ignored) go to stderr.
     bool notes = false;
     /// The worker device's fence timeout (fence_timeout_for the kernel timeout).
@@ -155,7 +158,7 @@ struct Setup {
 };
 
 /// The `setup` message: numbers and flags in the header; the problem file, the device selector,
-/// the pipeline cache file, the GLSL cache folder (empty: none) and then each kernel folder as a
+/// the pipeline cache folder, the GLSL cache folder (empty: none) and then each kernel folder as a
 /// blob of bytes, since a path need not be UTF-8 and a JSON header holds only UTF-8.
 Message setup_message(const Setup& setup);
 /// The setup in a `setup` message; an error says what is missing or malformed.

@@ -1,0 +1,103 @@
+// `spvtune tune` starts a problem's worker process before it looks at the device itself, so that
+// the worker's start (loading the driver, opening the device) overlaps the tuner's own, and the
+// first key does not wait for all of it. The worker says when it starts
+// (SPVTUNE_TEST_WORKER_LOG, see lib/run/src/worker/test_fault.hpp).
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "tune_fixture.hpp"
+
+namespace worker_start_test {
+
+using namespace spvtune::test;
+using spvtune::tune::testing::read_bytes;
+using spvtune::tune::testing::write_bytes;
+
+namespace {
+
+/// Has the runs of one test log their workers' starts to `file`.
+struct StartLog {
+    explicit StartLog(std::filesystem::path log) : file(std::move(log)) {
+        ::setenv("SPVTUNE_TEST_WORKER_LOG", file.c_str(), 1);
+    }
+    ~StartLog() { ::unsetenv("SPVTUNE_TEST_WORKER_LOG"); }
+    StartLog(const StartLog&) = delete;
+    StartLog& operator=(const StartLog&) = delete;
+
+    /// The process ids of the workers started so far, in order.
+    std::vector<pid_t> started() const {
+        std::vector<pid_t> pids;
+        if (!std::filesystem::exists(file)) {
+            return pids;
+        }
+        std::istringstream lines(read_bytes(file));
+        std::string word;
+        pid_t pid = 0;
+        while (lines >> word >> pid) {
+            REQUIRE(word == "start");
+            pids.push_back(pid);
+        }
+        return pids;
+    }
+
+    std::filesystem::path file;
+};
+
+bool still_running(pid_t pid) {
+    return ::kill(pid, 0) == 0 || errno != ESRCH;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "tune: a problem's worker starts before the tuner looks at the device, and is ended "
+    "when that look fails") {
+    TuneFixture fixture;
+    const StartLog log(fixture.scratch.path() / "workers.log");
+    // No device matches: the tuner refuses the run once it looks. The worker it started before
+    // that look must be ended with it, not left running.
+    const SpvtuneRun run = fixture.tune("scale.json", {"--device", "no-such-device-anywhere"});
+    CHECK(run.exit_code != 0);
+    CHECK_MESSAGE(contains(run.err, "no-such-device-anywhere"), run.err);
+    const std::vector<pid_t> started = log.started();
+    REQUIRE(started.size() == 1);
+    CHECK_FALSE(still_running(started.front()));
+    CHECK(fixture.cache_files().empty());
+}
+
+TEST_CASE("tune: the worker started early serves every key of its problem, one per problem") {
+    TuneFixture fixture;
+    const StartLog log(fixture.scratch.path() / "workers.log");
+    const SpvtuneRun run = fixture.tune("scale.json");
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK(fixture.keys().size() == 2);
+    for (const auto& key : fixture.keys()) {
+        CHECK(key.at("status") == "tuned");
+    }
+    CHECK(log.started().size() == 1);
+
+    // A second problem has a worker of its own, started when its turn comes.
+    const std::filesystem::path other = fixture.scratch.path() / "scale_again.json";
+    nlohmann::json problem = nlohmann::json::parse(read_bytes(problems + "/scale.json"));
+    problem["name"] = "scale-again";
+    write_bytes(other, problem.dump());
+    std::filesystem::remove(log.file);
+    const SpvtuneRun both =
+        run_spvtune(fixture.scratch, {"tune", problems + "/scale.json", other.string(),
+                                      "--cache-dir", fixture.cache.string(), "--kernel-dir",
+                                      SPVTUNE_CLI_TEST_KERNEL_DIR, "--retune"});
+    REQUIRE_MESSAGE(both.exit_code == 0, both.out << both.err);
+    CHECK(log.started().size() == 2);
+}
+
+}  // namespace worker_start_test
