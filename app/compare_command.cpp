@@ -231,13 +231,14 @@ void compare_lineups(const std::deque<Side>& sides, const std::vector<Lineup>& l
 /// Measures every lineup on every selected key and collects what was found.
 CompareRun measure(run::Session& session, std::deque<Side>& sides,
                    const std::vector<Lineup>& lineups, const KeyFilter& filter, CompareRun run) {
-    run.device = session.device().identity.device_name;
-    run.hardware = session.hardware().record;
-    const run::DeviceLimits limits = run::DeviceLimits::from(session.device());
+    // First: their workers start while this process looks at the device.
     for (Side& side : sides) {
         side.executor = session.executor(side.problem, side.load);
         side.runner = std::make_unique<run::ProblemRunner>(side.problem, *side.executor);
     }
+    run.device = session.device().identity.device_name;
+    run.hardware = session.hardware().record;
+    const run::DeviceLimits limits = run::DeviceLimits::from(session.device());
     ComparisonGroup group{
         sides.front().problem.name, sides.front().source, sides.back().source, {}};
     std::vector<problem::ProblemKey> keys;

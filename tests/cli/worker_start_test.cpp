@@ -75,6 +75,23 @@ TEST_CASE(
     CHECK(fixture.cache_files().empty());
 }
 
+TEST_CASE(
+    "compare: its worker starts before it looks at the device, and is ended when that "
+    "look fails") {
+    TuneFixture fixture;
+    const StartLog log(fixture.scratch.path() / "workers.log");
+    const SpvtuneRun run =
+        run_spvtune(fixture.scratch,
+                    {"compare", problems + "/compare.json", "--baseline", "base", "--contender",
+                     "planted", "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR, "--cache-dir",
+                     fixture.cache.string(), "--device", "no-such-device-anywhere"});
+    CHECK(run.exit_code != 0);
+    CHECK_MESSAGE(contains(run.err, "no-such-device-anywhere"), run.err);
+    const std::vector<pid_t> started = log.started();
+    REQUIRE(started.size() == 1);
+    CHECK_FALSE(still_running(started.front()));
+}
+
 TEST_CASE("tune: the worker started early serves every key of its problem, one per problem") {
     TuneFixture fixture;
     const StartLog log(fixture.scratch.path() / "workers.log");

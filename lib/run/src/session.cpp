@@ -180,8 +180,10 @@ std::unique_ptr<CandidateExecutor> Session::executor(const problem::Problem& pro
             problem, impl.device().device(),
             batch_policy(problem.settings, impl.settings.overrides));
     }
-    impl.device();
-    return std::make_unique<WorkerExecutor>(problem, impl.worker_launch(problem, loaded_with));
+    auto worker =
+        std::make_unique<WorkerExecutor>(problem, impl.worker_launch(problem, loaded_with));
+    worker->start_early();
+    return worker;
 }
 
 void Session::finish() {

@@ -112,7 +112,9 @@ class Session {
 
     /// Runs the candidates of one side of a comparison: `problem`, loaded with `loaded_with`
     /// (a worker loads it again with them), measured in batches of its settings under the
-    /// overrides. Its pipelines are built when first needed, with no pipeline cache file.
+    /// overrides. Its pipelines are built when first needed, with no pipeline cache file. A
+    /// worker process is started at once (WorkerExecutor::start_early): made before device(),
+    /// its start overlaps that look at the device.
     std::unique_ptr<CandidateExecutor> executor(const problem::Problem& problem,
                                                 const problem::LoadOptions& loaded_with);
 
