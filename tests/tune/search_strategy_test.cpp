@@ -671,7 +671,7 @@ TEST_CASE("bayes measures each point once, stops on patience and races the best 
     for (const SearchStep& step : outcome.trace.steps) {
         finalists += step.finalist ? 1 : 0;
     }
-    CHECK(finalists == 8);
+    CHECK(finalists == 16);
 }
 
 TEST_CASE("bayes steers away from a region whose points fail") {

@@ -32,8 +32,14 @@ constexpr std::size_t hop_parameters = 2;
 constexpr std::size_t hop_reach = 2;
 /// Tries to land a hop on an unmeasured point before it falls back to a sampled restart.
 constexpr std::size_t hop_tries = 16;
-/// The best points found go to the final race.
-constexpr std::size_t local_finalists = 8;
+/// The best points found go to the final race. Brief readings on a noisy machine misorder the
+/// top points of a space (on lavapipe, the split-K space's fastest read 20 ms in one run and
+/// 34 ms in the next), so today's best may rank a few places down. Replayed over 40 seeds with
+/// each point's recorded median as its truth, 16 rather than 8 put the winner within 5% of the
+/// best in all 40 seeds of the wide split-K recording instead of 38 (mean regret 1.019 against
+/// 1.024) and cut the 384-point one's mean regret from 1.107 to 1.066, for about 4% more
+/// replayed time; the quiet synthetic spaces moved by at most a seed.
+constexpr std::size_t local_finalists = 16;
 /// `bayes` lets Bayesian optimisation lead until this many points in a row found nothing
 /// clearly faster, then descends from the best it found. Replayed over 40 seeds (with
 /// `local`'s restarts after the lead), a lead of 15 reached 5% of the optimum of the conv-like
