@@ -231,14 +231,6 @@ void compare_lineups(const std::deque<Side>& sides, const std::vector<Lineup>& l
 /// Measures every lineup on every selected key and collects what was found.
 CompareRun measure(run::Session& session, std::deque<Side>& sides,
                    const std::vector<Lineup>& lineups, const KeyFilter& filter, CompareRun run) {
-    // First: their workers start while this process looks at the device.
-    for (Side& side : sides) {
-        side.executor = session.executor(side.problem, side.load);
-        side.runner = std::make_unique<run::ProblemRunner>(side.problem, *side.executor);
-    }
-    run.device = session.device().identity.device_name;
-    run.hardware = session.hardware().record;
-    const run::DeviceLimits limits = run::DeviceLimits::from(session.device());
     ComparisonGroup group{
         sides.front().problem.name, sides.front().source, sides.back().source, {}};
     std::vector<problem::ProblemKey> keys;
@@ -255,6 +247,16 @@ CompareRun measure(run::Session& session, std::deque<Side>& sides,
         }
         keys.push_back(entry.key);
     }
+    // Before the look at the device: their workers start meanwhile. None for no key.
+    if (!keys.empty()) {
+        for (Side& side : sides) {
+            side.executor = session.executor(side.problem, side.load);
+            side.runner = std::make_unique<run::ProblemRunner>(side.problem, *side.executor);
+        }
+    }
+    run.device = session.device().identity.device_name;
+    run.hardware = session.hardware().record;
+    const run::DeviceLimits limits = run::DeviceLimits::from(session.device());
     // The family whose verdicts hold together: every contender of every key compared.
     std::size_t contenders = 0;
     for (const Lineup& lineup : lineups) {

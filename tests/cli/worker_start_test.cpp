@@ -117,4 +117,19 @@ TEST_CASE("tune: the worker started early serves every key of its problem, one p
     CHECK(log.started().size() == 2);
 }
 
+TEST_CASE(
+    "tune: a problem listed first with no key selected leaves the worker started early to "
+    "the problem it was started for") {
+    TuneFixture fixture;
+    const StartLog log(fixture.scratch.path() / "workers.log");
+    // grid2.json has no key n=32768: only scale.json's is tuned, by the worker started for it.
+    const SpvtuneRun run =
+        run_spvtune(fixture.scratch, {"tune", problems + "/grid2.json", problems + "/scale.json",
+                                      "--key", "n=32768", "--cache-dir", fixture.cache.string(),
+                                      "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK(contains(run.out, "n=32768"));
+    CHECK(log.started().size() == 1);
+}
+
 }  // namespace worker_start_test

@@ -95,6 +95,9 @@ struct Session::Impl {
             launch.kernel_timeout = std::chrono::duration<double>(*timeout);
         }
         launch.setup.fence_timeout = fence_timeout_for(timeout);
+        // A comparison prefetches nothing, so its worker builds nothing ahead (tuning_worker's
+        // may), as one in process does not.
+        launch.setup.build_threads = 0;
         return launch;
     }
 
@@ -154,11 +157,14 @@ ProblemTuning Session::tune(const problem::Problem& problem, OutputDump* dump) {
     if (impl.settings.in_process) {
         return ProblemTuning(problem, impl.device().device(), std::move(tuning));
     }
-    std::unique_ptr<WorkerExecutor> worker = impl.early_problem == &problem
-                                                 ? std::move(impl.early_worker)
-                                                 : impl.tuning_worker(problem, load_options());
-    impl.early_worker.reset();
-    impl.early_problem = nullptr;
+    std::unique_ptr<WorkerExecutor> worker;
+    if (impl.early_problem == &problem) {
+        worker = std::move(impl.early_worker);
+        impl.early_problem = nullptr;
+    } else {
+        // The one started early stays for its own problem, which comes later.
+        worker = impl.tuning_worker(problem, load_options());
+    }
     return ProblemTuning(problem, impl.device().info(), std::move(worker), std::move(tuning));
 }
 

@@ -68,14 +68,20 @@ struct WorkerExecutor::Impl {
 
     /// Starts a worker and sends it the setup, without waiting for its answer (await_ready).
     void launch_child() {
-        // The binary itself, whatever name or path it was started by.
-        child = std::make_unique<worker::ChildProcess>(
-            std::vector<std::string>{"/proc/self/exe", std::string(worker_argument)},
-            worker::worker_environment());
+        child.reset();
+        setup_sent.reset();
         prepared.clear();
         references.clear();
         last_run.reset();
-        setup_sent = worker::write_message(child->fd(), worker::setup_message(launch.setup));
+        // The binary itself, whatever name or path it was started by.
+        auto started_child = std::make_unique<worker::ChildProcess>(
+            std::vector<std::string>{"/proc/self/exe", std::string(worker_argument)},
+            worker::worker_environment());
+        // Set together, and only once both are known: a child without setup_sent is one that
+        // said it is ready.
+        setup_sent =
+            worker::write_message(started_child->fd(), worker::setup_message(launch.setup));
+        child = std::move(started_child);
     }
 
     /// A worker to send requests to: the one started, once it said it is ready, or a new one.
@@ -275,8 +281,11 @@ struct WorkerExecutor::Impl {
     /// the socket closes: a closed socket gives it only a moment to end.
     void save_pipeline_cache() {
         if (setup_sent) {
-            // Started early and never asked anything: it built nothing to save.
+            // Started early and never asked anything: it built nothing to save, and waiting for
+            // it to finish loading a driver only to end would hold up this process's exit.
+            child->stop(stop_grace);
             child.reset();
+            setup_sent.reset();
         }
         if (!child) {
             return;
