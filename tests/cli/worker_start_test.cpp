@@ -5,7 +5,6 @@
 
 #include <cerrno>
 #include <csignal>
-#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -15,6 +14,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/scoped_env.hpp"
 #include "tune_fixture.hpp"
 
 namespace worker_start_test {
@@ -27,12 +27,8 @@ namespace {
 
 /// Has the runs of one test log their workers' starts to `file`.
 struct StartLog {
-    explicit StartLog(std::filesystem::path log) : file(std::move(log)) {
-        ::setenv("SPVTUNE_TEST_WORKER_LOG", file.c_str(), 1);
-    }
-    ~StartLog() { ::unsetenv("SPVTUNE_TEST_WORKER_LOG"); }
-    StartLog(const StartLog&) = delete;
-    StartLog& operator=(const StartLog&) = delete;
+    explicit StartLog(std::filesystem::path log)
+        : file(std::move(log)), setting("SPVTUNE_TEST_WORKER_LOG", file.string()) {}
 
     /// The process ids of the workers started so far, in order.
     std::vector<pid_t> started() const {
@@ -51,7 +47,15 @@ struct StartLog {
     }
 
     std::filesystem::path file;
+    ScopedEnv setting;
 };
+
+/// Runs `spvtune ARGS` in the fixture's scratch folder, with its cache and the test kernels.
+SpvtuneRun run_with_cache(TuneFixture& fixture, std::vector<std::string> args) {
+    args.insert(args.end(), {"--cache-dir", fixture.cache.string(), "--kernel-dir",
+                             SPVTUNE_CLI_TEST_KERNEL_DIR});
+    return run_spvtune(fixture.scratch, args);
+}
 
 bool still_running(pid_t pid) {
     return ::kill(pid, 0) == 0 || errno != ESRCH;
@@ -81,10 +85,8 @@ TEST_CASE(
     TuneFixture fixture;
     const StartLog log(fixture.scratch.path() / "workers.log");
     const SpvtuneRun run =
-        run_spvtune(fixture.scratch,
-                    {"compare", problems + "/compare.json", "--baseline", "base", "--contender",
-                     "planted", "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR, "--cache-dir",
-                     fixture.cache.string(), "--device", "no-such-device-anywhere"});
+        run_with_cache(fixture, {"compare", problems + "/compare.json", "--baseline", "base",
+                                 "--contender", "planted", "--device", "no-such-device-anywhere"});
     CHECK(run.exit_code != 0);
     CHECK_MESSAGE(contains(run.err, "no-such-device-anywhere"), run.err);
     const std::vector<pid_t> started = log.started();
@@ -110,9 +112,7 @@ TEST_CASE("tune: the worker started early serves every key of its problem, one p
     write_bytes(other, problem.dump());
     std::filesystem::remove(log.file);
     const SpvtuneRun both =
-        run_spvtune(fixture.scratch, {"tune", problems + "/scale.json", other.string(),
-                                      "--cache-dir", fixture.cache.string(), "--kernel-dir",
-                                      SPVTUNE_CLI_TEST_KERNEL_DIR, "--retune"});
+        run_with_cache(fixture, {"tune", problems + "/scale.json", other.string(), "--retune"});
     REQUIRE_MESSAGE(both.exit_code == 0, both.out << both.err);
     CHECK(log.started().size() == 2);
 }
@@ -123,10 +123,8 @@ TEST_CASE(
     TuneFixture fixture;
     const StartLog log(fixture.scratch.path() / "workers.log");
     // grid2.json has no key n=32768: only scale.json's is tuned, by the worker started for it.
-    const SpvtuneRun run =
-        run_spvtune(fixture.scratch, {"tune", problems + "/grid2.json", problems + "/scale.json",
-                                      "--key", "n=32768", "--cache-dir", fixture.cache.string(),
-                                      "--kernel-dir", SPVTUNE_CLI_TEST_KERNEL_DIR});
+    const SpvtuneRun run = run_with_cache(
+        fixture, {"tune", problems + "/grid2.json", problems + "/scale.json", "--key", "n=32768"});
     REQUIRE_MESSAGE(run.exit_code == 0, run.out << run.err);
     CHECK(contains(run.out, "n=32768"));
     CHECK(log.started().size() == 1);
