@@ -674,6 +674,21 @@ TEST_CASE("bayes measures each point once, stops on patience and races the best 
     CHECK(finalists == 16);
 }
 
+TEST_CASE("bayes ends once its surrogate expects nothing more, unless a patience is set") {
+    // The bowl is smooth and its readings quiet: once its floor is found, the surrogate expects
+    // next to nothing from any other point, and the rest of the default patience would only
+    // measure points it expects nothing of. A patience the user sets is waited out in full.
+    BowlRun automatic;
+    const SearchOutcome stopped = automatic.run(SearchStrategy::bayes);
+    BowlRun patient;
+    const SearchOutcome waited = patient.run(SearchStrategy::bayes, {.patience = local_patience});
+    MESSAGE(stopped.trace.steps.size() << " points without a patience set, "
+                                       << waited.trace.steps.size() << " with " << local_patience);
+    CHECK(winner(stopped) == bowl::best_index);
+    CHECK(winner(waited) == bowl::best_index);
+    CHECK(stopped.trace.steps.size() + 20 < waited.trace.steps.size());
+}
+
 TEST_CASE("bayes steers away from a region whose points fail") {
     // Every point with a first parameter below 2 fails its check: a third of the grid that a
     // blind sample keeps landing in. Failed points count as the slowest seen, so the

@@ -160,6 +160,7 @@ std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
                               std::back_inserter(candidates));
         }
     }
+    last_gain_.reset();
     if (candidates.empty()) {
         // Too little measured to fit, or no unmeasured point has a grid position.
         const auto it =
@@ -177,6 +178,7 @@ std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
             chosen = p;
         }
     }
+    last_gain_ = chosen_gain;
     return chosen;
 }
 

@@ -29,6 +29,10 @@ class BayesProposer {
     std::vector<std::size_t> predicted_pair_moves(const SearchRun& run, std::size_t point,
                                                   std::size_t count);
 
+    /// The expected improvement on the fastest point (in log-time) of the point next() last
+    /// proposed, the largest it found; nullopt when that point came from the seeded order.
+    std::optional<double> last_expected_gain() const { return last_gain_; }
+
   private:
     /// The surrogate of every measured point (its settings searched again when due); nullopt
     /// while too few are measured to fit.
@@ -38,6 +42,7 @@ class BayesProposer {
     std::vector<std::size_t> order_;
     std::optional<LogTimeSurrogate::Settings> fitted_;
     std::size_t fitted_at_ = 0;
+    std::optional<double> last_gain_;
 };
 
 /// Bayesian optimisation's proposals until `patience` points in a row found nothing clearly

@@ -45,7 +45,9 @@ struct SearchSettings {
     std::uint64_t seed = 0;
     /// `local` and `bayes`: restarts in a row that find nothing clearly better (a median below
     /// the best's median interval) before the search ends (`genetic`: generations). Nullopt:
-    /// local_patience (`genetic`: genetic_patience).
+    /// local_patience (`genetic`: genetic_patience), and `bayes` also ends after 4 such restarts
+    /// once its surrogate expects its best proposal to gain less than 0.03%. Set, it is waited
+    /// out in full.
     std::optional<std::size_t> patience{};
 
     friend bool operator==(const SearchSettings&, const SearchSettings&) = default;
