@@ -398,16 +398,14 @@ std::vector<std::size_t> iterated_descent(SearchRun& run, bool guided) {
         if (improved) {
             best.emplace(current, *here);
         }
-        if (fruitful) {
-            fruitless = 0;
-        } else if (++fruitless >= patience &&
-                   run.measured() >= std::min(grid_min_points, run.size())) {
+        fruitless = fruitful ? 0 : fruitless + 1;
+        // The surrogate expects nothing worth the rest of the default patience.
+        const bool exhausted =
+            proposer && !run.settings().patience && fruitless >= exhausted_after &&
+            proposer->last_expected_gain().value_or(exhausted_gain) < exhausted_gain;
+        if ((fruitless >= patience || exhausted) &&
+            run.measured() >= std::min(grid_min_points, run.size())) {
             break;
-        } else if (proposer && !run.settings().patience && fruitless >= exhausted_after &&
-                   proposer->last_expected_gain() &&
-                   *proposer->last_expected_gain() < exhausted_gain &&
-                   run.measured() >= std::min(grid_min_points, run.size())) {
-            break;  // the surrogate expects nothing worth more restarts
         }
     }
     std::vector<std::size_t> finalists = run.by_median();

@@ -325,9 +325,8 @@ void WorkerExecutor::start_early() {
     try {
         impl_->launch_child();
     } catch (const std::runtime_error&) {
-        // The first request starts one again, and says why it could not.
-        impl_->child.reset();
-        impl_->setup_sent.reset();
+        // No process could be made (launch_child leaves none): the first request tries again,
+        // and says why it could not.
     }
 }
 
