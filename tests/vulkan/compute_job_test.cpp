@@ -78,6 +78,43 @@ TEST_CASE("samples in one submission each time their own window, and every run h
     check_close(saxpy.result(), saxpy.expected(52));
 }
 
+TEST_CASE("a job's restores give every submission the same start, and no window a fresh one") {
+    test::VulkanFixture vulkan;
+    test::SaxpyJob saxpy(vulkan.device(), 2048, 64);
+    const std::unique_ptr<vulkan::ComputeJob> job = saxpy.restoring(vulkan.device());
+    job->run();
+    job->run();
+    // The second run started again from the first contents: one application, not two.
+    check_close(saxpy.result(), saxpy.expected(1));
+    (void)job->time(3);
+    check_close(saxpy.result(), saxpy.expected(3));
+    // Restored once a submission: its windows still run on from one another.
+    (void)job->time_samples(2, 3);
+    check_close(saxpy.result(), saxpy.expected(6));
+    // Warming up touches no buffer: what the last submission left stays.
+    job->warm_up();
+    check_close(saxpy.result(), saxpy.expected(6));
+}
+
+TEST_CASE("a restore that does not fit its buffers is refused") {
+    test::VulkanFixture vulkan;
+    vulkan::Buffer small(vulkan.device(), 64);
+    vulkan::Buffer large(vulkan.device(), 256);
+    test::SaxpyJob saxpy(vulkan.device(), 16, 16);
+    const auto job_restoring = [&](vulkan::BufferCopy copy) {
+        return vulkan::ComputeJob(vulkan.device(), std::vector<vulkan::Dispatch>{saxpy.dispatch()},
+                                  std::vector<vulkan::BufferCopy>{copy});
+    };
+    CHECK_THROWS_WITH_AS(job_restoring({&large, 0, &small, 0, 128}),
+                         doctest::Contains("restore 0 of a compute job does not fit"),
+                         vulkan::Error);
+    CHECK_THROWS_WITH_AS(job_restoring({&small, 32, &large, 0, 64}),
+                         doctest::Contains("does not fit"), vulkan::Error);
+    CHECK_THROWS_WITH_AS(job_restoring({nullptr, 0, &large, 0, 64}),
+                         doctest::Contains("does not fit"), vulkan::Error);
+    CHECK_NOTHROW(job_restoring({&small, 0, &large, 192, 64}));
+}
+
 TEST_CASE("a submission of no samples, or more than one submission holds, is refused") {
     test::VulkanFixture vulkan;
     test::SaxpyJob saxpy(vulkan.device(), 256, 64);
@@ -100,6 +137,10 @@ TEST_CASE("the dispatches of a job run in order, each seeing the writes of the o
     CHECK(timing.dispatches == 2);
     CHECK(timing.per_dispatch_ns == doctest::Approx(timing.total_ns / 2));
     check_close(saxpy.result(), saxpy.expected(9));
+    // Restores come before the first host-clock window, in a submission of their own.
+    const std::unique_ptr<vulkan::ComputeJob> restoring = saxpy.restoring(vulkan.device());
+    (void)restoring->time_samples(2, 3);
+    check_close(saxpy.result(), saxpy.expected(6));
 }
 
 TEST_CASE("a job of no dispatches is refused") {
@@ -200,6 +241,10 @@ TEST_CASE("without device timestamps, timing falls back to the host clock and sa
         CHECK(sample.dispatches == 2);
     }
     check_close(saxpy.result(), saxpy.expected(9));
+    // Restores come before the first host-clock window, in a submission of their own.
+    const std::unique_ptr<vulkan::ComputeJob> restoring = saxpy.restoring(vulkan.device());
+    (void)restoring->time_samples(2, 3);
+    check_close(saxpy.result(), saxpy.expected(6));
 }
 
 TEST_CASE("a submission past the fence timeout is an error, not a hang") {

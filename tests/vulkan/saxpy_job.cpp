@@ -1,6 +1,7 @@
 #include "saxpy_job.hpp"
 
 #include <cstring>
+#include <span>
 
 #include <spvtune/vulkan/host_data.hpp>
 
@@ -53,6 +54,15 @@ std::unique_ptr<vulkan::ComputeJob> SaxpyJob::chained(vulkan::Device& device,
                                                       std::size_t dispatches) const {
     return std::make_unique<vulkan::ComputeJob>(
         device, std::vector<vulkan::Dispatch>(dispatches, dispatch_));
+}
+
+std::unique_ptr<vulkan::ComputeJob> SaxpyJob::restoring(vulkan::Device& device) {
+    const VkDeviceSize bytes = y_.size() * sizeof(float);
+    y_first_ = std::make_unique<vulkan::Buffer>(device, bytes);
+    y_first_->upload(std::as_bytes(std::span(y_)));
+    return std::make_unique<vulkan::ComputeJob>(
+        device, std::vector<vulkan::Dispatch>{dispatch_},
+        std::vector<vulkan::BufferCopy>{{y_first_.get(), 0, y_buffer_.get(), 0, bytes}});
 }
 
 std::vector<float> SaxpyJob::result() const {

@@ -20,6 +20,11 @@ class SaxpyJob {
     /// A job of `dispatches` saxpy dispatches on the same buffers, run in one command buffer.
     std::unique_ptr<vulkan::ComputeJob> chained(vulkan::Device& device,
                                                 std::size_t dispatches) const;
+    /// A job of one saxpy dispatch that restores y to its first contents (kept in a buffer of
+    /// their own) at the start of every submission.
+    std::unique_ptr<vulkan::ComputeJob> restoring(vulkan::Device& device);
+    /// The saxpy dispatch on this object's buffers.
+    const vulkan::Dispatch& dispatch() const { return dispatch_; }
     /// y as the kernel left it.
     std::vector<float> result() const;
     /// y after `runs` dispatches, computed on the host in float like the kernel.
@@ -34,6 +39,7 @@ class SaxpyJob {
     std::unique_ptr<vulkan::ComputePipeline> pipeline_;
     std::unique_ptr<vulkan::Buffer> x_buffer_;
     std::unique_ptr<vulkan::Buffer> y_buffer_;
+    std::unique_ptr<vulkan::Buffer> y_first_;  ///< y's first contents, for restoring()
     std::unique_ptr<vulkan::ComputeJob> job_;
     vulkan::Dispatch dispatch_;
 };

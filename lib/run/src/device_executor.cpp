@@ -28,6 +28,13 @@
 namespace spvtune::run {
 namespace {
 
+/// Whether every submission starts the buffer from its initial contents: what a run leaves in an
+/// inout (its results) or a scratch buffer (its leftovers) must not reach the next run, nor
+/// another candidate's.
+bool restored_before_each_run(problem::BufferRole role) {
+    return role == problem::BufferRole::inout || role == problem::BufferRole::scratch;
+}
+
 /// Runs `body`, turning an error of the Vulkan engine into the call's error; an error after
 /// which the device cannot run anything more also sets `unusable`.
 template <class Body>
@@ -67,6 +74,10 @@ struct KeyState {
     problem::ProblemKey key;
     std::vector<std::unique_ptr<detail::GuardedBuffer>> buffers;  ///< Problem::buffers order
     std::vector<std::vector<std::byte>> initial;                  ///< initial contents, same order
+    /// The initial contents of each inout and scratch buffer in device memory of their own, which
+    /// every job copies back at the start of its submissions; null for other roles, and where
+    /// the device had no room for the copy (the host then uploads them before every submission).
+    std::vector<std::unique_ptr<vulkan::Buffer>> first;
     std::map<std::size_t, std::unique_ptr<vulkan::ComputeJob>> jobs;
     std::map<std::size_t, vulkan::BatchedTimer> timers;
     /// Candidates whose runs for this key were looked at for writes they must not make: by a
@@ -204,8 +215,29 @@ struct DeviceExecutor::Impl {
             next->buffers.push_back(std::make_unique<detail::GuardedBuffer>(device, buffer));
             next->buffers.back()->upload(next->initial.back());
         }
+        // After every buffer of the key: a copy only takes room the key's own buffers left.
+        for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+            next->first.push_back(first_contents(plan.buffers[i], next->initial[i]));
+        }
         state = std::move(next);
         return *state;
+    }
+
+    /// A device copy of the initial contents of an inout or scratch buffer, from which a job
+    /// restores it without a host upload (on a discrete GPU, a staging buffer and a submission of
+    /// its own every time); null for other roles, or when the device has no room for it.
+    std::unique_ptr<vulkan::Buffer> first_contents(const problem::ResolvedBuffer& buffer,
+                                                   std::span<const std::byte> initial) {
+        if (!restored_before_each_run(buffer.role)) {
+            return nullptr;
+        }
+        try {
+            auto first = std::make_unique<vulkan::Buffer>(device, initial.size());
+            first->upload(initial);
+            return first;
+        } catch (const vulkan::OutOfMemoryError&) {
+            return nullptr;
+        }
     }
 
     vulkan::ComputeJob& job_for(KeyState& key_state, const problem::ResolvedCandidate& resolved) {
@@ -224,7 +256,14 @@ struct DeviceExecutor::Impl {
                 dispatches.push_back({pipeline, std::move(bindings), dispatch.push_constants,
                                       dispatch.workgroup_counts});
             }
-            job = std::make_unique<vulkan::ComputeJob>(device, std::move(dispatches));
+            std::vector<vulkan::BufferCopy> restores;
+            for (std::size_t i = 0; i < key_state.buffers.size(); ++i) {
+                if (key_state.first[i]) {
+                    restores.push_back(key_state.buffers[i]->restore_from(*key_state.first[i]));
+                }
+            }
+            job = std::make_unique<vulkan::ComputeJob>(device, std::move(dispatches),
+                                                       std::move(restores));
             warm_up(*job, resolved);
         }
         return *job;
@@ -273,14 +312,15 @@ struct DeviceExecutor::Impl {
         }
     }
 
-    /// Inouts and scratch buffers to their initial contents and, with `poison_outputs`, outputs
-    /// to the poison pattern (so a run that leaves elements unwritten is caught).
+    /// Inouts and scratch buffers that no job restores (the device had no room for a copy of
+    /// their initial contents) to those contents and, with `poison_outputs`, outputs to the
+    /// poison pattern (so a run that leaves elements unwritten is caught).
     void reset_buffers(KeyState& key_state, const KeyPlan& plan, bool poison_outputs) {
         for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
             const problem::BufferRole role = plan.buffers[i].role;
             if (role == problem::BufferRole::output && poison_outputs) {
                 key_state.buffers[i]->fill(poison_byte);
-            } else if (role == problem::BufferRole::inout || role == problem::BufferRole::scratch) {
+            } else if (restored_before_each_run(role) && !key_state.first[i]) {
                 key_state.buffers[i]->upload(key_state.initial[i]);
             }
         }

@@ -56,6 +56,10 @@ vulkan::BufferBinding GuardedBuffer::binding(std::uint32_t set, std::uint32_t bi
     return {set, binding, &buffer_, before_, range};
 }
 
+vulkan::BufferCopy GuardedBuffer::restore_from(const vulkan::Buffer& first) const {
+    return {&first, 0, &buffer_, before_, size_};
+}
+
 void GuardedBuffer::upload(std::span<const std::byte> bytes) {
     buffer_.upload(bytes, before_);
 }

@@ -39,6 +39,8 @@ class GuardedBuffer {
     /// maxStorageBufferRange allows) for a storage buffer whose length the shader does not take.
     vulkan::BufferBinding binding(std::uint32_t set, std::uint32_t binding,
                                   const vulkan::DescriptorBinding* use) const;
+    /// A copy of the buffer's range from the start of `first` (as large), for a job to restore it.
+    vulkan::BufferCopy restore_from(const vulkan::Buffer& first) const;
     /// Copies `bytes` to the start of the buffer's range.
     void upload(std::span<const std::byte> bytes);
     /// The buffer's range.

@@ -32,6 +32,21 @@ void uploads_to_compute_barrier(VkCommandBuffer commands) {
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, shader_access);
 }
 
+bool within(const Buffer& buffer, VkDeviceSize offset, VkDeviceSize size) {
+    return offset <= buffer.size() && size <= buffer.size() - offset;
+}
+
+/// A restore's copy writes a buffer only after the last submission's shaders, and the uploads
+/// of the host or of staging copies that filled its source, are done with it.
+void before_restores_barrier(VkCommandBuffer commands) {
+    memory_barrier(
+        commands,
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT |
+            VK_PIPELINE_STAGE_TRANSFER_BIT,
+        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
 /// A repeated dispatch sees its predecessor's writes.
 void compute_to_compute_barrier(VkCommandBuffer commands) {
     memory_barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -268,9 +283,21 @@ ComputeJob::ComputeJob(Device& device, const ComputePipeline& pipeline,
                                    std::move(push_constants),
                                    group_counts}}) {}
 
-ComputeJob::ComputeJob(Device& device, std::vector<Dispatch> dispatches) : device_(&device) {
+ComputeJob::ComputeJob(Device& device, std::vector<Dispatch> dispatches,
+                       std::vector<BufferCopy> restores)
+    : device_(&device), restores_(std::move(restores)) {
     if (dispatches.empty()) {
         throw Error("a compute job needs at least one dispatch");
+    }
+    for (std::size_t i = 0; i < restores_.size(); ++i) {
+        const BufferCopy& copy = restores_[i];
+        if (copy.from == nullptr || copy.to == nullptr || copy.size == 0 ||
+            !within(*copy.from, copy.from_offset, copy.size) ||
+            !within(*copy.to, copy.to_offset, copy.size)) {
+            throw Error("restore " + std::to_string(i) +
+                        " of a compute job does not fit its buffers: " + std::to_string(copy.size) +
+                        " bytes");
+        }
     }
     dispatches_.resize(dispatches.size());
     for (std::size_t i = 0; i < dispatches.size(); ++i) {
@@ -303,14 +330,23 @@ void ComputeJob::reserve_queries(std::uint32_t count) {
 ComputeJob::~ComputeJob() = default;
 
 void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions, std::uint32_t windows,
-                        bool timestamps, bool empty) const {
+                        bool timestamps, bool empty, bool restore) const {
     VkQueryPool queries = query_pool_.get();
     if (timestamps) {
         vkCmdResetQueryPool(commands, queries, 0, windows + 1);
     }
+    const bool restoring = restore && !empty && !restores_.empty();
+    if (restoring) {
+        record_restores(commands);
+    }
     uploads_to_compute_barrier(commands);
     if (timestamps) {
-        vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
+        // A top-of-pipe stamp may be written while the restores' copies still run, which would
+        // time them with the first window: after copies, the first stamp waits for them to end.
+        vkCmdWriteTimestamp(
+            commands,
+            restoring ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+            queries, 0);
     }
     // One barrier between any two dispatches, within a window or across windows alike.
     const auto per_window = static_cast<std::uint64_t>(repetitions) * dispatches_.size();
@@ -348,6 +384,20 @@ void ComputeJob::record(VkCommandBuffer commands, std::uint32_t repetitions, std
 void ComputeJob::run() {
     device_->submit_and_wait([&](VkCommandBuffer commands) { record(commands, 1, 1, false); });
     ++runs_;
+}
+
+void ComputeJob::record_restores(VkCommandBuffer commands) const {
+    before_restores_barrier(commands);
+    for (const BufferCopy& copy : restores_) {
+        const VkBufferCopy region{copy.from_offset, copy.to_offset, copy.size};
+        vkCmdCopyBuffer(commands, copy.from->handle(), copy.to->handle(), 1, &region);
+    }
+}
+
+void ComputeJob::restore_alone() {
+    if (!restores_.empty()) {
+        device_->submit_and_wait([&](VkCommandBuffer commands) { record_restores(commands); });
+    }
 }
 
 void ComputeJob::warm_up() {
@@ -389,11 +439,14 @@ std::vector<DispatchTiming> ComputeJob::time_samples(std::uint32_t repetitions,
             timings[i].method = TimingMethod::device_timestamps;
         }
     } else {
-        // The host clock sees only a whole submission: one each, so that each sample is one.
+        // The host clock sees only a whole submission: one each, so that each sample is one. The
+        // restores come before the first, on their own, so that no window times them.
+        restore_alone();
         for (DispatchTiming& timing : timings) {
             const auto start = std::chrono::steady_clock::now();
-            device_->submit_and_wait(
-                [&](VkCommandBuffer commands) { record(commands, repetitions, 1, false); });
+            device_->submit_and_wait([&](VkCommandBuffer commands) {
+                record(commands, repetitions, 1, false, false, /*restore=*/false);
+            });
             const auto elapsed = std::chrono::steady_clock::now() - start;
             timing.total_ns = std::chrono::duration<double, std::nano>(elapsed).count();
             timing.method = TimingMethod::host_clock;

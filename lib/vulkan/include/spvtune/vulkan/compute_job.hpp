@@ -54,6 +54,18 @@ struct Dispatch {
     std::array<std::uint32_t, 3> group_counts{};
 };
 
+/// A copy of `size` bytes from one buffer to another that a job makes at the start of every
+/// submission that runs its dispatches, before the first timestamp: a buffer the job changes (an
+/// inout) starts every submission from the contents kept in `from`, with no host upload, staging
+/// copy or submission of its own.
+struct BufferCopy {
+    const Buffer* from = nullptr;
+    VkDeviceSize from_offset = 0;
+    const Buffer* to = nullptr;
+    VkDeviceSize to_offset = 0;
+    VkDeviceSize size = 0;
+};
+
 /// Ready-to-run dispatches, recorded in order into one command buffer, each separated from the
 /// one before by a memory barrier so that it sees its predecessor's writes (a pass that reads
 /// what the previous pass wrote; repeated launches of a real workload).
@@ -69,8 +81,12 @@ class ComputeJob {
     ComputeJob(Device& device, const ComputePipeline& pipeline,
                std::span<const BufferBinding> bindings, std::vector<std::byte> push_constants,
                std::array<std::uint32_t, 3> group_counts);
-    /// A job of one or more dispatches, run in this order.
-    ComputeJob(Device& device, std::vector<Dispatch> dispatches);
+    /// A job of one or more dispatches, run in this order, that makes the `restores` copies
+    /// (BufferCopy) before them in every submission of run(), time() and time_samples(); without
+    /// timestamps, in a submission of their own before the host clock starts. A copy that does
+    /// not fit its buffers is refused.
+    ComputeJob(Device& device, std::vector<Dispatch> dispatches,
+               std::vector<BufferCopy> restores = {});
     ~ComputeJob();
     ComputeJob(const ComputeJob&) = delete;
     ComputeJob& operator=(const ComputeJob&) = delete;
@@ -79,8 +95,8 @@ class ComputeJob {
     void run();
 
     /// Every dispatch once with no workgroups, waited for: runs no shader code and touches no
-    /// buffer, but makes a driver that compiles a pipeline at its first dispatch (lavapipe, some
-    /// GPU drivers) do so now, so that the compile is not counted as a run's time.
+    /// buffer (nor restores any), but makes a driver that compiles a pipeline at its first dispatch
+    /// (lavapipe, some GPU drivers) do so now, so that the compile is not counted as a run's time.
     void warm_up();
 
     /// `repetitions` back-to-back runs between one pair of timestamps, every dispatch separated
@@ -91,8 +107,8 @@ class ComputeJob {
     /// barrier between one window and the next: a timestamp before the first and one after each,
     /// a window's time the difference between the stamps around it. The submission's fixed cost
     /// (recording, submit, fence wait) is paid once for all of them.
-    /// The windows run on from one another: buffers are not reset between them, as they are not
-    /// between the runs of a window. Without timestamps each window is its own submission timed
+    /// The windows run on from one another: buffers are not restored between them, as they are
+    /// not between the runs of a window. Without timestamps each window is its own submission timed
     /// by the host clock. At most max_samples_per_submission windows.
     std::vector<DispatchTiming> time_samples(std::uint32_t repetitions, std::uint32_t samples);
 
@@ -107,15 +123,21 @@ class ComputeJob {
     /// Checks `dispatch` against its pipeline and the device, and writes its descriptor sets.
     static void prepare(Device& device, const Dispatch& dispatch, Prepared& out);
 
-    /// `windows` windows of `repetitions` runs, window w between timestamps w and w + 1 when
-    /// `timestamps`. `empty`: every dispatch with group counts of zero (warm_up).
+    /// The restores, `windows` windows of `repetitions` runs, window w between timestamps w and
+    /// w + 1 when `timestamps`. `empty`: no restores, and every dispatch with group counts of zero
+    /// (warm_up). `restore`: whether the restores are made here.
     void record(VkCommandBuffer commands, std::uint32_t repetitions, std::uint32_t windows,
-                bool timestamps, bool empty = false) const;
+                bool timestamps, bool empty = false, bool restore = true) const;
+    /// The restores' copies, after a barrier that orders them behind earlier writes.
+    void record_restores(VkCommandBuffer commands) const;
+    /// The restores alone, in a submission of their own (before a host-clock window).
+    void restore_alone();
     /// Makes the query pool hold at least `count` timestamps (a new pool when it is too small).
     void reserve_queries(std::uint32_t count);
 
     Device* device_;
     std::vector<Prepared> dispatches_;
+    std::vector<BufferCopy> restores_;
     UniqueHandle<VkQueryPool> query_pool_;
     std::uint32_t query_capacity_ = 0;
     std::uint64_t runs_ = 0;
