@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <set>
 #include <string>
 
@@ -58,6 +59,31 @@ void compute_to_host_barrier(VkCommandBuffer commands) {
     memory_barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT);
+}
+
+std::string milliseconds(double ns) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f ms", ns / 1e6);
+    return text;
+}
+
+/// The windows of one submission cannot together take longer than the host waited for the
+/// whole submission (recording, submitting and reading the stamps back included). Readings that
+/// do are not times: a driver that misstates timestampPeriod or the valid bits, or stamps
+/// written out of order (a window that wraps around to a huge interval). Beyond the host's time:
+/// 1% for the two clocks' rates, two ticks of rounding and 10 us.
+void check_timestamps_plausible(const std::string& name, double device_ns, double host_ns,
+                                const PhysicalDeviceInfo& info) {
+    const double period = static_cast<double>(info.limits.timestampPeriod);
+    if (device_ns <= host_ns * 1.01 + 2 * period + 10'000) {
+        return;
+    }
+    throw TimestampError(name + ": the device's timestamps read " + milliseconds(device_ns) +
+                         " for a submission that took " + milliseconds(host_ns) +
+                         " by the host clock, which cannot be: " + info.identity.device_name +
+                         "'s timestamps (a period of " + std::to_string(period) + " ns, " +
+                         std::to_string(info.timestamp_valid_bits) +
+                         " valid bits) are not times, so nothing is timed with them");
 }
 
 }  // namespace
@@ -424,6 +450,7 @@ std::vector<DispatchTiming> ComputeJob::time_samples(std::uint32_t repetitions,
     std::vector<DispatchTiming> timings(samples);
     if (query_pool_) {
         reserve_queries(samples + 1);
+        const auto submitted = std::chrono::steady_clock::now();
         device_->submit_and_wait(
             [&](VkCommandBuffer commands) { record(commands, repetitions, samples, true); });
         std::vector<std::uint64_t> stamps(std::size_t{samples} + 1);
@@ -432,12 +459,18 @@ std::vector<DispatchTiming> ComputeJob::time_samples(std::uint32_t repetitions,
                                     sizeof(std::uint64_t),
                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
               "vkGetQueryPoolResults");
+        const double host_ns =
+            std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - submitted)
+                .count();
         const PhysicalDeviceInfo& info = device_->info();
+        double device_ns = 0;
         for (std::uint32_t i = 0; i < samples; ++i) {
             timings[i].total_ns = timestamp_interval_ns(
                 stamps[i], stamps[i + 1], info.timestamp_valid_bits, info.limits.timestampPeriod);
             timings[i].method = TimingMethod::device_timestamps;
+            device_ns += timings[i].total_ns;
         }
+        check_timestamps_plausible(name, device_ns, host_ns, info);
     } else {
         // The host clock sees only a whole submission: one each, so that each sample is one. The
         // restores come before the first, on their own, so that no window times them.

@@ -44,6 +44,13 @@ class TimeoutError : public Error {
     using Error::Error;
 };
 
+/// Device timestamps that cannot be times: windows that together read longer than the host waited
+/// for their whole submission.
+class TimestampError : public Error {
+  public:
+    using Error::Error;
+};
+
 /// A SPIR-V file that is missing, unreadable, not SPIR-V, invalid, or lacks what was asked of it.
 class SpirvError : public Error {
   public:
