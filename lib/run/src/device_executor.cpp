@@ -14,6 +14,7 @@
 #include <spvtune/base/name_list.hpp>
 #include <spvtune/run/device_bridge.hpp>
 #include <spvtune/run/device_executor.hpp>
+#include <spvtune/run/device_limits.hpp>
 #include <spvtune/run/kept_pipeline_cache.hpp>
 #include <spvtune/run/output_check.hpp>
 #include <spvtune/vulkan/buffer.hpp>
@@ -75,8 +76,8 @@ struct KeyState {
     std::vector<std::unique_ptr<detail::GuardedBuffer>> buffers;  ///< Problem::buffers order
     std::vector<std::vector<std::byte>> initial;                  ///< initial contents, same order
     /// The initial contents of each inout and scratch buffer in device memory of their own, which
-    /// every job copies back at the start of its submissions; null for other roles, and where
-    /// the device had no room for the copy (the host then uploads them before every submission).
+    /// every job copies back at the start of its submissions; null for other roles, and where no
+    /// copy could be kept (reset_buffers then uploads them from the host).
     std::vector<std::unique_ptr<vulkan::Buffer>> first;
     std::map<std::size_t, std::unique_ptr<vulkan::ComputeJob>> jobs;
     std::map<std::size_t, vulkan::BatchedTimer> timers;
@@ -93,6 +94,8 @@ struct DeviceExecutor::Impl {
     vulkan::BatchPolicy batch;
     std::size_t max_prepared;
     KeptPipelineCache* kept;
+    /// The largest device-local heap: a key's copies of initial contents take at most half.
+    std::uint64_t device_memory;
     VkPipelineCache cache;
 
     mutable std::mutex mutex;
@@ -120,6 +123,7 @@ struct DeviceExecutor::Impl {
           batch(b),
           max_prepared(std::max<std::size_t>(most, 1)),
           kept(building.cache),
+          device_memory(DeviceLimits::from(d.info()).device_memory),
           cache(kept != nullptr ? kept->cache().handle() : VK_NULL_HANDLE) {
         if (building.threads > 0) {
             builder = std::make_unique<detail::PipelineBuilder>(
@@ -215,9 +219,20 @@ struct DeviceExecutor::Impl {
             next->buffers.push_back(std::make_unique<detail::GuardedBuffer>(device, buffer));
             next->buffers.back()->upload(next->initial.back());
         }
-        // After every buffer of the key: a copy only takes room the key's own buffers left.
+        // After every buffer of the key, and only while the key's buffers and copies together
+        // fill at most half the device's memory: the copies must not take the room the
+        // pipelines and every other allocation of the key still need.
+        std::uint64_t room = device_memory / 2;
+        for (const problem::ResolvedBuffer& buffer : plan.buffers) {
+            room -= std::min(room, buffer.bytes);
+        }
         for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-            next->first.push_back(first_contents(plan.buffers[i], next->initial[i]));
+            const bool fits = plan.buffers[i].bytes <= room;
+            next->first.push_back(fits ? first_contents(plan.buffers[i], next->initial[i])
+                                       : nullptr);
+            if (next->first.back()) {
+                room -= plan.buffers[i].bytes;
+            }
         }
         state = std::move(next);
         return *state;
@@ -225,7 +240,8 @@ struct DeviceExecutor::Impl {
 
     /// A device copy of the initial contents of an inout or scratch buffer, from which a job
     /// restores it without a host upload (on a discrete GPU, a staging buffer and a submission of
-    /// its own every time); null for other roles, or when the device has no room for it.
+    /// its own every time); null for other roles, or when the copy cannot be made (the host then
+    /// resets the buffer, as it did before there were copies).
     std::unique_ptr<vulkan::Buffer> first_contents(const problem::ResolvedBuffer& buffer,
                                                    std::span<const std::byte> initial) {
         if (!restored_before_each_run(buffer.role)) {
@@ -235,7 +251,9 @@ struct DeviceExecutor::Impl {
             auto first = std::make_unique<vulkan::Buffer>(device, initial.size());
             first->upload(initial);
             return first;
-        } catch (const vulkan::OutOfMemoryError&) {
+        } catch (const vulkan::DeviceLostError&) {
+            throw;
+        } catch (const vulkan::Error&) {
             return nullptr;
         }
     }
@@ -312,9 +330,11 @@ struct DeviceExecutor::Impl {
         }
     }
 
-    /// Inouts and scratch buffers that no job restores (the device had no room for a copy of
-    /// their initial contents) to those contents and, with `poison_outputs`, outputs to the
-    /// poison pattern (so a run that leaves elements unwritten is caught).
+    /// Inouts and scratch buffers that no job restores (no copy of their initial contents could
+    /// be kept on the device) to those contents, once for the whole measurement or run that
+    /// follows (the runs a measurement calibrates its batch with then run on from one another)
+    /// and, with `poison_outputs`, outputs to the poison pattern (so a run that leaves elements
+    /// unwritten is caught).
     void reset_buffers(KeyState& key_state, const KeyPlan& plan, bool poison_outputs) {
         for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
             const problem::BufferRole role = plan.buffers[i].role;
