@@ -188,20 +188,19 @@ std::vector<std::byte> Buffer::download(VkDeviceSize offset, VkDeviceSize size) 
         throw Error("cannot download " + bytes_text(size) + " at offset " + std::to_string(offset) +
                     " from a buffer of " + bytes_text(size_));
     }
-    std::vector<std::byte> bytes(size);
     if (size == 0) {
-        return bytes;
+        return {};
     }
+    // Built from the mapped bytes: one pass, where a sized vector would first zero them all.
     if (host_visible_) {
         Mapping mapping(device_->handle(), memory_.get());
-        std::memcpy(bytes.data(), mapping.data() + offset, bytes.size());
-        return bytes;
+        const std::byte* from = mapping.data() + offset;
+        return std::vector<std::byte>(from, from + size);
     }
     Allocation staging = allocate(*device_, size, 0, /*staging=*/true);
     copy_buffer(*device_, buffer_.get(), offset, staging.buffer.get(), 0, size);
     Mapping mapping(device_->handle(), staging.memory.get());
-    std::memcpy(bytes.data(), mapping.data(), bytes.size());
-    return bytes;
+    return std::vector<std::byte>(mapping.data(), mapping.data() + size);
 }
 
 void Buffer::fill(std::byte value, VkDeviceSize offset, VkDeviceSize size) {
