@@ -33,10 +33,6 @@ void uploads_to_compute_barrier(VkCommandBuffer commands) {
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, shader_access);
 }
 
-bool within(const Buffer& buffer, VkDeviceSize offset, VkDeviceSize size) {
-    return offset <= buffer.size() && size <= buffer.size() - offset;
-}
-
 /// A restore's copy writes a buffer only after the last submission's shaders, and the uploads
 /// of the host or of staging copies that filled its source, are done with it.
 void before_restores_barrier(VkCommandBuffer commands) {
@@ -319,8 +315,8 @@ ComputeJob::ComputeJob(Device& device, std::vector<Dispatch> dispatches,
     for (std::size_t i = 0; i < restores_.size(); ++i) {
         const BufferCopy& copy = restores_[i];
         if (copy.from == nullptr || copy.to == nullptr || copy.size == 0 ||
-            !within(*copy.from, copy.from_offset, copy.size) ||
-            !within(*copy.to, copy.to_offset, copy.size)) {
+            !copy.from->fits(copy.from_offset, copy.size) ||
+            !copy.to->fits(copy.to_offset, copy.size)) {
             throw Error("restore " + std::to_string(i) +
                         " of a compute job does not fit its buffers: " + std::to_string(copy.size) +
                         " bytes");

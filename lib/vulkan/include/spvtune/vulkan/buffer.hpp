@@ -42,11 +42,10 @@ class Buffer {
     /// Whether the buffer holds `bytes` from `offset` on (false when they would not fit). Mapped
     /// memory is compared in place, with no copy on the host.
     bool holds(std::span<const std::byte> bytes, VkDeviceSize offset = 0) const;
-
-  private:
     /// Whether `size` bytes from `offset` lie within the buffer.
     bool fits(VkDeviceSize offset, VkDeviceSize size) const noexcept;
 
+  private:
     Device* device_;
     VkDeviceSize size_;
     bool host_visible_ = false;
