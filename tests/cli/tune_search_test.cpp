@@ -60,6 +60,7 @@ TEST_CASE("tune --search random --max-candidates 3 measures three points, the re
 }
 
 TEST_CASE("tune --search: the wrong points of a grid never win, whatever the strategy") {
+    int caught = 0;
     for (const char* strategy : {"exhaustive", "random", "halving", "local", "genetic", "bayes"}) {
         CAPTURE(strategy);
         TuneFixture fixture;
@@ -71,13 +72,24 @@ TEST_CASE("tune --search: the wrong points of a grid never win, whatever the str
         CHECK(winner.find("PART=2") == std::string::npos);
         for (const auto& step : key.at("search").at("trace")) {
             const std::string name = step.at("name");
-            if (name.find("PART=2") != std::string::npos) {
-                CHECK(step.at("median_ns").is_null());
-                CHECK(contains(step.at("error").get<std::string>(), "differs from 'slow'"));
-                CHECK(candidate(key, name).at("status") == "wrong output");
+            if (name.find("PART=2") == std::string::npos) {
+                continue;
             }
+            // A point whose first reading is far behind the best is left unchecked: on a busy
+            // machine a short kernel's one reading may be, whatever it writes.
+            if (step.value("unchecked", false)) {
+                CHECK_FALSE(step.at("finalist").get<bool>());
+                CHECK(candidate(key, name).at("status") == "unchecked");
+                continue;
+            }
+            CHECK(step.at("median_ns").is_null());
+            CHECK(contains(step.at("error").get<std::string>(), "differs from 'slow'"));
+            CHECK(candidate(key, name).at("status") == "wrong output");
+            ++caught;
         }
     }
+    // Every strategy but halving races all six points, so checks them: some are caught.
+    CHECK(caught > 0);
 }
 
 TEST_CASE(
