@@ -18,9 +18,10 @@ namespace spvtune::tune::testing {
 /// A machine whose load changes from round to round: every sample of a round (a run of calls in
 /// which no candidate repeats) is scaled by one factor drawn for the round, 0.6 to 1.9; the
 /// samples of one call share a factor of their own besides (up to ±`call_noise`), and each has
-/// its own small noise (up to ±`own_noise`). Each sample also pays a submission's fixed cost,
-/// shared by the runs of its batch; a candidate asked for its own batch calibrates to
-/// `own_batch`. Deterministic: a seeded generator, read without library distributions.
+/// its own small noise (up to ±`own_noise`), and may be a spike (`spike_chance`). Each sample also
+/// pays a submission's fixed cost, shared by the runs of its batch; a candidate asked for its own
+/// batch calibrates to `own_batch`. Deterministic: a seeded generator, read without library
+/// distributions.
 struct BusyMachine {
     std::vector<double> kernel_ns;
     /// Empty: 1 run for every candidate.
@@ -29,6 +30,9 @@ struct BusyMachine {
     double own_noise = 0.005;
     double submission_ns = 0;
     double call_noise = 0;
+    /// The chance that a sample is a spike besides, 1.3 to 2.2 times as long (another process
+    /// took a core from the device's threads for part of it, as on lavapipe).
+    double spike_chance = 0;
 
     std::mt19937_64 random{seed};
     std::vector<bool> in_round = std::vector<bool>(kernel_ns.size(), false);
@@ -56,7 +60,10 @@ struct BusyMachine {
         const double call = 1 + call_noise * (2 * uniform() - 1);
         std::vector<Sample> taken;
         for (std::size_t i = 0; i < samples; ++i) {
-            const double noise = 1 + own_noise * (2 * uniform() - 1);
+            double noise = 1 + own_noise * (2 * uniform() - 1);
+            if (spike_chance > 0 && uniform() < spike_chance) {
+                noise *= 1.3 + 0.9 * uniform();
+            }
             const double ns = kernel_ns[index] * factor * call * noise +
                               submission_ns / static_cast<double>(batch);
             taken.push_back(Sample{ns, TimingMethod::device_timestamps, batch});
