@@ -76,8 +76,11 @@ TEST_CASE("tune --search: the wrong points of a grid never win, whatever the str
                 continue;
             }
             // A point whose first reading is far behind the best is left unchecked: on a busy
-            // machine a short kernel's one reading may be, whatever it writes.
-            if (step.value("unchecked", false)) {
+            // machine a short kernel's one reading may be, whatever it writes. Exhaustive and
+            // random admit every point they measure, which checks it: none may stay unchecked.
+            const bool probes =
+                std::string(strategy) != "exhaustive" && std::string(strategy) != "random";
+            if (probes && step.value("unchecked", false)) {
                 CHECK_FALSE(step.at("finalist").get<bool>());
                 CHECK(candidate(key, name).at("status") == "unchecked");
                 continue;
@@ -88,7 +91,6 @@ TEST_CASE("tune --search: the wrong points of a grid never win, whatever the str
             ++caught;
         }
     }
-    // Every strategy but halving races all six points, so checks them: some are caught.
     CHECK(caught > 0);
 }
 

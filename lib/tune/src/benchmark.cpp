@@ -279,8 +279,9 @@ class Scheduler {
     /// submission share its circumstances (load, clocks), so pairing them one by one would
     /// claim an interval narrower than the data support.
     PairedRatio against(const Track& leader, const Track& other, double confidence) {
-        // eliminate() and settled() ask for the same pairs within a round, settled() for both
-        // orders of a pair; a pair's reverse is its reciprocal, exactly (its pair means negate).
+        // settled() asks for both orders of a pair, and eliminate() and settled() may ask for a
+        // pair again within a round; a pair's reverse is its reciprocal, exactly (its pair means
+        // negate).
         if (const auto reverse = judged_.find({&other, &leader, confidence});
             reverse != judged_.end()) {
             const PairedRatio& found = reverse->second;
@@ -301,12 +302,13 @@ class Scheduler {
     /// bound. A race makes up to one elimination per candidate, each a chance to drop the
     /// fastest for good, so each keeps the stricter bound.
     static constexpr double elimination_confidence = 0.95;
-    /// The coverage of the intervals settled() reads: their low end is a one-sided 95% bound, as
-    /// in a two one-sided tests equivalence check at 5%. The race settles once. Eight copies of a
-    /// 1.2 ms kernel on lavapipe, tuned 30 times alternately with the 95% bound, took at most a
-    /// median 12 samples instead of 16 (within 20 in 25 runs against 24); with a core held busy
-    /// neither bound stopped them within 20 in more than 7 of 20. Two kernels 5% apart are
-    /// misordered a little more often (tests/tune/paired_race_test.cpp).
+    /// The coverage of the intervals settled() reads: their low end is a one-sided 95% bound, the
+    /// level of a one-sided test at 5% (as each half of an equivalence test), and their width is
+    /// what "known to within stable_relative_width" is judged on. The race settles once. Eight
+    /// copies of a 1.2 ms kernel on lavapipe, tuned 30 times alternately with the 95% bound, took
+    /// at most a median 12 samples instead of 16 (within 20 in 25 runs against 24); with a core
+    /// held busy neither bound stopped them within 20 in more than 7 of 20. Two kernels 5% apart
+    /// are misordered a little more often (tests/tune/paired_race_test.cpp).
     static constexpr double settle_confidence = 0.90;
 
     /// Even at the low end of its paired interval, `other` is not faster than the leader by more
