@@ -123,7 +123,7 @@ struct DeviceExecutor::Impl {
           batch(b),
           max_prepared(std::max<std::size_t>(most, 1)),
           kept(building.cache),
-          device_memory(DeviceLimits::from(d.info()).device_memory),
+          device_memory(largest_device_local_heap(d.info())),
           cache(kept != nullptr ? kept->cache().handle() : VK_NULL_HANDLE) {
         if (building.threads > 0) {
             builder = std::make_unique<detail::PipelineBuilder>(

@@ -107,13 +107,19 @@ DeviceLimits DeviceLimits::from(const vulkan::PhysicalDeviceInfo& device) {
     limits.max_memory_allocation_size = device.max_memory_allocation_size;
     limits.capabilities = vulkan::capabilities(device);
     limits.host_memory = available_host_memory();
+    limits.device_memory = largest_device_local_heap(device);
+    return limits;
+}
+
+std::uint64_t largest_device_local_heap(const vulkan::PhysicalDeviceInfo& device) {
+    std::uint64_t largest = 0;
     for (std::uint32_t i = 0; i < device.memory.memoryHeapCount; ++i) {
         const VkMemoryHeap& heap = device.memory.memoryHeaps[i];
         if ((heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0) {
-            limits.device_memory = std::max<std::uint64_t>(limits.device_memory, heap.size);
+            largest = std::max<std::uint64_t>(largest, heap.size);
         }
     }
-    return limits;
+    return largest;
 }
 
 problem::DeviceProperties DeviceLimits::properties() const {

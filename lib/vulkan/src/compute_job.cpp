@@ -1,9 +1,9 @@
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <set>
 #include <string>
 
+#include <spvtune/base/duration_text.hpp>
 #include <spvtune/vulkan/compute_job.hpp>
 #include <spvtune/vulkan/error.hpp>
 
@@ -57,12 +57,6 @@ void compute_to_host_barrier(VkCommandBuffer commands) {
                    VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT);
 }
 
-std::string milliseconds(double ns) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f ms", ns / 1e6);
-    return text;
-}
-
 /// The windows of one submission cannot together take longer than the host waited for the
 /// whole submission (recording, submitting and reading the stamps back included). Readings that
 /// do are not times: a driver that misstates timestampPeriod or the valid bits, or stamps
@@ -75,8 +69,9 @@ void check_timestamps_plausible(const std::string& name, double device_ns, doubl
     if (device_ns <= host_ns * 1.05 + 2 * period + 50'000) {
         return;
     }
-    throw TimestampError(name + ": the device's timestamps read " + milliseconds(device_ns) +
-                         " for a submission that took " + milliseconds(host_ns) +
+    throw TimestampError(name + ": the device's timestamps read " +
+                         base::duration_text(device_ns / 1e9) + " for a submission that took " +
+                         base::duration_text(host_ns / 1e9) +
                          " by the host clock, which cannot be: " + info.identity.device_name +
                          "'s timestamps (a period of " + std::to_string(period) + " ns, " +
                          std::to_string(info.timestamp_valid_bits) +

@@ -1,7 +1,8 @@
 #include "worker/watchdog.hpp"
 
 #include <algorithm>
-#include <cstdio>
+
+#include <spvtune/base/duration_text.hpp>
 
 namespace spvtune::run::worker {
 namespace {
@@ -11,18 +12,6 @@ constexpr double unmeasured_kernel_s = 25;
 constexpr double least_kernel_s = 2;
 constexpr double slowdown_allowed = 50;
 constexpr double pipeline_build_s = 120;
-
-std::string text(double seconds) {
-    char out[32];
-    if (seconds < 1e-3) {
-        std::snprintf(out, sizeof out, "%.3g us", seconds * 1e6);
-    } else if (seconds < 1) {
-        std::snprintf(out, sizeof out, "%.3g ms", seconds * 1e3);
-    } else {
-        std::snprintf(out, sizeof out, "%.3g s", seconds);
-    }
-    return out;
-}
 
 }  // namespace
 
@@ -36,17 +25,17 @@ Watchdog::Watchdog(std::optional<std::chrono::duration<double>> kernel_timeout,
 
 Allowance Watchdog::kernel(const problem::ProblemKey& key) const {
     if (kernel_timeout_s_) {
-        return {*kernel_timeout_s_, "kernel timeout " + text(*kernel_timeout_s_)};
+        return {*kernel_timeout_s_, "kernel timeout " + base::duration_text(*kernel_timeout_s_)};
     }
     const auto found = keys_.find(key);
     if (found == keys_.end() || !found->second.best_s) {
-        return {unmeasured_kernel_s, "kernel timeout " + text(unmeasured_kernel_s) +
+        return {unmeasured_kernel_s, "kernel timeout " + base::duration_text(unmeasured_kernel_s) +
                                          ": nothing measured for the key yet"};
     }
     const double best = *found->second.best_s;
     const double seconds = std::max(least_kernel_s, slowdown_allowed * best);
-    return {seconds, "kernel timeout " + text(seconds) + " = max(2 s, 50x the key's best " +
-                         text(best) + ")"};
+    return {seconds, "kernel timeout " + base::duration_text(seconds) +
+                         " = max(2 s, 50x the key's best " + base::duration_text(best) + ")"};
 }
 
 Allowance Watchdog::prepare() const {
@@ -75,7 +64,7 @@ Allowance Watchdog::measure(const problem::ProblemKey& key, std::size_t candidat
         if (last != nullptr) {
             return {kernel_time.seconds + count * last->run_s + transfer_allowance_s,
                     kernel_time.why + ", plus " + std::to_string(all_runs) + " of its last " +
-                        text(last->run_s) + " runs and 1 s for transfers"};
+                        base::duration_text(last->run_s) + " runs and 1 s for transfers"};
         }
         return {count * kernel_time.seconds + transfer_allowance_s,
                 kernel_time.why + ", for each of " + std::to_string(all_runs) +
@@ -84,13 +73,13 @@ Allowance Watchdog::measure(const problem::ProblemKey& key, std::size_t candidat
     if (last != nullptr) {
         const double batch_s = last->run_s * static_cast<double>(last->runs);
         return {kernel_time.seconds + batch_s + transfer_allowance_s,
-                kernel_time.why + ", plus the last batch's " + text(batch_s) +
+                kernel_time.why + ", plus the last batch's " + base::duration_text(batch_s) +
                     " and 1 s for transfers"};
     }
     const double window = std::chrono::duration<double>(batch_.min_window).count();
     return {2 * kernel_time.seconds + window + transfer_allowance_s,
-            kernel_time.why + ", twice for a first sample's calibration, plus the " + text(window) +
-                " window and 1 s for transfers"};
+            kernel_time.why + ", twice for a first sample's calibration, plus the " +
+                base::duration_text(window) + " window and 1 s for transfers"};
 }
 
 void Watchdog::ran(const problem::ProblemKey& key, std::chrono::steady_clock::duration took) {

@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include <spvtune/base/digest.hpp>
+#include <spvtune/base/duration_text.hpp>
 #include <spvtune/problem/candidate_identity.hpp>
 #include <spvtune/run/output_check.hpp>
 #include <spvtune/run/worker_executor.hpp>
@@ -30,12 +30,6 @@ constexpr std::chrono::seconds start_timeout{120};
 constexpr std::chrono::seconds save_timeout{60};
 /// How long a stopped worker gets to end on SIGTERM before SIGKILL.
 constexpr std::chrono::milliseconds stop_grace{200};
-
-std::string seconds_text(double seconds) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g s", seconds);
-    return text;
-}
 
 }  // namespace
 
@@ -165,8 +159,8 @@ struct WorkerExecutor::Impl {
                 child->stop(stop_grace);
                 return tune::fail(fault(candidate, FaultKind::timed_out,
                                         op + " did not finish within " +
-                                            seconds_text(allowance.seconds) + " (" + allowance.why +
-                                            "); the worker was killed"));
+                                            base::duration_text(allowance.seconds) + " (" +
+                                            allowance.why + "); the worker was killed"));
             }
             const std::string ended = child->reap(std::chrono::seconds(1));
             return tune::fail(fault(candidate, FaultKind::crashed,

@@ -39,6 +39,10 @@ struct DeviceLimits {
     problem::DeviceProperties properties() const;
 };
 
+/// The size of the device's largest device-local memory heap (0: none), without reading the
+/// rest of its limits.
+std::uint64_t largest_device_local_heap(const vulkan::PhysicalDeviceInfo& device);
+
 /// Bytes of device memory a key needs: every buffer, plus a second copy of each checked buffer
 /// (candidates write their own copies, compared with the reference's).
 std::uint64_t device_bytes_needed(std::span<const problem::ResolvedBuffer> buffers);
