@@ -113,6 +113,16 @@ TEST_CASE("identical long outputs with one NaN anywhere match nothing, infinitie
     }
 }
 
+TEST_CASE("outputs holding a reference's exact bytes match it unless it holds NaN") {
+    const Problem problem = parse(saxpy_json());  // y: f32
+    CHECK(identical_outputs_match(problem, floats({1, inf, -0.0f})));
+    CHECK_FALSE(identical_outputs_match(problem, floats({1, nan, 3})));
+    CHECK_FALSE(identical_outputs_match(problem, CandidateOutputs{}));  // not one per comparison
+    auto json = saxpy_json();
+    json["buffers"]["y"]["type"] = "i32";
+    CHECK(identical_outputs_match(parse(json), ints({-1, 0, 7})));  // all ones is a value here
+}
+
 TEST_CASE("a verdict reached where the candidate ran answers for the reference it was against") {
     const Problem problem = parse(saxpy_json());
     const auto truth = std::make_shared<const CandidateOutputs>(floats({1, 2, 3}));

@@ -76,6 +76,11 @@ bool GuardedBuffer::holds(std::span<const std::byte> bytes) const {
     return bytes.size() == size_ && buffer_.holds(bytes, before_);
 }
 
+bool GuardedBuffer::holds(std::span<const std::byte> bytes, std::uint64_t offset) const {
+    return offset <= size_ && bytes.size() <= size_ - offset &&
+           buffer_.holds(bytes, before_ + offset);
+}
+
 std::optional<std::string> GuardedBuffer::check_guards(const problem::ResolvedBuffer& spec) {
     const std::uint64_t element = vulkan::element_size(spec.type);
     std::string message;

@@ -45,10 +45,14 @@ class GuardedBuffer {
     void upload(std::span<const std::byte> bytes);
     /// The buffer's range.
     std::vector<std::byte> download() const;
+    /// The size of the buffer's range in bytes.
+    std::uint64_t size() const { return size_; }
     /// Sets every byte of the buffer's range to `value`.
     void fill(std::byte value);
     /// Whether the buffer's range holds exactly `bytes`.
     bool holds(std::span<const std::byte> bytes) const;
+    /// Whether the buffer's range holds `bytes` from `offset` (bytes into the range) on.
+    bool holds(std::span<const std::byte> bytes, std::uint64_t offset) const;
 
     /// What a run wrote into the guard zones, e.g. "wrote past the end of 'dst': 22 elements
     /// (88 bytes) beyond its 1002"; nothing when the canaries are intact. Changed canaries are

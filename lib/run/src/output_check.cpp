@@ -360,6 +360,19 @@ std::optional<std::string> unwritten_by_reference(const problem::Problem& proble
     return message;
 }
 
+bool identical_outputs_match(const problem::Problem& problem, const CandidateOutputs& reference) {
+    const auto& comparisons = problem.reference.compare;
+    if (reference.buffers.size() != comparisons.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < comparisons.size(); ++i) {
+        if (holds_nan(problem.buffers[comparisons[i].buffer], reference.buffers[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool same_outputs(const CandidateOutputs& a, const CandidateOutputs& b) {
     if (&a == &b) {
         return true;

@@ -1,11 +1,13 @@
 // DeviceExecutor on lavapipe: what it keeps built between calls, and what it watches.
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include <doctest/doctest.h>
 
 #include <spvtune/run/device_executor.hpp>
 #include <spvtune/run/key_plan.hpp>
+#include <spvtune/run/output_check.hpp>
 
 #include "problem/problem_test_support.hpp"
 #include "vulkan/vulkan_fixture.hpp"
@@ -54,10 +56,11 @@ TEST_CASE("by default the device executor keeps every candidate of a small probl
     CHECK(executor.prepared_candidates() == 3);
 }
 
-TEST_CASE("a candidate timed before any checked run is watched for writes past its buffers") {
-    // A search reads a point before it checks it, and never checks one far behind: its timed
-    // runs must not leave a write past a buffer for the next candidate's check to be blamed for.
-    test::VulkanFixture vulkan;
+namespace {
+
+/// saxpy_json at n = 1000 with one saxpy candidate (the reference) and "overrun", which runs 22
+/// invocations past the 1000 elements of x and y, each writing y.
+testing::Json saxpy_and_overrun() {
     testing::Json json = testing::saxpy_json();
     json["keys"] = testing::Json::parse(R"({"list": [{"n": 1000}]})");
     json["candidates"][0].erase("grid");
@@ -70,12 +73,34 @@ TEST_CASE("a candidate timed before any checked run is watched for writes past i
     overrun["workgroups"][0] = "ceil_div(n + 22, 64)";
     json["candidates"].push_back(overrun);
     json["reference"]["candidate"] = "saxpy";
-    const Problem problem = testing::parse(json);
-    const KeyPlan plan = plan_key(problem, problem.keys.front().key, nullptr);
-    REQUIRE(plan.runnable.size() == 2);
-    const ResolvedCandidate& good = plan.runnable[0];
-    const ResolvedCandidate& bad = plan.runnable[1];
-    REQUIRE(problem.candidates[bad.candidate].name == "overrun");
+    return json;
+}
+
+/// A problem planned for its first key, with its two runnable candidates: `good` (the first, the
+/// reference) and `bad` (overrun).
+struct GoodAndOverrun {
+    explicit GoodAndOverrun(const testing::Json& json)
+        : problem(testing::parse(json)),
+          plan(plan_key(problem, problem.keys.front().key, nullptr)),
+          good((REQUIRE(plan.runnable.size() == 2), plan.runnable[0])),
+          bad(plan.runnable[1]) {
+        REQUIRE(problem.candidates[bad.candidate].name == "overrun");
+    }
+
+    Problem problem;
+    KeyPlan plan;
+    const ResolvedCandidate& good;
+    const ResolvedCandidate& bad;
+};
+
+}  // namespace
+
+TEST_CASE("a candidate timed before any checked run is watched for writes past its buffers") {
+    // A search reads a point before it checks it, and never checks one far behind: its timed
+    // runs must not leave a write past a buffer for the next candidate's check to be blamed for.
+    test::VulkanFixture vulkan;
+    const GoodAndOverrun planned(saxpy_and_overrun());
+    const auto& [problem, plan, good, bad] = planned;
 
     for (const std::uint32_t runs : {own_batch, 3U}) {
         CAPTURE(runs);
@@ -100,6 +125,82 @@ TEST_CASE("a candidate timed before any checked run is watched for writes past i
     const auto taken = executor.measure_samples(bad, plan, 2, 3);
     REQUIRE_FALSE(taken);
     CHECK_MESSAGE(testing::contains(taken.error(), "wrote past the end of 'y'"), taken.error());
+}
+
+TEST_CASE("a checked run whose outputs hold the reference's bytes gives the verdict, not them") {
+    test::VulkanFixture vulkan;
+    const GoodAndOverrun planned(saxpy_and_overrun());
+    const auto& [problem, plan, good, bad] = planned;
+    DeviceExecutor executor(problem, vulkan.device());
+    const auto ran = executor.run(good, plan);
+    REQUIRE(ran);
+    REQUIRE(ran.value().buffers.size() == 1);
+    const auto reference = std::make_shared<const CandidateOutputs>(ran.value());
+
+    // The same kernel again: its outputs are judged where they lie, and none is read back.
+    const auto same = executor.run_checked(good, plan, reference);
+    REQUIRE(same);
+    REQUIRE(same.value().verdict);
+    CHECK(same.value().verdict->reference == reference);
+    CHECK_FALSE(same.value().verdict->mismatch);
+    CHECK(same.value().buffers.empty());
+    CHECK(same.value().reading);
+    CHECK_FALSE(compare_outputs(problem, *reference, same.value()));
+
+    // Against outputs one element apart, the buffers come back and the comparison names it.
+    CandidateOutputs other = *reference;
+    other.buffers[0][4 * 17 + 3] ^= std::byte{0x20};  // an exponent bit of y[17]
+    const auto differs =
+        executor.run_checked(good, plan, std::make_shared<const CandidateOutputs>(other));
+    REQUIRE(differs);
+    CHECK_FALSE(differs.value().verdict);
+    CHECK(differs.value().buffers == reference->buffers);
+    const auto mismatch = compare_outputs(problem, other, differs.value());
+    REQUIRE(mismatch);
+    CHECK_MESSAGE(testing::contains(*mismatch, "1 of 1000 elements of y differ, at 17"), *mismatch);
+
+    // Right values, but written past the end of y: no verdict of a match, the buffers it held,
+    // and the comparison rejects it for the overrun.
+    const auto overran = executor.run_checked(bad, plan, reference);
+    REQUIRE(overran);
+    CHECK_FALSE(overran.value().verdict);
+    CHECK(overran.value().buffers == reference->buffers);
+    const auto rejected = compare_outputs(problem, *reference, overran.value());
+    REQUIRE(rejected);
+    CHECK_MESSAGE(testing::contains(*rejected, "wrote past the end of 'y': 22 elements"),
+                  *rejected);
+    // The guard zone was restored: the next check of a good run is a match again.
+    const auto after = executor.run_checked(good, plan, reference);
+    REQUIRE(after);
+    CHECK(after.value().verdict);
+}
+
+TEST_CASE("a checked run of a comparison's range is judged over that range where it lies") {
+    // The reference's bytes past the range are zeros (keep_checked_range), the device's are not.
+    test::VulkanFixture vulkan;
+    testing::Json json = saxpy_and_overrun();
+    json["reference"]["compare"]["y"]["range"] = testing::Json::parse(R"([100, 600])");
+    const GoodAndOverrun planned(json);
+    const auto& [problem, plan, good, bad] = planned;
+    DeviceExecutor executor(problem, vulkan.device());
+    const auto ran = executor.run(good, plan);
+    REQUIRE(ran);
+    const auto reference = std::make_shared<const CandidateOutputs>(ran.value());
+    const auto same = executor.run_checked(good, plan, reference);
+    REQUIRE(same);
+    REQUIRE(same.value().verdict);
+    CHECK(same.value().buffers.empty());
+
+    // One element apart inside the range is read back; outside it, it is not compared at all.
+    for (const std::size_t element : {std::size_t{599}, std::size_t{600}}) {
+        CAPTURE(element);
+        CandidateOutputs other = *reference;
+        other.buffers[0][4 * element + 3] ^= std::byte{0x20};
+        const auto checked =
+            executor.run_checked(good, plan, std::make_shared<const CandidateOutputs>(other));
+        REQUIRE(checked);
+        CHECK(checked.value().verdict.has_value() == (element == 600));
+    }
 }
 
 }  // namespace device_executor_test

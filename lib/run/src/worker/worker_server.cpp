@@ -80,11 +80,13 @@ class Server {
         }
         Message reply;
         if (op == "run") {
-            auto outputs = executor_.run(*resolved, *plan_);
+            const std::shared_ptr<const CandidateOutputs> reference = checked_against(header);
+            auto outputs = reference ? executor_.run_checked(*resolved, *plan_, reference)
+                                     : executor_.run(*resolved, *plan_);
             if (!outputs) {
                 return failure(outputs.error());
             }
-            return run_reply(header, std::move(outputs.value()));
+            return run_reply(header, reference.get(), std::move(outputs.value()));
         }
         if (op == "measure" && header.contains("samples")) {
             auto taken =
@@ -114,18 +116,26 @@ class Server {
     bool device_lost() const { return executor_.device_lost(); }
 
   private:
-    /// A run's outputs: compared here with the reference the request names when this worker
-    /// holds it (only a mismatch's buffers then travel), else sent back whole.
-    Message run_reply(const nlohmann::json& header, CandidateOutputs outputs) {
+    /// The reference outputs a run request names to be checked against, when this worker holds
+    /// them; null when it names none or one this worker does not hold.
+    std::shared_ptr<const CandidateOutputs> checked_against(const nlohmann::json& header) const {
         const auto check = header.find("check");
-        if (check != header.end() && check->is_number_unsigned()) {
-            if (const auto found = references_.find(check->get<std::uint64_t>());
-                found != references_.end()) {
-                std::optional<std::string> mismatch =
-                    compare_outputs(problem_, found->second, outputs);
-                return worker::outputs_reply(std::move(outputs), std::move(mismatch));
-            }
-        } else {
+        if (check == header.end() || !check->is_number_unsigned()) {
+            return nullptr;
+        }
+        const auto found = references_.find(check->get<std::uint64_t>());
+        return found == references_.end() ? nullptr : found->second;
+    }
+
+    /// A run's outputs: compared here with `reference` when the request named one this worker
+    /// holds (only a mismatch's buffers then travel), else sent back whole.
+    Message run_reply(const nlohmann::json& header, const CandidateOutputs* reference,
+                      CandidateOutputs outputs) {
+        if (reference != nullptr) {
+            std::optional<std::string> mismatch = compare_outputs(problem_, *reference, outputs);
+            return worker::outputs_reply(std::move(outputs), std::move(mismatch));
+        }
+        if (!header.contains("check")) {
             last_run_ = outputs;  // it may be the key's truth: keep_reference takes it
         }
         return worker::outputs_reply(std::move(outputs), std::nullopt);
@@ -152,7 +162,8 @@ class Server {
         if (references_.size() >= worker::kept_references) {
             references_.erase(references_.begin());  // the oldest id
         }
-        references_.insert_or_assign(reference.first, std::move(reference.second));
+        references_.insert_or_assign(
+            reference.first, std::make_shared<const CandidateOutputs>(std::move(reference.second)));
         Message reply;
         reply.header["ok"] = true;
         return reply;
@@ -268,7 +279,7 @@ class Server {
     std::optional<KeyPlan> plan_;
     /// The references checked runs are compared with, by the tuner's id (it numbers them in
     /// order, so the first is the oldest).
-    std::map<std::uint64_t, CandidateOutputs> references_;
+    std::map<std::uint64_t, std::shared_ptr<const CandidateOutputs>> references_;
     /// The outputs of the last unchecked run, until a keep_reference or the next such run.
     std::optional<CandidateOutputs> last_run_;
 };

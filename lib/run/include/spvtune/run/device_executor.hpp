@@ -53,6 +53,12 @@ class DeviceExecutor final : public CandidateExecutor {
 
     tune::Result<CandidateOutputs> run(const problem::ResolvedCandidate& candidate,
                                        const KeyPlan& plan) override;
+    /// run(); when the outputs hold `reference`'s bytes over their checked ranges (and those
+    /// bytes hold no NaN, which matches nothing) and the run broke nothing, the verdict that they
+    /// match (against `reference`) instead of the buffers, which are then not read back.
+    tune::Result<CandidateOutputs> run_checked(
+        const problem::ResolvedCandidate& candidate, const KeyPlan& plan,
+        const std::shared_ptr<const CandidateOutputs>& reference) override;
     tune::Result<tune::Sample> measure(const problem::ResolvedCandidate& candidate,
                                        const KeyPlan& plan, std::uint32_t runs) override;
     tune::Result<std::vector<tune::Sample>> measure_samples(

@@ -57,6 +57,12 @@ std::optional<std::string> compare_outputs(const problem::Problem& problem,
                                            const CandidateOutputs& want,
                                            const CandidateOutputs& got);
 
+/// Whether a candidate's outputs that hold exactly `reference`'s bytes match them: true unless
+/// a compared floating-point buffer holds NaN, which matches nothing. An executor that finds a
+/// run's outputs equal to these bytes where they lie can then give the verdict without reading
+/// them back.
+bool identical_outputs_match(const problem::Problem& problem, const CandidateOutputs& reference);
+
 /// Whether `a` and `b` hold the same bytes in every buffer (their violations aside): how a
 /// verdict's reference is recognised.
 bool same_outputs(const CandidateOutputs& a, const CandidateOutputs& b);
