@@ -352,34 +352,54 @@ struct DeviceExecutor::Impl {
 
     /// Whether the compared buffers hold `reference`'s bytes over their checked ranges, read
     /// where they lie, and bytes equal to the reference's match it. Outside those ranges
-    /// keep_checked_range zeroes the reference's and a candidate's bytes alike.
+    /// keep_checked_range zeroes a candidate's bytes as it did the reference's; a reference not
+    /// zero there (not made that way) is never matched in place. Only where the buffers are
+    /// host-visible: elsewhere a look in place is a download, and a mismatch would then take two.
     bool holds_reference(const KeyState& key_state, const KeyPlan& plan,
                          const std::shared_ptr<const CandidateOutputs>& reference) {
+        const auto& comparisons = problem.reference.compare;
         if (reference != judged_reference) {
             judged_reference = reference;
-            judged_reference_matches = identical_outputs_match(problem, *reference);
+            judged_reference_matches = reference->buffers.size() == comparisons.size() &&
+                                       identical_outputs_match(problem, *reference);
+            for (std::size_t i = 0; i < comparisons.size() && judged_reference_matches; ++i) {
+                const auto [begin, end] =
+                    checked_bytes(plan, comparisons[i], reference->buffers[i]);
+                const std::vector<std::byte>& bytes = reference->buffers[i];
+                const auto zero = [](std::byte b) { return b == std::byte{0}; };
+                judged_reference_matches =
+                    std::all_of(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(begin),
+                                zero) &&
+                    std::all_of(bytes.begin() + static_cast<std::ptrdiff_t>(end), bytes.end(),
+                                zero);
+            }
         }
         if (!judged_reference_matches) {
             return false;
         }
-        const auto& comparisons = problem.reference.compare;
         for (std::size_t i = 0; i < comparisons.size(); ++i) {
-            const problem::ResolvedBuffer& buffer = plan.buffers.at(comparisons[i].buffer);
             const detail::GuardedBuffer& held = *key_state.buffers.at(comparisons[i].buffer);
             const std::span<const std::byte> bytes = reference->buffers[i];
-            if (bytes.size() != held.size()) {
+            if (!held.host_visible() || bytes.size() != held.size()) {
                 return false;
             }
-            const std::size_t size = vulkan::element_size(buffer.type);
-            const std::size_t begin =
-                std::min<std::size_t>(buffer.checked.first * size, bytes.size());
-            const std::size_t end =
-                std::clamp<std::size_t>(buffer.checked.second * size, begin, bytes.size());
+            const auto [begin, end] = checked_bytes(plan, comparisons[i], bytes);
             if (!held.holds(bytes.subspan(begin, end - begin), begin)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /// The bytes of `bytes` (a compared buffer's contents) that its comparison checks, as
+    /// keep_checked_range takes them: [first, second).
+    static std::pair<std::size_t, std::size_t> checked_bytes(const KeyPlan& plan,
+                                                             const problem::Comparison& comparison,
+                                                             std::span<const std::byte> bytes) {
+        const problem::ResolvedBuffer& buffer = plan.buffers.at(comparison.buffer);
+        const std::size_t size = vulkan::element_size(buffer.type);
+        const std::size_t begin = std::min<std::size_t>(buffer.checked.first * size, bytes.size());
+        return {begin, std::clamp<std::size_t>(buffer.checked.second * size, begin, bytes.size())};
     }
 
     /// After the timed runs of a candidate that no run() looked at for this key: what they

@@ -47,6 +47,8 @@ class GuardedBuffer {
     std::vector<std::byte> download() const;
     /// The size of the buffer's range in bytes.
     std::uint64_t size() const { return size_; }
+    /// Whether the host reads the buffer where it lies (no staging copy).
+    bool host_visible() const noexcept { return buffer_.host_visible(); }
     /// Sets every byte of the buffer's range to `value`.
     void fill(std::byte value);
     /// Whether the buffer's range holds exactly `bytes`.

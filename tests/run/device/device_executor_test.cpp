@@ -82,8 +82,9 @@ struct GoodAndOverrun {
     explicit GoodAndOverrun(const testing::Json& json)
         : problem(testing::parse(json)),
           plan(plan_key(problem, problem.keys.front().key, nullptr)),
-          good((REQUIRE(plan.runnable.size() == 2), plan.runnable[0])),
-          bad(plan.runnable[1]) {
+          good(plan.runnable.at(0)),
+          bad(plan.runnable.at(1)) {
+        REQUIRE(plan.runnable.size() == 2);
         REQUIRE(problem.candidates[bad.candidate].name == "overrun");
     }
 
@@ -191,16 +192,66 @@ TEST_CASE("a checked run of a comparison's range is judged over that range where
     REQUIRE(same.value().verdict);
     CHECK(same.value().buffers.empty());
 
-    // One element apart inside the range is read back; outside it, it is not compared at all.
-    for (const std::size_t element : {std::size_t{599}, std::size_t{600}}) {
+    // A reference one element apart at either end of the range, or just outside it (where
+    // keep_checked_range would have left a zero), is never matched in place: the outputs are
+    // read back, and the comparison finds the element, as it did before any look in place.
+    for (const std::size_t element :
+         {std::size_t{99}, std::size_t{100}, std::size_t{599}, std::size_t{600}}) {
         CAPTURE(element);
         CandidateOutputs other = *reference;
         other.buffers[0][4 * element + 3] ^= std::byte{0x20};
         const auto checked =
             executor.run_checked(good, plan, std::make_shared<const CandidateOutputs>(other));
         REQUIRE(checked);
-        CHECK(checked.value().verdict.has_value() == (element == 600));
+        CHECK_FALSE(checked.value().verdict);
+        const auto mismatch = compare_outputs(problem, other, checked.value());
+        REQUIRE(mismatch);
+        CHECK_MESSAGE(testing::contains(*mismatch, "differ, at " + std::to_string(element)),
+                      *mismatch);
     }
+}
+
+TEST_CASE("a checked run never matches a reference that holds NaN, even byte for byte") {
+    // NaN matches nothing: the reference kernel run again gives the same NaN bytes at d[3..7],
+    // and they are read back and compared rather than judged equal where they lie.
+    test::VulkanFixture vulkan;
+    const testing::Json json = testing::Json::parse(R"json({
+        "name": "nan-reference",
+        "parameters": {"n": {"type": "int"}},
+        "keys": {"list": [{"n": 64}]},
+        "buffers": {
+            "s": {"type": "f32", "count": "n", "role": "input",
+                  "init": {"random": {"seed": 5, "min": -1, "max": 1}}},
+            "d": {"type": "f32", "count": "n", "role": "output"}
+        },
+        "candidates": [{
+            "name": "ref", "glsl": "",
+            "specialization": {"0": 1, "NAN_FROM": 3, "NAN_TO": 8},
+            "workgroups": [1, 1, 1], "push_constants": [{"type": "u32", "value": "n"}],
+            "bindings": {"0": "s", "1": "d"}
+        }],
+        "reference": {"candidate": "ref", "compare": {"d": {"rtol": 1e-6}}}
+    })json");
+    testing::Json with_source = json;
+    with_source["candidates"][0]["glsl"] =
+        (testing::config_dir / ".." / "tests" / "cli" / "kernels" / "nan_reference.comp").string();
+    const Problem problem = testing::parse(with_source);
+    const KeyPlan plan = plan_key(problem, problem.keys.front().key, nullptr);
+    REQUIRE(plan.runnable.size() == 1);
+    DeviceExecutor executor(problem, vulkan.device());
+    const auto ran = executor.run(plan.runnable[0], plan);
+    REQUIRE(ran);
+    const auto reference = std::make_shared<const CandidateOutputs>(ran.value());
+    REQUIRE_FALSE(identical_outputs_match(problem, *reference));
+
+    const auto again = executor.run_checked(plan.runnable[0], plan, reference);
+    REQUIRE(again);
+    CHECK_FALSE(again.value().verdict);
+    CHECK(again.value().buffers == reference->buffers);
+    const auto mismatch = compare_outputs(problem, *reference, again.value());
+    REQUIRE(mismatch);
+    CHECK_MESSAGE(testing::contains(*mismatch, "5 of 64 elements of d differ, at 3, 4, 5, 6, 7"),
+                  *mismatch);
 }
 
 }  // namespace device_executor_test
