@@ -363,9 +363,9 @@ struct DeviceExecutor::Impl {
             judged_reference_matches = reference->buffers.size() == comparisons.size() &&
                                        identical_outputs_match(problem, *reference);
             for (std::size_t i = 0; i < comparisons.size() && judged_reference_matches; ++i) {
-                const auto [begin, end] =
-                    checked_bytes(plan, comparisons[i], reference->buffers[i]);
                 const std::vector<std::byte>& bytes = reference->buffers[i];
+                const auto [begin, end] =
+                    checked_bytes(plan.buffers.at(comparisons[i].buffer), bytes.size());
                 const auto zero = [](std::byte b) { return b == std::byte{0}; };
                 judged_reference_matches =
                     std::all_of(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -383,23 +383,13 @@ struct DeviceExecutor::Impl {
             if (!held.host_visible() || bytes.size() != held.size()) {
                 return false;
             }
-            const auto [begin, end] = checked_bytes(plan, comparisons[i], bytes);
+            const auto [begin, end] =
+                checked_bytes(plan.buffers.at(comparisons[i].buffer), bytes.size());
             if (!held.holds(bytes.subspan(begin, end - begin), begin)) {
                 return false;
             }
         }
         return true;
-    }
-
-    /// The bytes of `bytes` (a compared buffer's contents) that its comparison checks, as
-    /// keep_checked_range takes them: [first, second).
-    static std::pair<std::size_t, std::size_t> checked_bytes(const KeyPlan& plan,
-                                                             const problem::Comparison& comparison,
-                                                             std::span<const std::byte> bytes) {
-        const problem::ResolvedBuffer& buffer = plan.buffers.at(comparison.buffer);
-        const std::size_t size = vulkan::element_size(buffer.type);
-        const std::size_t begin = std::min<std::size_t>(buffer.checked.first * size, bytes.size());
-        return {begin, std::clamp<std::size_t>(buffer.checked.second * size, begin, bytes.size())};
     }
 
     /// After the timed runs of a candidate that no run() looked at for this key: what they

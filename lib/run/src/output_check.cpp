@@ -433,6 +433,13 @@ std::optional<std::string> compare_outputs(const problem::Problem& problem,
     return message;
 }
 
+std::pair<std::size_t, std::size_t> checked_bytes(const problem::ResolvedBuffer& buffer,
+                                                  std::size_t size) {
+    const std::size_t element = vulkan::element_size(buffer.type);
+    const std::size_t begin = std::min<std::size_t>(buffer.checked.first * element, size);
+    return {begin, std::clamp<std::size_t>(buffer.checked.second * element, begin, size)};
+}
+
 void keep_checked_range(const problem::Problem& problem,
                         std::span<const problem::ResolvedBuffer> buffers,
                         CandidateOutputs& outputs) {
@@ -447,10 +454,7 @@ void keep_checked_range(const problem::Problem& problem,
             continue;
         }
         std::vector<std::byte>& bytes = outputs.buffers[i];
-        const std::size_t size = vulkan::element_size(buffer.type);
-        const std::size_t begin = std::min<std::size_t>(buffer.checked.first * size, bytes.size());
-        const std::size_t end =
-            std::clamp<std::size_t>(buffer.checked.second * size, begin, bytes.size());
+        const auto [begin, end] = checked_bytes(buffer, bytes.size());
         std::fill(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(begin), std::byte{0});
         std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(end), bytes.end(), std::byte{0});
     }

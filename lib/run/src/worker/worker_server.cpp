@@ -119,12 +119,19 @@ class Server {
     /// The reference outputs a run request names to be checked against, when this worker holds
     /// them; null when it names none or one this worker does not hold.
     std::shared_ptr<const CandidateOutputs> checked_against(const nlohmann::json& header) const {
+        const std::optional<std::uint64_t> id = check_id(header);
+        const auto found = id ? references_.find(*id) : references_.end();
+        return found == references_.end() ? nullptr : found->second;
+    }
+
+    /// The id of the reference a run request names to be checked against; none when it names
+    /// none (or not as an id).
+    static std::optional<std::uint64_t> check_id(const nlohmann::json& header) {
         const auto check = header.find("check");
         if (check == header.end() || !check->is_number_unsigned()) {
-            return nullptr;
+            return std::nullopt;
         }
-        const auto found = references_.find(check->get<std::uint64_t>());
-        return found == references_.end() ? nullptr : found->second;
+        return check->get<std::uint64_t>();
     }
 
     /// A run's outputs: compared here with `reference` when the request named one this worker
@@ -135,8 +142,7 @@ class Server {
             std::optional<std::string> mismatch = compare_outputs(problem_, *reference, outputs);
             return worker::outputs_reply(std::move(outputs), std::move(mismatch));
         }
-        if (const auto check = header.find("check");
-            check == header.end() || !check->is_number_unsigned()) {
+        if (!check_id(header)) {
             last_run_ = outputs;  // it may be the key's truth: keep_reference takes it
         }
         return worker::outputs_reply(std::move(outputs), std::nullopt);

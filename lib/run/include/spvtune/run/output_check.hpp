@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <spvtune/problem/problem.hpp>
@@ -101,5 +102,10 @@ bool agree_where_reference_not_finite(const problem::Problem& problem,
 void keep_checked_range(const problem::Problem& problem,
                         std::span<const problem::ResolvedBuffer> buffers,
                         CandidateOutputs& outputs);
+
+/// The bytes of a checked buffer's contents (`size` bytes of `buffer`) that its comparison
+/// covers, [first, second), clamped to them: what keep_checked_range keeps.
+std::pair<std::size_t, std::size_t> checked_bytes(const problem::ResolvedBuffer& buffer,
+                                                  std::size_t size);
 
 }  // namespace spvtune::run
