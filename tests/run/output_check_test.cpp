@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <spvtune/run/output_check.hpp>
+#include <spvtune/vulkan/host_data.hpp>
 
 #include "problem/problem_test_support.hpp"
 
@@ -69,45 +70,54 @@ TEST_CASE("identical f16 outputs holding NaN match nothing, infinities match") {
 
 TEST_CASE("identical long outputs with one NaN anywhere match nothing, infinities match") {
     // Long enough for the scan's lanes, its 4 KiB blocks and a tail, each NaN or infinity placed
-    // at an edge of one of them; NaN with either sign and a signalling one. f16 elements sit in
-    // the kernel's 4-byte stride as whole elements, as in the test above.
+    // at an edge of one of them; NaN with either sign and a signalling one. The comparison reads
+    // only the buffer's element type, so f64 is set on the parsed problem: no kernel of the test
+    // support writes 8-byte elements, and parsing checks the type against the kernel's stride.
     struct Type {
-        std::string name;
+        spvtune::vulkan::ElementType type;
         std::size_t size;
-        std::uint32_t one;
-        std::vector<std::uint32_t> nans;
-        std::vector<std::uint32_t> infinities;
+        std::uint64_t one;
+        std::vector<std::uint64_t> nans;
+        std::vector<std::uint64_t> infinities;
     };
     const std::vector<Type> types{
-        {"f32", 4, 0x3f800000, {0x7fc00000, 0xffc00001, 0x7f800001}, {0x7f800000, 0xff800000}},
-        {"f16", 2, 0x3c00, {0x7e00, 0xfe01, 0x7c01}, {0x7c00, 0xfc00}}};
+        {spvtune::vulkan::ElementType::f32,
+         4,
+         0x3f800000,
+         {0x7fc00000, 0xffc00001, 0x7f800001},
+         {0x7f800000, 0xff800000}},
+        {spvtune::vulkan::ElementType::f16, 2, 0x3c00, {0x7e00, 0xfe01, 0x7c01}, {0x7c00, 0xfc00}},
+        {spvtune::vulkan::ElementType::f64,
+         8,
+         0x3ff0000000000000,
+         {0x7ff8000000000000, 0xfff8000000000001, 0x7ff0000000000001, 0x7ff0000100000000},
+         {0x7ff0000000000000, 0xfff0000000000000}}};
     const std::size_t count = 5003;  // 8 lanes leave a tail of 3
     for (const Type& type : types) {
-        CAPTURE(type.name);
-        auto json = saxpy_json();
-        json["buffers"]["y"]["type"] = type.name;
-        const Problem problem = parse(json);
-        const auto holding = [&](std::size_t at, std::uint32_t bits) {
+        CAPTURE(spvtune::vulkan::to_string(type.type));
+        Problem problem = parse(saxpy_json());
+        problem.buffers[problem.reference.compare.at(0).buffer].type = type.type;
+        const auto holding = [&](std::size_t at, std::uint64_t bits) {
             std::vector<std::byte> bytes;
             for (std::size_t i = 0; i < count; ++i) {
-                const std::uint32_t value = i == at ? bits : type.one;
+                const std::uint64_t value = i == at ? bits : type.one;
                 const auto* from = reinterpret_cast<const std::byte*>(&value);
                 bytes.insert(bytes.end(), from, from + type.size);  // little-endian, as the device
             }
             return CandidateOutputs{{bytes}, {}};
         };
-        for (const std::size_t at :
-             {std::size_t{0}, std::size_t{7}, std::size_t{8}, std::size_t{1023}, std::size_t{1024},
-              std::size_t{2048}, std::size_t{4095}, count - 1}) {
+        const std::size_t block = 4096 / type.size;
+        for (const std::size_t at : {std::size_t{0}, std::size_t{7}, std::size_t{8}, block - 1,
+                                     block, 2 * block - 1, count - 1}) {
             CAPTURE(at);
-            for (const std::uint32_t bits : type.nans) {
+            for (const std::uint64_t bits : type.nans) {
                 CHECK_FALSE(identical_outputs_match(problem, holding(at, bits)));
                 const auto report = compare_outputs(problem, holding(at, bits), holding(at, bits));
                 REQUIRE(report);
                 CHECK(
                     report->ends_with("1 of 5003 elements of y differ, at " + std::to_string(at)));
             }
-            for (const std::uint32_t bits : type.infinities) {
+            for (const std::uint64_t bits : type.infinities) {
                 CHECK(identical_outputs_match(problem, holding(at, bits)));
                 CHECK_FALSE(compare_outputs(problem, holding(at, bits), holding(at, bits)));
             }
