@@ -130,7 +130,13 @@ std::optional<LogTimeSurrogate> BayesProposer::fitted(const SearchRun& run) {
         return std::nullopt;
     }
     const bool refit = !fitted_ || run.measured() >= fitted_at_ + refit_every;
-    LogTimeSurrogate surrogate = refit ? LogTimeSurrogate(std::move(inputs), log_ns)
+    if (refit) {
+        const std::optional<double> spread = run.reading_spread();
+        quiet_ = spread && *spread <= quiet_spread;
+    }
+    const SurrogateTerms terms =
+        quiet_ ? SurrogateTerms::joint_and_one_parameter : SurrogateTerms::joint;
+    LogTimeSurrogate surrogate = refit ? LogTimeSurrogate(std::move(inputs), log_ns, terms)
                                        : LogTimeSurrogate(std::move(inputs), log_ns, *fitted_);
     if (refit) {
         fitted_ = surrogate.settings();
@@ -218,12 +224,14 @@ std::vector<std::size_t> BayesProposer::predicted_pair_moves(const SearchRun& ru
 }
 
 std::optional<std::size_t> bayes_phase(SearchRun& run, BayesProposer& proposer,
-                                       std::size_t patience) {
+                                       std::size_t patience,
+                                       std::optional<std::size_t> quiet_patience) {
     const std::vector<std::size_t> ranked = run.by_median();
     std::optional<std::size_t> best = ranked.empty() ? std::nullopt : std::optional(ranked.front());
     std::size_t fruitless = 0;
     while (run.can_propose()) {
-        if (fruitless >= patience && run.measured() >= std::min(grid_min_points, run.size())) {
+        const std::size_t limit = proposer.quiet() ? quiet_patience.value_or(patience) : patience;
+        if (fruitless >= limit && run.measured() >= std::min(grid_min_points, run.size())) {
             break;
         }
         const std::optional<std::size_t> p = proposer.next(run);

@@ -33,6 +33,15 @@ class BayesProposer {
     /// proposed, the largest it found; nullopt when that point came from the seeded order.
     std::optional<double> last_expected_gain() const { return last_gain_; }
 
+    /// Whether the last fit found the readings quiet (SearchRun::reading_spread() at most
+    /// `quiet_spread`) and so gave the surrogate one-parameter terms. Under lavapipe's noise
+    /// they cost seeds: a point whose levels each read slow on average, but which one lucky
+    /// reading made the recorded best, is predicted slow and never measured (replayed over 40
+    /// seeds, the 384-point split-K recording came within 5% of its best in 25 to 34 seeds
+    /// with them, against 36 without).
+    bool quiet() const { return quiet_; }
+    static constexpr double quiet_spread = 0.1;
+
   private:
     /// The surrogate of every measured point (its settings searched again when due); nullopt
     /// while too few are measured to fit.
@@ -43,12 +52,15 @@ class BayesProposer {
     std::optional<LogTimeSurrogate::Settings> fitted_;
     std::size_t fitted_at_ = 0;
     std::optional<double> last_gain_;
+    bool quiet_ = false;
 };
 
 /// Bayesian optimisation's proposals until `patience` points in a row found nothing clearly
-/// better than the fastest measured (failures count only once a point ran), the space is
-/// measured, or the budget or limit is met: the fastest point measured, nullopt when none ran.
+/// better than the fastest measured (failures count only once a point ran; `quiet_patience`
+/// instead while the proposer finds the readings quiet), the space is measured, or the budget
+/// or limit is met: the fastest point measured, nullopt when none ran.
 std::optional<std::size_t> bayes_phase(SearchRun& run, BayesProposer& proposer,
-                                       std::size_t patience);
+                                       std::size_t patience,
+                                       std::optional<std::size_t> quiet_patience = std::nullopt);
 
 }  // namespace spvtune::tune::detail

@@ -1,6 +1,7 @@
 #include "search_run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -211,6 +212,26 @@ bool SearchRun::clearly_faster(std::size_t a, std::size_t b) const {
         return false;
     }
     return *faster < summarize(state_[b].samples).ci_low_ns;
+}
+
+std::optional<double> SearchRun::reading_spread() const {
+    std::vector<double> spreads;
+    for (const PointState& state : state_) {
+        if (state.dropped || state.samples.size() < 3) {
+            continue;
+        }
+        std::array<double, 3> first{state.samples[0], state.samples[1], state.samples[2]};
+        std::ranges::sort(first);
+        if (first[1] > 0.0) {
+            spreads.push_back((first[2] - first[0]) / first[1]);
+        }
+    }
+    if (spreads.empty()) {
+        return std::nullopt;
+    }
+    const auto middle = spreads.begin() + static_cast<std::ptrdiff_t>(spreads.size() / 2);
+    std::ranges::nth_element(spreads, middle);
+    return *middle;
 }
 
 std::vector<std::size_t> SearchRun::by_median() const {

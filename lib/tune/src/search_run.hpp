@@ -70,6 +70,10 @@ class SearchRun {
     /// interval: faster by more than `b`'s own readings vary (false when either has none).
     bool clearly_faster(std::size_t a, std::size_t b) const;
 
+    /// How far repeated readings of one point lie apart: of the points with at least three
+    /// search samples, the median of their first three's range over their middle (nullopt:
+    /// none has three). About 0.02 on a GPU, 0.2 to 1 on lavapipe on a shared machine.
+    std::optional<double> reading_spread() const;
     /// Touched, not dropped points with search samples, fastest median first (ties: position).
     std::vector<std::size_t> by_median() const;
 

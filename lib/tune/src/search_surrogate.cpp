@@ -19,6 +19,12 @@ constexpr double family_apart = 16.0;
 /// Points fitted before each parameter gets its own length scale.
 constexpr std::size_t per_parameter_from = 40;
 
+/// The Matern 5/2 correlation at a squared scaled distance.
+double matern(double squared) {
+    const double r = std::sqrt(5.0 * squared);
+    return (1.0 + r + r * r / 3.0) * std::exp(-r);
+}
+
 double normal_density(double z) {
     return std::exp(-0.5 * z * z) / std::sqrt(2 * std::numbers::pi);
 }
@@ -44,18 +50,19 @@ void LogTimeSurrogate::standardise(const std::vector<double>& log_ns) {
 }
 
 LogTimeSurrogate::LogTimeSurrogate(std::vector<SurrogateInput> inputs,
-                                   const std::vector<double>& log_ns)
+                                   const std::vector<double>& log_ns, SurrogateTerms terms)
     : inputs_(std::move(inputs)) {
     standardise(log_ns);
     std::size_t axes = 0;
     for (const SurrogateInput& input : inputs_) {
         axes = std::max(axes, input.levels.size());
     }
+    const double share = terms == SurrogateTerms::joint_and_one_parameter ? 0.5 : 0.0;
     double best_fit = -std::numeric_limits<double>::infinity();
-    Settings best{std::vector<double>(axes, length_scales[1]), noise_levels.back()};
+    Settings best{std::vector<double>(axes, length_scales[1]), noise_levels.back(), share};
     for (const double length : length_scales) {
         for (const double noise : noise_levels) {
-            settings_ = {std::vector<double>(axes, length), noise};
+            settings_ = {std::vector<double>(axes, length), noise, share};
             if (const double fit = factorise(); fit > best_fit) {
                 best_fit = fit;
                 best = settings_;
@@ -92,17 +99,55 @@ LogTimeSurrogate::LogTimeSurrogate(std::vector<SurrogateInput> inputs,
 }
 
 double LogTimeSurrogate::covariance(const SurrogateInput& a, const SurrogateInput& b) const {
-    double squared = a.family == b.family ? 0.0 : family_apart;
-    for (std::size_t i = 0; i < a.levels.size() && i < b.levels.size(); ++i) {
+    const bool same_family = a.family == b.family;
+    const double share = settings_.one_parameter_share;
+    const std::size_t axes = std::min(a.levels.size(), b.levels.size());
+    double squared = same_family ? 0.0 : family_apart;
+    double one_parameter_sum = 0.0;
+    for (std::size_t i = 0; i < axes; ++i) {
         const double length = i < settings_.lengths.size() ? settings_.lengths[i] : 1.0;
         const double d = (a.levels[i] - b.levels[i]) / length;
         squared += d * d;
+        if (share > 0.0) {
+            one_parameter_sum += one_parameter_term(i, a.levels[i] - b.levels[i]);
+        }
     }
-    const double r = std::sqrt(5.0 * squared);
-    return (1.0 + r + r * r / 3.0) * std::exp(-r);
+    if (share <= 0.0 || axes == 0) {
+        return matern(squared);
+    }
+    // Families share no level effects: one family's levels say nothing of another's.
+    const double one_parameter = same_family ? one_parameter_sum / static_cast<double>(axes) : 0.0;
+    return (1.0 - share) * matern(squared) + share * one_parameter;
+}
+
+void LogTimeSurrogate::tabulate() {
+    one_parameter_table_.clear();
+    if (settings_.one_parameter_share <= 0.0) {
+        return;
+    }
+    for (const double length : settings_.lengths) {
+        std::vector<double>& table = one_parameter_table_.emplace_back(table_steps + 2);
+        for (std::size_t step = 0; step < table.size(); ++step) {
+            const double d = static_cast<double>(step) / table_steps / length;
+            table[step] = matern(d * d);
+        }
+    }
+}
+
+double LogTimeSurrogate::one_parameter_term(std::size_t axis, double difference) const {
+    if (axis >= one_parameter_table_.size()) {
+        const double d = difference;  // a parameter with no length of its own has length 1
+        return matern(d * d);
+    }
+    // Levels are scaled to [0, 1], so the difference is too; linear between steps.
+    const double at = std::min(std::fabs(difference), 1.0) * table_steps;
+    const auto step = static_cast<std::size_t>(at);
+    const std::vector<double>& table = one_parameter_table_[axis];
+    return table[step] + (at - static_cast<double>(step)) * (table[step + 1] - table[step]);
 }
 
 double LogTimeSurrogate::factorise() {
+    tabulate();
     const std::size_t n = inputs_.size();
     lower_.assign(n * n, 0.0);
     for (std::size_t i = 0; i < n; ++i) {

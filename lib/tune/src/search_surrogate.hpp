@@ -18,6 +18,16 @@ struct SurrogatePrediction {
     double deviation = 0.0;
 };
 
+/// Which terms a LogTimeSurrogate's covariance may hold.
+enum class SurrogateTerms {
+    /// The joint term only: every parameter's level together sets how alike two points are.
+    joint,
+    /// Half the variance in the joint term and half in a sum of one-parameter terms: what each
+    /// level does whatever the others are, which a few dozen points of a space of ten
+    /// parameters tell where the joint term alone sees every unmeasured point as far from all.
+    joint_and_one_parameter,
+};
+
 /// A Gaussian process over grid points (Matern 5/2 on the scaled levels), fitted to log-times:
 /// cheap enough to fit after every measured point of a search of a few hundred, and smooth
 /// enough between levels that the points near a fast one are predicted fast. Its length scale
@@ -28,12 +38,15 @@ class LogTimeSurrogate {
   public:
     /// Fits to `inputs` with their log-times `log_ns` (same length, at least two, finite): tries
     /// 12 settings, and from 40 points on 4 more per parameter.
-    LogTimeSurrogate(std::vector<SurrogateInput> inputs, const std::vector<double>& log_ns);
+    LogTimeSurrogate(std::vector<SurrogateInput> inputs, const std::vector<double>& log_ns,
+                     SurrogateTerms terms = SurrogateTerms::joint);
 
-    /// Per-parameter length scales and the noise, to reuse in the next fit.
+    /// Per-parameter length scales, the noise and the share of the one-parameter terms, to reuse
+    /// in the next fit.
     struct Settings {
         std::vector<double> lengths;
         double noise = 0.01;
+        double one_parameter_share = 0.0;
     };
     /// Fits with `settings` as they are (no search of the grid), for the points in between
     /// full fits.
@@ -59,6 +72,14 @@ class LogTimeSurrogate {
     double mean_ = 0.0;
     double scale_ = 1.0;
     Settings settings_;
+    /// Per parameter, its one-parameter term at `table_steps` + 1 even steps of the scaled
+    /// level difference from 0 to 1: the term takes an exponential per parameter and pair of
+    /// points, which made a search of a ten-parameter space three times as slow.
+    std::vector<std::vector<double>> one_parameter_table_;
+    static constexpr std::size_t table_steps = 1024;
+    /// Tabulates the one-parameter terms for the current settings (none at a share of 0).
+    void tabulate();
+    double one_parameter_term(std::size_t axis, double difference) const;
     std::vector<double> lower_;  ///< Cholesky factor, row-major n x n
     std::vector<double> alpha_;  ///< covariance^-1 * standard_
 };
