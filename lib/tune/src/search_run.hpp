@@ -72,7 +72,8 @@ class SearchRun {
 
     /// How far repeated readings of one point lie apart: of the points with at least three
     /// search samples, the median of their first three's range over their middle (nullopt:
-    /// none has three). About 0.02 on a GPU, 0.2 to 1 on lavapipe on a shared machine.
+    /// none has three). About 0.02 for readings 1% apart, as a GPU's; 0.2 to 1.2 in the lavapipe
+    /// recordings, taken on a shared machine.
     std::optional<double> reading_spread() const;
     /// Touched, not dropped points with search samples, fastest median first (ties: position).
     std::vector<std::size_t> by_median() const;
