@@ -321,17 +321,19 @@ TEST_CASE("bayes descends along parameters that a constraint couples") {
     // the space, the nearest valid point at that level. Counted over 40 seeds with one
     // fruitless restart allowed, as first measured (without the pair moves; without the step
     // to the nearest valid point):
-    // where b == a, a point within 1% of the best in 32 seeds (18; 28);
+    // where b == a, a point within 1% of the best in 32 seeds (18; 28); where b == 2a, which no
+    // move of both by one level keeps either, the best itself in 29 (17; 15). These quiet
+    // spaces now also get the surrogate's one-parameter terms and the longer Bayesian lead,
+    // whose proposals cost five times the time of the descents' steps: 40 and 32 of 40 seeds,
+    // so 20 seeds are counted here, 20 and 14 of them.
     const std::size_t along =
-        seeds_measuring_near_best(coupled_space(1, 6, 3), SearchStrategy::bayes, 40, 0.01);
-    MESSAGE("b = a: within 1% of the best in " << along << " of 40 seeds");
-    CHECK(along >= 25);
-    // where b == 2a, which no move of both by one level keeps either, the best itself in 29
-    // (17; 15).
+        seeds_measuring_near_best(coupled_space(1, 6, 3), SearchStrategy::bayes, 20, 0.01);
+    MESSAGE("b = a: within 1% of the best in " << along << " of 20 seeds");
+    CHECK(along >= 13);
     const std::size_t twice =
-        seeds_measuring_near_best(coupled_space(2, 6, 3), SearchStrategy::bayes, 40, 0.0);
-    MESSAGE("b = 2a: measured the best point in " << twice << " of 40 seeds");
-    CHECK(twice >= 23);
+        seeds_measuring_near_best(coupled_space(2, 6, 3), SearchStrategy::bayes, 20, 0.0);
+    MESSAGE("b = 2a: measured the best point in " << twice << " of 20 seeds");
+    CHECK(twice >= 12);
 }
 
 TEST_CASE("a recording written as a Kernel Tuner cache file reads back the same") {
