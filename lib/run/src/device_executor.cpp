@@ -23,6 +23,7 @@
 #include <spvtune/vulkan/error.hpp>
 
 #include "guarded_buffer.hpp"
+#include "identical_pipelines.hpp"
 #include "input_write.hpp"
 #include "pipeline_build.hpp"
 
@@ -100,8 +101,9 @@ struct DeviceExecutor::Impl {
 
     mutable std::mutex mutex;
     /// By candidate, then slot (step, module, specializations).
-    std::map<std::size_t, std::map<detail::PipelineSlot, std::unique_ptr<vulkan::ComputePipeline>>>
-        pipelines;
+    std::map<std::size_t, detail::PipelinesBySlot> pipelines;
+    /// Every pipeline above, found by what it compiles: identical candidates share one.
+    detail::IdenticalPipelines identical;
     /// The candidates holding pipelines, most recently used first, and where each one is.
     std::list<std::size_t> recent;
     std::map<std::size_t, std::list<std::size_t>::iterator> recent_entry;
@@ -170,17 +172,27 @@ struct DeviceExecutor::Impl {
         }
         if (const auto held = pipelines.find(candidate); held != pipelines.end()) {
             for (const auto& [slot, pipeline] : held->second) {
-                warmed.erase(pipeline.get());
+                if (pipeline.use_count() == 1) {  // no other candidate shares it
+                    warmed.erase(pipeline.get());
+                }
             }
             pipelines.erase(held);
         }
     }
 
-    /// The candidate's pipelines: those built ahead, else built now. A build error is the
-    /// call's error. The time spent here is what measurement waited for builds.
-    std::map<detail::PipelineSlot, std::unique_ptr<vulkan::ComputePipeline>>& pipelines_of(
-        const problem::ResolvedCandidate& candidate) {
+    /// The candidate's pipelines: those of an identical candidate, else those built ahead, else
+    /// built now. A build error is the call's error. The time spent here is what measurement
+    /// waited for builds.
+    detail::PipelinesBySlot& pipelines_of(const problem::ResolvedCandidate& candidate) {
         auto& held = pipelines[candidate.candidate];
+        for (const problem::ResolvedDispatch& dispatch : candidate.dispatches) {
+            const detail::PipelineSlot slot = detail::pipeline_slot(dispatch);
+            if (!held.contains(slot)) {
+                if (auto same = identical.find(dispatch)) {
+                    held.emplace(slot, std::move(same));
+                }
+            }
+        }
         const bool complete = std::all_of(candidate.dispatches.begin(), candidate.dispatches.end(),
                                           [&](const problem::ResolvedDispatch& d) {
                                               return held.contains(detail::pipeline_slot(d));
@@ -194,7 +206,7 @@ struct DeviceExecutor::Impl {
             ahead = builder->take(candidate.candidate);
         }
         if (!ahead) {
-            ahead = detail::build_pipelines(device, cache, candidate, built);
+            ahead = detail::build_pipelines(device, cache, candidate, built, held);
         }
         build_seconds +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -203,6 +215,9 @@ struct DeviceExecutor::Impl {
         }
         for (auto& [slot, pipeline] : ahead->pipelines) {
             held.try_emplace(slot, std::move(pipeline));
+        }
+        for (const problem::ResolvedDispatch& dispatch : candidate.dispatches) {
+            identical.remember(dispatch, held.at(detail::pipeline_slot(dispatch)));
         }
         return held;
     }
@@ -551,14 +566,30 @@ void DeviceExecutor::prefetch(const KeyPlan& plan, std::span<const std::size_t> 
         runnable.emplace(resolved.candidate, &resolved);
     }
     std::vector<std::pair<std::size_t, problem::ResolvedCandidate>> coming;
+    // What the candidates announced so far compile: one identical to them is left to share their
+    // pipelines (a collision of hashes only leaves a candidate to be built when it is used).
+    std::set<detail::IdenticalPipelines::Identity> announced;
     {
         std::lock_guard lock(impl_->mutex);
         for (const std::size_t candidate : candidates) {
             const auto found = runnable.find(candidate);
             // Not runnable for the key, or built already.
-            if (found != runnable.end() && !impl_->recent_entry.contains(candidate)) {
-                coming.emplace_back(candidate, *found->second);
+            if (found == runnable.end() || impl_->recent_entry.contains(candidate)) {
+                continue;
             }
+            const auto& dispatches = found->second->dispatches;
+            const bool shares = std::all_of(
+                dispatches.begin(), dispatches.end(), [&](const problem::ResolvedDispatch& d) {
+                    return announced.contains(detail::IdenticalPipelines::identity(d)) ||
+                           impl_->identical.find(d) != nullptr;
+                });
+            if (shares) {
+                continue;
+            }
+            for (const problem::ResolvedDispatch& dispatch : dispatches) {
+                announced.insert(detail::IdenticalPipelines::identity(dispatch));
+            }
+            coming.emplace_back(candidate, *found->second);
         }
     }
     impl_->builder->announce(std::move(coming));

@@ -3,9 +3,7 @@
 #include <variant>
 
 namespace spvtune::run::detail {
-namespace {
 
-/// The bytes a specialization list packs to: equal lists give equal pipelines.
 std::string specialization_signature(const std::vector<vulkan::Specialization>& list) {
     std::string text;
     for (const auto& entry : list) {
@@ -24,8 +22,6 @@ std::string specialization_signature(const std::vector<vulkan::Specialization>& 
     return text;
 }
 
-}  // namespace
-
 PipelineSlot pipeline_slot(const problem::ResolvedDispatch& dispatch) {
     return {dispatch.step, dispatch.module->content_hash(),
             specialization_signature(dispatch.specializations)};
@@ -33,13 +29,18 @@ PipelineSlot pipeline_slot(const problem::ResolvedDispatch& dispatch) {
 
 CandidatePipelines build_pipelines(vulkan::Device& device, VkPipelineCache cache,
                                    const problem::ResolvedCandidate& candidate,
-                                   std::atomic<std::size_t>& created) {
+                                   std::atomic<std::size_t>& created,
+                                   const PipelinesBySlot& present) {
     CandidatePipelines built;
     try {
         for (const problem::ResolvedDispatch& dispatch : candidate.dispatches) {
-            auto& pipeline = built.pipelines[pipeline_slot(dispatch)];
+            const PipelineSlot slot = pipeline_slot(dispatch);
+            if (present.contains(slot)) {
+                continue;
+            }
+            auto& pipeline = built.pipelines[slot];
             if (!pipeline) {
-                pipeline = std::make_unique<vulkan::ComputePipeline>(
+                pipeline = std::make_shared<vulkan::ComputePipeline>(
                     device, *dispatch.module, dispatch.entry, dispatch.specializations, cache);
                 ++created;
             }

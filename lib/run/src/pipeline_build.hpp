@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include <spvtune/problem/resolve.hpp>
 #include <spvtune/tune/build_ahead.hpp>
@@ -22,17 +23,24 @@ using PipelineSlot = std::tuple<std::size_t, std::uint64_t, std::string>;
 
 PipelineSlot pipeline_slot(const problem::ResolvedDispatch& dispatch);
 
+/// The bytes a specialization list packs to: equal lists give equal pipelines.
+std::string specialization_signature(const std::vector<vulkan::Specialization>& list);
+
+/// A candidate's pipelines by slot; a pipeline may be shared with identical candidates.
+using PipelinesBySlot = std::map<PipelineSlot, std::shared_ptr<vulkan::ComputePipeline>>;
+
 /// The pipelines of one candidate, or the error that building one of them threw.
 struct CandidatePipelines {
-    std::map<PipelineSlot, std::unique_ptr<vulkan::ComputePipeline>> pipelines;
+    PipelinesBySlot pipelines;
     std::exception_ptr error;
 };
 
-/// Builds every pipeline `candidate` needs (each slot once) with `cache`, counting them in
-/// `created`; an exception is kept in `error`, never thrown.
+/// Builds every pipeline `candidate` needs (each slot once) but those in `present` with `cache`,
+/// counting them in `created`; an exception is kept in `error`, never thrown.
 CandidatePipelines build_pipelines(vulkan::Device& device, VkPipelineCache cache,
                                    const problem::ResolvedCandidate& candidate,
-                                   std::atomic<std::size_t>& created);
+                                   std::atomic<std::size_t>& created,
+                                   const PipelinesBySlot& present = {});
 
 /// Builds the pipelines of the candidates announced as coming next on build threads, by
 /// candidate index, while the caller measures others.
