@@ -9,10 +9,11 @@ timed test: it prints counts, ratios and times.
    REPEAT times, k calibrated with long runs), gated with --fail-if-slower 5: the gate should fail
    in at least 19 runs of 20, and the contender never be called `faster`.
 3. The same with a contender about 20% slower while another process holds one CPU core busy.
+4. The identical copies of 1. again, with one CPU core held busy.
 
 Uses tests/cli/problems/compare.json and its kernels from the default build, with the tool's
 defaults (--budget 60, --inconclusive warn) unless told otherwise. Usage:
-scripts/bench-compare.py [--runs 20] [--budget S] [--skip copies,slower,loaded]
+scripts/bench-compare.py [--runs 20] [--budget S] [--skip copies,copies-loaded,slower,loaded]
 """
 import argparse
 import json
@@ -104,11 +105,32 @@ def gated_runs(work, args, label, target, lows):
           f"wall {min(walls):.1f}-{max(walls):.1f} s", flush=True)
 
 
+def identical_copies(work, args, label):
+    """Compares the baseline with its copies args.runs times; prints the runs with a false call."""
+    copies = [f"copy{i}" for i in range(1, COPIES + 1)]
+    false_runs = 0
+    verdicts = {}
+    walls = []
+    for _ in range(args.runs):
+        _, wall, arms, rounds, family = compare(work, "base", copies, args.extra)
+        walls.append(wall)
+        calls = [a for a in arms if a.get("verdict") in ("faster", "slower")]
+        false_runs += bool(calls)
+        for arm in arms:
+            verdicts[arm["verdict"]] = verdicts.get(arm["verdict"], 0) + 1
+        print(f"    {wall:.1f} s, rounds {rounds}, false calls "
+              f"{[(a['name'], a['verdict'], round(a['ratio'], 3)) for a in calls]}", flush=True)
+    print(f"{label} ({family} arms a run): runs with a false faster/slower call "
+          f"{false_runs}/{args.runs} (target <= 1/20); verdicts {verdicts}; "
+          f"wall {min(walls):.1f}-{max(walls):.1f} s", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--budget", type=float, help="--budget for every gated run")
-    parser.add_argument("--skip", default="", help="comma-separated: copies, slower, loaded")
+    parser.add_argument("--skip", default="",
+                        help="comma-separated: copies, copies-loaded, slower, loaded")
     args = parser.parse_args()
     args.extra = ["--budget", str(args.budget)] if args.budget else []
     skip = set(filter(None, args.skip.split(",")))
@@ -116,23 +138,10 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         work = pathlib.Path(scratch)
         if "copies" not in skip:
-            copies = [f"copy{i}" for i in range(1, COPIES + 1)]
-            false_runs = 0
-            verdicts = {}
-            walls = []
-            for _ in range(args.runs):
-                _, wall, arms, rounds, family = compare(work, "base", copies, args.extra)
-                walls.append(wall)
-                calls = [a for a in arms if a.get("verdict") in ("faster", "slower")]
-                false_runs += bool(calls)
-                for arm in arms:
-                    verdicts[arm["verdict"]] = verdicts.get(arm["verdict"], 0) + 1
-                print(f"    {wall:.1f} s, rounds {rounds}, false calls "
-                      f"{[(a['name'], a['verdict'], round(a['ratio'], 3)) for a in calls]}",
-                      flush=True)
-            print(f"identical copies ({family} arms a run): runs with a false faster/slower call "
-                  f"{false_runs}/{args.runs} (target <= 1/20); verdicts {verdicts}; "
-                  f"wall {min(walls):.1f}-{max(walls):.1f} s", flush=True)
+            identical_copies(work, args, "identical copies")
+        if "copies-loaded" not in skip:
+            with one_core_busy():
+                identical_copies(work, args, "identical copies, one core held busy")
         if "slower" not in skip:
             gated_runs(work, args, "10% slower contender, quiet", 1.10, (6, 8, 10, 12))
         if "loaded" not in skip:
