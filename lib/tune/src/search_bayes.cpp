@@ -80,8 +80,12 @@ std::vector<std::size_t> unmeasured_near(const SearchRun& run, const GridIndex& 
 /// failed points at the slowest log-time seen, so that the surrogate steers away from regions
 /// that fail (a resource limit fails whole regions of a grid). Beyond `model_points`, the
 /// fastest points and an even spread of the others by rank.
-std::pair<std::vector<SurrogateInput>, std::vector<double>> observations(const SearchRun& run,
-                                                                         const GridIndex& grid) {
+struct Observations {
+    std::vector<SurrogateInput> inputs;
+    std::vector<double> log_ns;
+    std::vector<std::size_t> points;  ///< the point of each input
+};
+Observations observations(const SearchRun& run, const GridIndex& grid) {
     std::vector<std::pair<double, std::size_t>> seen;  // log-time, point
     double slowest = 0.0;
     for (std::size_t p = 0; p < run.size(); ++p) {
@@ -109,10 +113,11 @@ std::pair<std::vector<SurrogateInput>, std::vector<double>> observations(const S
         }
         seen = std::move(kept);
     }
-    std::pair<std::vector<SurrogateInput>, std::vector<double>> out;
+    Observations out;
     for (const auto& [log_ns, p] : seen) {
-        out.first.push_back(scaled(grid, *run.point(p).position));
-        out.second.push_back(log_ns);
+        out.inputs.push_back(scaled(grid, *run.point(p).position));
+        out.log_ns.push_back(log_ns);
+        out.points.push_back(p);
     }
     return out;
 }
@@ -121,12 +126,12 @@ std::pair<std::vector<SurrogateInput>, std::vector<double>> observations(const S
 
 BayesProposer::BayesProposer(SearchRun& run) : grid_(run), order_(run.shuffled_order()) {}
 
-std::optional<LogTimeSurrogate> BayesProposer::fitted(const SearchRun& run) {
+std::optional<BayesProposer::Fit> BayesProposer::fitted(const SearchRun& run) {
     if (run.measured() < first_sample) {
         return std::nullopt;
     }
-    auto [inputs, log_ns] = observations(run, grid_);
-    if (log_ns.size() < 2) {
+    Observations seen = observations(run, grid_);
+    if (seen.log_ns.size() < 2) {
         return std::nullopt;
     }
     const bool refit = !fitted_ || run.measured() >= fitted_at_ + refit_every;
@@ -136,23 +141,25 @@ std::optional<LogTimeSurrogate> BayesProposer::fitted(const SearchRun& run) {
     }
     const SurrogateTerms terms =
         quiet_ ? SurrogateTerms::joint_and_one_parameter : SurrogateTerms::joint;
-    LogTimeSurrogate surrogate = refit ? LogTimeSurrogate(std::move(inputs), log_ns, terms)
-                                       : LogTimeSurrogate(std::move(inputs), log_ns, *fitted_);
+    LogTimeSurrogate surrogate =
+        refit ? LogTimeSurrogate(std::move(seen.inputs), seen.log_ns, terms)
+              : LogTimeSurrogate(std::move(seen.inputs), seen.log_ns, *fitted_);
     if (refit) {
         fitted_ = surrogate.settings();
         fitted_at_ = run.measured();
+        cross_.clear();
     }
-    return surrogate;
+    return Fit{std::move(surrogate), std::move(seen.points)};
 }
 
 std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
     const std::vector<std::size_t> ranked = run.by_median();
-    std::optional<LogTimeSurrogate> surrogate;
+    std::optional<Fit> fit;
     std::vector<std::size_t> candidates;
     if (!ranked.empty()) {
-        surrogate = fitted(run);
+        fit = fitted(run);
     }
-    if (surrogate) {
+    if (fit) {
         for (const std::size_t p : order_) {
             if (candidates.size() == candidate_pool) {
                 break;
@@ -174,18 +181,16 @@ std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
         return it == order_.end() ? std::nullopt : std::optional(*it);
     }
     const double best_log = std::log(*run.median(ranked.front()));
-    std::size_t chosen = candidates.front();
-    double chosen_gain = -1.0;
+    std::vector<std::vector<double>> cross;
+    cross.reserve(candidates.size());
     for (const std::size_t p : candidates) {
-        const double gain =
-            surrogate->expected_improvement(scaled(grid_, *run.point(p).position), best_log);
-        if (gain > chosen_gain) {
-            chosen_gain = gain;
-            chosen = p;
-        }
+        cross.push_back(
+            cross_.row(p, scaled(grid_, *run.point(p).position), fit->points, fit->surrogate));
     }
-    last_gain_ = chosen_gain;
-    return chosen;
+    const auto [chosen, gain] =
+        fit->surrogate.most_expected_improvement(std::move(cross), best_log);
+    last_gain_ = gain;
+    return candidates[chosen];
 }
 
 std::vector<std::size_t> BayesProposer::predicted_pair_moves(const SearchRun& run,
@@ -194,8 +199,8 @@ std::vector<std::size_t> BayesProposer::predicted_pair_moves(const SearchRun& ru
     if (!centre) {
         return {};
     }
-    const std::optional<LogTimeSurrogate> surrogate = fitted(run);
-    if (!surrogate) {
+    const std::optional<Fit> fit = fitted(run);
+    if (!fit) {
         return {};
     }
     struct Move {
@@ -210,7 +215,7 @@ std::vector<std::size_t> BayesProposer::predicted_pair_moves(const SearchRun& ru
         for (std::size_t axis = 0; axis < to.levels.size(); ++axis) {
             two_valued += to.levels[axis] != centre->levels[axis] && grid_.top()[axis] == 1 ? 1 : 0;
         }
-        ranked.push_back({two_valued == 2, surrogate->predict(scaled(grid_, to)).mean, p});
+        ranked.push_back({two_valued == 2, fit->surrogate.predict(scaled(grid_, to)).mean, p});
     }
     std::ranges::stable_sort(ranked, [](const Move& a, const Move& b) {
         return std::pair(!a.two_valued_pair, a.predicted_log_ns) <

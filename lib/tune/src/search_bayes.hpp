@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "search_cross_covariances.hpp"
 #include "search_grid.hpp"
 #include "search_surrogate.hpp"
 
@@ -43,9 +44,14 @@ class BayesProposer {
     static constexpr double quiet_spread = 0.1;
 
   private:
+    /// A surrogate and the point each of its fitted inputs stands for.
+    struct Fit {
+        LogTimeSurrogate surrogate;
+        std::vector<std::size_t> points;
+    };
     /// The surrogate of every measured point (its settings searched again when due); nullopt
     /// while too few are measured to fit.
-    std::optional<LogTimeSurrogate> fitted(const SearchRun& run);
+    std::optional<Fit> fitted(const SearchRun& run);
 
     GridIndex grid_;
     std::vector<std::size_t> order_;
@@ -53,6 +59,8 @@ class BayesProposer {
     std::size_t fitted_at_ = 0;
     std::optional<double> last_gain_;
     bool quiet_ = false;
+    /// Kept for the settings in fitted_; cleared when they are searched again.
+    CrossCovariances cross_;
 };
 
 /// Bayesian optimisation's proposals until `patience` points in a row found nothing clearly

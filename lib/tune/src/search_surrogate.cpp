@@ -32,6 +32,21 @@ double normal_cdf(double z) {
     return 0.5 * std::erfc(-z / std::numbers::sqrt2);
 }
 
+/// A one-parameter term from its table (LogTimeSurrogate::tabulate) at a difference of scaled
+/// levels: levels are scaled to [0, 1], so the difference is too; linear between steps.
+inline double interpolate(const std::vector<double>& table, double difference) {
+    const double at = std::min(std::fabs(difference), 1.0) * static_cast<double>(table.size() - 2);
+    const auto step = static_cast<std::size_t>(at);
+    return table[step] + (at - static_cast<double>(step)) * (table[step + 1] - table[step]);
+}
+
+/// The expected improvement of a normal belief whose mean is `gain` below the best and whose
+/// deviation is `deviation`: increasing in both.
+double improvement(double gain, double deviation) {
+    const double z = gain / deviation;
+    return gain * normal_cdf(z) + deviation * normal_density(z);
+}
+
 }  // namespace
 
 void LogTimeSurrogate::standardise(const std::vector<double>& log_ns) {
@@ -102,21 +117,35 @@ double LogTimeSurrogate::covariance(const SurrogateInput& a, const SurrogateInpu
     const bool same_family = a.family == b.family;
     const double share = settings_.one_parameter_share;
     const std::size_t axes = std::min(a.levels.size(), b.levels.size());
+    const std::size_t own_lengths = std::min(axes, settings_.lengths.size());
+    const double* const x = a.levels.data();
+    const double* const y = b.levels.data();
     double squared = same_family ? 0.0 : family_apart;
-    double one_parameter_sum = 0.0;
-    for (std::size_t i = 0; i < axes; ++i) {
-        const double length = i < settings_.lengths.size() ? settings_.lengths[i] : 1.0;
-        const double d = (a.levels[i] - b.levels[i]) / length;
+    for (std::size_t i = 0; i < own_lengths; ++i) {
+        const double d = (x[i] - y[i]) / settings_.lengths[i];
         squared += d * d;
-        if (share > 0.0) {
-            one_parameter_sum += one_parameter_term(i, a.levels[i] - b.levels[i]);
-        }
+    }
+    for (std::size_t i = own_lengths; i < axes; ++i) {
+        const double d = x[i] - y[i];  // a parameter with no length of its own has length 1
+        squared += d * d;
     }
     if (share <= 0.0 || axes == 0) {
         return matern(squared);
     }
     // Families share no level effects: one family's levels say nothing of another's.
-    const double one_parameter = same_family ? one_parameter_sum / static_cast<double>(axes) : 0.0;
+    if (!same_family) {
+        return (1.0 - share) * matern(squared);
+    }
+    double one_parameter_sum = 0.0;
+    const std::size_t tabulated = std::min(axes, one_parameter_table_.size());
+    for (std::size_t i = 0; i < tabulated; ++i) {
+        one_parameter_sum += interpolate(one_parameter_table_[i], x[i] - y[i]);
+    }
+    for (std::size_t i = tabulated; i < axes; ++i) {
+        const double d = x[i] - y[i];  // a parameter with no length of its own has length 1
+        one_parameter_sum += matern(d * d);
+    }
+    const double one_parameter = one_parameter_sum / static_cast<double>(axes);
     return (1.0 - share) * matern(squared) + share * one_parameter;
 }
 
@@ -132,18 +161,6 @@ void LogTimeSurrogate::tabulate() {
             table[step] = matern(d * d);
         }
     }
-}
-
-double LogTimeSurrogate::one_parameter_term(std::size_t axis, double difference) const {
-    if (axis >= one_parameter_table_.size()) {
-        const double d = difference;  // a parameter with no length of its own has length 1
-        return matern(d * d);
-    }
-    // Levels are scaled to [0, 1], so the difference is too; linear between steps.
-    const double at = std::min(std::fabs(difference), 1.0) * table_steps;
-    const auto step = static_cast<std::size_t>(at);
-    const std::vector<double>& table = one_parameter_table_[axis];
-    return table[step] + (at - static_cast<double>(step)) * (table[step + 1] - table[step]);
 }
 
 double LogTimeSurrogate::factorise() {
@@ -199,14 +216,28 @@ void LogTimeSurrogate::solve_lower(std::vector<double>& values) const {
     }
 }
 
-SurrogatePrediction LogTimeSurrogate::predict(const SurrogateInput& input) const {
-    const std::size_t n = inputs_.size();
-    std::vector<double> k(n);
-    double mean = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
+double LogTimeSurrogate::covariance_with(const SurrogateInput& input, std::size_t fitted) const {
+    return covariance(input, inputs_[fitted]);
+}
+
+std::vector<double> LogTimeSurrogate::cross_covariances(const SurrogateInput& input) const {
+    std::vector<double> k(inputs_.size());
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
         k[i] = covariance(input, inputs_[i]);
+    }
+    return k;
+}
+
+double LogTimeSurrogate::mean_from(const std::vector<double>& k) const {
+    double mean = 0.0;
+    for (std::size_t i = 0; i < k.size(); ++i) {
         mean += k[i] * alpha_[i];
     }
+    return mean_ + scale_ * mean;
+}
+
+SurrogatePrediction LogTimeSurrogate::predict_from(std::vector<double>& k) const {
+    const double mean = mean_from(k);
     // v = L^-1 k; variance = k(x, x) - v.v
     solve_lower(k);
     double explained = 0.0;
@@ -214,14 +245,52 @@ SurrogatePrediction LogTimeSurrogate::predict(const SurrogateInput& input) const
         explained += v * v;
     }
     const double variance = std::max(1.0 - explained, 1e-12);
-    return {mean_ + scale_ * mean, scale_ * std::sqrt(variance)};
+    return {mean, scale_ * std::sqrt(variance)};
+}
+
+SurrogatePrediction LogTimeSurrogate::predict(const SurrogateInput& input) const {
+    std::vector<double> k = cross_covariances(input);
+    return predict_from(k);
 }
 
 double LogTimeSurrogate::expected_improvement(const SurrogateInput& input, double best) const {
     const SurrogatePrediction p = predict(input);
-    const double gain = best - p.mean;
-    const double z = gain / p.deviation;
-    return gain * normal_cdf(z) + p.deviation * normal_density(z);
+    return improvement(best - p.mean, p.deviation);
+}
+
+std::pair<std::size_t, double> LogTimeSurrogate::most_expected_improvement(
+    std::vector<std::vector<double>> cross, double best) const {
+    // Every point's prior variance is 1 and each fitted point's is 1 + noise, so for any fitted
+    // i, k.K^-1.k >= k_i^2 / (1 + noise): the explained part is at least that.
+    std::vector<double> bounds(cross.size());
+    for (std::size_t j = 0; j < cross.size(); ++j) {
+        double closest = 0.0;
+        for (const double c : cross[j]) {
+            closest = std::max(closest, c * c);
+        }
+        const double variance = std::max(1.0 - closest / (1.0 + settings_.noise), 1e-12);
+        const double bound = improvement(best - mean_from(cross[j]), scale_ * std::sqrt(variance));
+        bounds[j] = std::isnan(bound) ? -std::numeric_limits<double>::infinity() : bound;
+    }
+    std::vector<std::size_t> order(cross.size());
+    for (std::size_t j = 0; j < order.size(); ++j) {
+        order[j] = j;
+    }
+    std::ranges::stable_sort(order,
+                             [&](std::size_t a, std::size_t b) { return bounds[a] > bounds[b]; });
+    std::pair<std::size_t, double> chosen{0, -1.0};
+    for (const std::size_t j : order) {
+        // With room for rounding: the bound and the exact score reach the variance differently.
+        if (bounds[j] < chosen.second - 1e-9 * std::fabs(chosen.second)) {
+            break;
+        }
+        const SurrogatePrediction p = predict_from(cross[j]);
+        const double gain = improvement(best - p.mean, p.deviation);
+        if (gain > chosen.second || (gain == chosen.second && j < chosen.first)) {
+            chosen = {j, gain};
+        }
+    }
+    return chosen;
 }
 
 }  // namespace spvtune::tune::detail

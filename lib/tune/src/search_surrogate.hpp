@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace spvtune::tune::detail {
@@ -58,8 +59,30 @@ class LogTimeSurrogate {
     /// The expected amount by which `input`'s log-time falls below `best` (the acquisition).
     double expected_improvement(const SurrogateInput& input, double best) const;
 
+    /// The fitted points, in the order cross_covariances() gives.
+    std::size_t fitted_points() const { return inputs_.size(); }
+    /// `input`'s covariance with the fitted point at `fitted`: a pure function of the two
+    /// points and the settings, so it may be kept while the settings stay.
+    double covariance_with(const SurrogateInput& input, std::size_t fitted) const;
+    /// `input`'s covariance with every fitted point.
+    std::vector<double> cross_covariances(const SurrogateInput& input) const;
+
+    /// Of the points whose cross_covariances() are `cross` (at least one), the first whose
+    /// expected_improvement() on `best` is the largest, and that improvement. A point's
+    /// deviation is at most what its correlation with its most correlated fitted point leaves
+    /// (Cauchy-Schwarz), which bounds its improvement from above at the cost of its mean; only
+    /// points whose bound could still beat the best found are scored exactly, so most of a
+    /// large pool skips the triangular solve.
+    std::pair<std::size_t, double> most_expected_improvement(std::vector<std::vector<double>> cross,
+                                                             double best) const;
+
   private:
     double covariance(const SurrogateInput& a, const SurrogateInput& b) const;
+    /// The mean and deviation of the log-time of the point whose cross_covariances are `k`;
+    /// `k` is overwritten.
+    SurrogatePrediction predict_from(std::vector<double>& k) const;
+    /// The mean of the log-time of the point whose cross_covariances are `k`.
+    double mean_from(const std::vector<double>& k) const;
     /// Factorises the covariance for the current length scale and noise; the log marginal
     /// likelihood of the standardised log-times.
     double factorise();
@@ -79,7 +102,6 @@ class LogTimeSurrogate {
     static constexpr std::size_t table_steps = 1024;
     /// Tabulates the one-parameter terms for the current settings (none at a share of 0).
     void tabulate();
-    double one_parameter_term(std::size_t axis, double difference) const;
     std::vector<double> lower_;  ///< Cholesky factor, row-major n x n
     std::vector<double> alpha_;  ///< covariance^-1 * standard_
 };
