@@ -175,6 +175,7 @@ std::optional<double> SearchRun::probe(std::size_t p, std::size_t samples) {
             return std::nullopt;
         }
         state.samples.push_back(sample.value().ns_per_run);
+        state.median_ns = summarize(state.samples).median_ns;
         state.method = sample.value().method;
     }
     if (!far_behind() && !check(p)) {
@@ -203,7 +204,7 @@ std::optional<double> SearchRun::median(std::size_t p) const {
     if (state.dropped || state.samples.empty()) {
         return std::nullopt;
     }
-    return summarize(state.samples).median_ns;
+    return state.median_ns;
 }
 
 bool SearchRun::clearly_faster(std::size_t a, std::size_t b) const {

@@ -99,6 +99,9 @@ class SearchRun {
         bool dropped = false;
         bool checked = false;
         std::vector<double> samples;
+        /// Of `samples`, summarised at each new one: a search asks for every point's median at
+        /// every proposal.
+        double median_ns = 0.0;
         TimingMethod method = TimingMethod::host_clock;
         std::size_t step = 0;  ///< in the trace
     };
