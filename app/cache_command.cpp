@@ -180,7 +180,15 @@ std::vector<std::string> entry_row(const std::string& tuner, const cache::CacheK
             char text[32];
             std::snprintf(text, sizeof text, "+%.1f%%",
                           (second.statistics.median_ns / best - 1.0) * 100.0);
-            margin = std::string(text) + (second.tied_with_winner ? " (tied)" : "");
+            margin = text;
+            if (second.tied_with_winner) {
+                // How much a tie says depends on how many samples it rests on: two cannot
+                // reject a tie even 5x apart.
+                const std::size_t samples =
+                    std::min(entry.ranking[0].statistics.samples, second.statistics.samples);
+                margin += " (tied, " + std::to_string(samples) +
+                          (samples == 1 ? " sample)" : " samples)");
+            }
         }
     }
     return {tuner, record.printed_key, winner, median, runner_up, margin};

@@ -118,8 +118,10 @@ TEST_CASE("cache show prints one row per entry with winner, median, runner-up an
         const Run run = cache.run({"show", file});
         CHECK(run.exit_code == 0);
         CHECK(contains(run.out, "TUNER   KEY    WINNER       MEDIAN   RUNNER-UP   MARGIN"));
-        // sample_entry(): winner median 1017.75 ns, runner-up tiled_32x8 at 1020.25 ns, tied.
-        CHECK(contains(run.out, "matmul  n=64   tiled_16x16  1.02 us  tiled_32x8  +0.2% (tied)"));
+        // sample_entry(): winner median 1017.75 ns over 31 samples, runner-up tiled_32x8 at
+        // 1020.25 ns over 17, tied.
+        CHECK(contains(
+            run.out, "matmul  n=64   tiled_16x16  1.02 us  tiled_32x8  +0.2% (tied, 17 samples)"));
         CHECK(contains(run.out, "matmul  n=128  tiled_16x16"));
         CHECK(contains(run.out, "reduce  n=7    tiled_16x16"));
         CHECK(contains(run.out, "3 entries"));
