@@ -171,12 +171,20 @@ struct DeviceExecutor::Impl {
             state->jobs.erase(candidate);
         }
         if (const auto held = pipelines.find(candidate); held != pipelines.end()) {
+            // A pipeline another candidate shares lives on, warmed; one that ends here must not
+            // be found warmed should a new one take its address.
+            std::vector<
+                std::pair<std::weak_ptr<vulkan::ComputePipeline>, const vulkan::ComputePipeline*>>
+                ending;
             for (const auto& [slot, pipeline] : held->second) {
-                if (pipeline.use_count() == 1) {  // no other candidate shares it
-                    warmed.erase(pipeline.get());
-                }
+                ending.emplace_back(pipeline, pipeline.get());
             }
             pipelines.erase(held);
+            for (const auto& [pipeline, address] : ending) {
+                if (pipeline.expired()) {
+                    warmed.erase(address);
+                }
+            }
         }
     }
 

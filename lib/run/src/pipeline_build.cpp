@@ -2,6 +2,8 @@
 
 #include <variant>
 
+#include "identical_pipelines.hpp"
+
 namespace spvtune::run::detail {
 
 std::string specialization_signature(const std::vector<vulkan::Specialization>& list) {
@@ -32,6 +34,8 @@ CandidatePipelines build_pipelines(vulkan::Device& device, VkPipelineCache cache
                                    std::atomic<std::size_t>& created,
                                    const PipelinesBySlot& present) {
     CandidatePipelines built;
+    // Steps that compile the same code (the passes of a reduction) share one pipeline.
+    IdenticalPipelines steps;
     try {
         for (const problem::ResolvedDispatch& dispatch : candidate.dispatches) {
             const PipelineSlot slot = pipeline_slot(dispatch);
@@ -40,8 +44,12 @@ CandidatePipelines build_pipelines(vulkan::Device& device, VkPipelineCache cache
             }
             auto& pipeline = built.pipelines[slot];
             if (!pipeline) {
+                pipeline = steps.find(dispatch);
+            }
+            if (!pipeline) {
                 pipeline = std::make_shared<vulkan::ComputePipeline>(
                     device, *dispatch.module, dispatch.entry, dispatch.specializations, cache);
+                steps.remember(dispatch, pipeline);
                 ++created;
             }
         }

@@ -134,4 +134,28 @@ TEST_CASE("identical candidates announced ahead are built once, on the build thr
     CHECK(executor.built_ahead() == 0);
 }
 
+TEST_CASE("the steps of one candidate that compile the same code share one pipeline") {
+    test::VulkanFixture vulkan;
+    tune::testing::TempDirectory unused;
+    // saxpy twice over: y = a x + y, then again on that y.
+    testing::Json step = saxpy_candidate("step", "saxpy.spv", 64);
+    step.erase("name");
+    const testing::Json twice{{"name", "twice"}, {"steps", {step, step}}};
+    const Problem problem =
+        saxpy_problem({saxpy_candidate("once", "saxpy.spv", 64), twice}, unused.path());
+    const KeyPlan plan = plan_key(problem, problem.keys.front().key, nullptr);
+    REQUIRE(plan.runnable.size() == 2);
+
+    // One candidate kept: each run frees the other's pipelines, and the two steps' one pipeline.
+    DeviceExecutor executor(problem, vulkan.device(), {}, 1);
+    const auto once = executor.run(named(plan, problem, "once"), plan);
+    REQUIRE(once);
+    const auto both = executor.run(named(plan, problem, "twice"), plan);
+    REQUIRE(both);
+    CHECK(executor.pipelines_built() == 2);  // once's, then the steps' one, once's being freed
+    CHECK(both.value().buffers != once.value().buffers);
+    REQUIRE(executor.run(named(plan, problem, "once"), plan));
+    CHECK(executor.pipelines_built() == 3);
+}
+
 }  // namespace identical_pipelines_test
