@@ -18,6 +18,9 @@ constexpr std::array noise_levels{0.002, 0.02, 0.2};
 constexpr double family_apart = 16.0;
 /// Points fitted before each parameter gets its own length scale.
 constexpr std::size_t per_parameter_from = 40;
+/// The most fitted points whose pair terms are kept while the settings are searched (their
+/// memory grows with the square: 300 points of 11 parameters take 8 MB).
+constexpr std::size_t most_points_with_pair_terms = 300;
 
 /// The Matern 5/2 correlation at a squared scaled distance.
 double matern(double squared) {
@@ -73,6 +76,10 @@ LogTimeSurrogate::LogTimeSurrogate(std::vector<SurrogateInput> inputs,
         axes = std::max(axes, input.levels.size());
     }
     const double share = terms == SurrogateTerms::joint_and_one_parameter ? 0.5 : 0.0;
+    if (inputs_.size() <= most_points_with_pair_terms) {
+        pair_terms_.emplace();
+        pair_terms_->columns = axes;
+    }
     double best_fit = -std::numeric_limits<double>::infinity();
     Settings best{std::vector<double>(axes, length_scales[1]), noise_levels.back(), share};
     for (const double length : length_scales) {
@@ -104,6 +111,7 @@ LogTimeSurrogate::LogTimeSurrogate(std::vector<SurrogateInput> inputs,
     }
     settings_ = best;
     factorise();
+    pair_terms_.reset();  // the searching is done
 }
 
 LogTimeSurrogate::LogTimeSurrogate(std::vector<SurrogateInput> inputs,
@@ -150,26 +158,111 @@ double LogTimeSurrogate::covariance(const SurrogateInput& a, const SurrogateInpu
 }
 
 void LogTimeSurrogate::tabulate() {
-    one_parameter_table_.clear();
     if (settings_.one_parameter_share <= 0.0) {
+        one_parameter_table_.clear();
+        tabulated_lengths_.clear();
         return;
     }
-    for (const double length : settings_.lengths) {
-        std::vector<double>& table = one_parameter_table_.emplace_back(table_steps + 2);
+    one_parameter_table_.resize(settings_.lengths.size());
+    tabulated_lengths_.resize(settings_.lengths.size(), std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t axis = 0; axis < settings_.lengths.size(); ++axis) {
+        const double length = settings_.lengths[axis];
+        if (tabulated_lengths_[axis] == length) {
+            continue;
+        }
+        std::vector<double>& table = one_parameter_table_[axis];
+        table.resize(table_steps + 2);
         for (std::size_t step = 0; step < table.size(); ++step) {
             const double d = static_cast<double>(step) / table_steps / length;
             table[step] = matern(d * d);
         }
+        tabulated_lengths_[axis] = length;
     }
+}
+
+void LogTimeSurrogate::refresh_pair_terms() {
+    PairTerms& terms = *pair_terms_;
+    const std::size_t n = inputs_.size();
+    const std::size_t columns = terms.columns;
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    if (terms.joint.empty()) {
+        terms.joint.assign(n * (n + 1) / 2 * columns, 0.0);
+        terms.one.assign(terms.joint.size(), 0.0);
+        terms.joint_lengths.assign(columns, none);
+        terms.one_lengths.assign(columns, none);
+    }
+    const bool one_parameter = settings_.one_parameter_share > 0.0;
+    for (std::size_t axis = 0; axis < columns; ++axis) {
+        const double length = settings_.lengths[axis];
+        const bool joint_stale = terms.joint_lengths[axis] != length;
+        const bool one_stale = one_parameter && terms.one_lengths[axis] != length;
+        if (!joint_stale && !one_stale) {
+            continue;
+        }
+        for (std::size_t i = 0, pair = 0; i < n; ++i) {
+            for (std::size_t j = 0; j <= i; ++j, ++pair) {
+                const std::vector<double>& x = inputs_[i].levels;
+                const std::vector<double>& y = inputs_[j].levels;
+                if (axis >= std::min(x.size(), y.size())) {
+                    continue;
+                }
+                const double difference = x[axis] - y[axis];
+                if (joint_stale) {
+                    const double d = difference / length;
+                    terms.joint[pair * columns + axis] = d * d;
+                }
+                if (one_stale) {
+                    terms.one[pair * columns + axis] =
+                        interpolate(one_parameter_table_[axis], difference);
+                }
+            }
+        }
+        terms.joint_lengths[axis] = length;
+        if (one_stale) {
+            terms.one_lengths[axis] = length;
+        }
+    }
+}
+
+double LogTimeSurrogate::fitted_covariance(std::size_t i, std::size_t j) const {
+    if (!pair_terms_) {
+        return covariance(inputs_[i], inputs_[j]);
+    }
+    // covariance()'s arithmetic, in its order, on the kept parts.
+    const SurrogateInput& a = inputs_[i];
+    const SurrogateInput& b = inputs_[j];
+    const bool same_family = a.family == b.family;
+    const double share = settings_.one_parameter_share;
+    const std::size_t axes = std::min(a.levels.size(), b.levels.size());
+    const std::size_t at = (i * (i + 1) / 2 + j) * pair_terms_->columns;
+    double squared = same_family ? 0.0 : family_apart;
+    for (std::size_t axis = 0; axis < axes; ++axis) {
+        squared += pair_terms_->joint[at + axis];
+    }
+    if (share <= 0.0 || axes == 0) {
+        return matern(squared);
+    }
+    if (!same_family) {
+        return (1.0 - share) * matern(squared);
+    }
+    double one_parameter_sum = 0.0;
+    for (std::size_t axis = 0; axis < axes; ++axis) {
+        one_parameter_sum += pair_terms_->one[at + axis];
+    }
+    const double one_parameter = one_parameter_sum / static_cast<double>(axes);
+    return (1.0 - share) * matern(squared) + share * one_parameter;
 }
 
 double LogTimeSurrogate::factorise() {
     tabulate();
+    if (pair_terms_) {
+        refresh_pair_terms();
+    }
     const std::size_t n = inputs_.size();
     lower_.assign(n * n, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = 0; j <= i; ++j) {
-            double sum = covariance(inputs_[i], inputs_[j]) + (i == j ? settings_.noise : 0.0);
+            double sum = fitted_covariance(i, j) + (i == j ? settings_.noise : 0.0);
             for (std::size_t k = 0; k < j; ++k) {
                 sum -= lower_[i * n + k] * lower_[j * n + k];
             }

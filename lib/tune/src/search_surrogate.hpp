@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -100,8 +101,28 @@ class LogTimeSurrogate {
     /// points, which made a search of a ten-parameter space three times as slow.
     std::vector<std::vector<double>> one_parameter_table_;
     static constexpr std::size_t table_steps = 1024;
-    /// Tabulates the one-parameter terms for the current settings (none at a share of 0).
+    /// The lengths one_parameter_table_ was made for, axis by axis.
+    std::vector<double> tabulated_lengths_;
+    /// Tabulates the one-parameter terms for the current settings (none at a share of 0); an
+    /// axis whose length is unchanged keeps its table.
     void tabulate();
+
+    /// Each fitted pair's per-parameter parts of covariance(), kept while the settings are
+    /// searched: a trial changes the noise or one parameter's length, so most parts stay, and
+    /// computing them all anew for each of up to 56 trials was half a refit.
+    struct PairTerms {
+        std::size_t columns = 0;  ///< parameters, the most any input has
+        std::vector<double>
+            joint;  ///< per pair (i, j <= i) and parameter: (level difference / length)^2
+        std::vector<double> one;            ///< the same: the one-parameter term
+        std::vector<double> joint_lengths;  ///< the length each column of `joint` holds
+        std::vector<double> one_lengths;    ///< and of `one`
+    };
+    std::optional<PairTerms> pair_terms_;
+    /// Brings the stale columns of pair_terms_ up to the current settings.
+    void refresh_pair_terms();
+    /// covariance() of fitted points i and j <= i, from pair_terms_ when kept.
+    double fitted_covariance(std::size_t i, std::size_t j) const;
     std::vector<double> lower_;  ///< Cholesky factor, row-major n x n
     std::vector<double> alpha_;  ///< covariance^-1 * standard_
 };
