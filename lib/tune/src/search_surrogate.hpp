@@ -112,9 +112,10 @@ class LogTimeSurrogate {
     /// computing them all anew for each of up to 56 trials was half a refit.
     struct PairTerms {
         std::size_t columns = 0;  ///< parameters, the most any input has
-        std::vector<double>
-            joint;  ///< per pair (i, j <= i) and parameter: (level difference / length)^2
-        std::vector<double> one;            ///< the same: the one-parameter term
+        /// Per pair (i, j <= i), then parameter: (level difference / length)^2.
+        std::vector<double> joint;
+        /// The same pairs and parameters: the one-parameter term.
+        std::vector<double> one;
         std::vector<double> joint_lengths;  ///< the length each column of `joint` holds
         std::vector<double> one_lengths;    ///< and of `one`
     };
