@@ -181,7 +181,7 @@ void LogTimeSurrogate::tabulate() {
 }
 
 void LogTimeSurrogate::refresh_pair_terms() {
-    PairTerms& terms = *pair_terms_;
+    SurrogatePairTerms& terms = *pair_terms_;
     const std::size_t n = inputs_.size();
     const std::size_t columns = terms.columns;
     const double none = std::numeric_limits<double>::quiet_NaN();

@@ -30,6 +30,18 @@ enum class SurrogateTerms {
     joint_and_one_parameter,
 };
 
+/// The per-parameter parts of a LogTimeSurrogate's covariance for each pair of its fitted points,
+/// as its search of settings keeps them.
+struct SurrogatePairTerms {
+    std::size_t columns = 0;  ///< parameters, the most any input has
+    /// Per pair (i, j <= i), then parameter: (level difference / length)^2.
+    std::vector<double> joint;
+    /// The same pairs and parameters: the one-parameter term.
+    std::vector<double> one;
+    std::vector<double> joint_lengths;  ///< the length each column of `joint` holds
+    std::vector<double> one_lengths;    ///< and of `one`
+};
+
 /// A Gaussian process over grid points (Matern 5/2 on the scaled levels), fitted to log-times:
 /// cheap enough to fit after every measured point of a search of a few hundred, and smooth
 /// enough between levels that the points near a fast one are predicted fast. Its length scale
@@ -110,16 +122,7 @@ class LogTimeSurrogate {
     /// Each fitted pair's per-parameter parts of covariance(), kept while the settings are
     /// searched: a trial changes the noise or one parameter's length, so most parts stay, and
     /// computing them all anew for each of up to 56 trials was half a refit.
-    struct PairTerms {
-        std::size_t columns = 0;  ///< parameters, the most any input has
-        /// Per pair (i, j <= i), then parameter: (level difference / length)^2.
-        std::vector<double> joint;
-        /// The same pairs and parameters: the one-parameter term.
-        std::vector<double> one;
-        std::vector<double> joint_lengths;  ///< the length each column of `joint` holds
-        std::vector<double> one_lengths;    ///< and of `one`
-    };
-    std::optional<PairTerms> pair_terms_;
+    std::optional<SurrogatePairTerms> pair_terms_;
     /// Brings the stale columns of pair_terms_ up to the current settings.
     void refresh_pair_terms();
     /// covariance() of fitted points i and j <= i, from pair_terms_ when kept.
