@@ -117,10 +117,17 @@ TEST_CASE("kept covariances are the surrogate's own, however the fitted points c
             log_ns.push_back(log_time(points[p]));
         }
         const LogTimeSurrogate surrogate(inputs, log_ns, settings);
+        std::vector<std::size_t> scored;
+        std::vector<SurrogateInput> scored_inputs;
         for (std::size_t p = 20; p < 60; p += 3) {
-            CAPTURE(p);
-            CHECK(kept.row(p, points[p], fitted, surrogate) ==
-                  surrogate.cross_covariances(points[p]));
+            scored.push_back(p);
+            scored_inputs.push_back(points[p]);
+        }
+        const auto rows = kept.rows(scored, scored_inputs, fitted, surrogate);
+        REQUIRE(rows.size() == scored.size());
+        for (std::size_t j = 0; j < scored.size(); ++j) {
+            CAPTURE(scored[j]);
+            CHECK(rows[j] == surrogate.cross_covariances(scored_inputs[j]));
         }
     }
 }

@@ -1,7 +1,6 @@
 #include "identical_pipelines.hpp"
 
 #include <algorithm>
-#include <iterator>
 
 #include "pipeline_build.hpp"
 
@@ -16,10 +15,9 @@ IdenticalPipelines::Identity IdenticalPipelines::identity(
 std::shared_ptr<vulkan::ComputePipeline> IdenticalPipelines::find(
     const problem::ResolvedDispatch& dispatch) const {
     const auto [first, last] = held_.equal_range(identity(dispatch));
+    const auto wanted = dispatch.module->words();
     for (auto it = first; it != last; ++it) {
-        const auto words = it->second.module->words();
-        const auto wanted = dispatch.module->words();
-        if (std::ranges::equal(words, wanted)) {
+        if (std::ranges::equal(it->second.module->words(), wanted)) {
             if (auto pipeline = it->second.pipeline.lock()) {
                 return pipeline;
             }

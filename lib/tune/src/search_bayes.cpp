@@ -181,14 +181,13 @@ std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
         return it == order_.end() ? std::nullopt : std::optional(*it);
     }
     const double best_log = std::log(*run.median(ranked.front()));
-    std::vector<std::vector<double>> cross;
-    cross.reserve(candidates.size());
+    std::vector<SurrogateInput> inputs;
+    inputs.reserve(candidates.size());
     for (const std::size_t p : candidates) {
-        cross.push_back(
-            cross_.row(p, scaled(grid_, *run.point(p).position), fit->points, fit->surrogate));
+        inputs.push_back(scaled(grid_, *run.point(p).position));
     }
-    const auto [chosen, gain] =
-        fit->surrogate.most_expected_improvement(std::move(cross), best_log);
+    const auto [chosen, gain] = fit->surrogate.most_expected_improvement(
+        cross_.rows(candidates, inputs, fit->points, fit->surrogate), best_log);
     last_gain_ = gain;
     return candidates[chosen];
 }

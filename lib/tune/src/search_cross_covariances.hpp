@@ -18,20 +18,19 @@ class CrossCovariances {
     /// Forgets every covariance: the settings they were computed with are replaced.
     void clear();
 
-    /// The covariances of `point` (whose surrogate input is `input`) with the fitted points,
-    /// which are the points `fitted` in `surrogate`'s order: those kept, the others computed by
-    /// `surrogate` and kept.
-    std::vector<double> row(std::size_t point, const SurrogateInput& input,
-                            std::span<const std::size_t> fitted, const LogTimeSurrogate& surrogate);
+    /// For each of `points` (whose surrogate inputs are `inputs`), its covariances with the
+    /// fitted points, which are the points `fitted` in `surrogate`'s order: those kept, the
+    /// others computed by `surrogate` and kept.
+    std::vector<std::vector<double>> rows(std::span<const std::size_t> points,
+                                          std::span<const SurrogateInput> inputs,
+                                          std::span<const std::size_t> fitted,
+                                          const LogTimeSurrogate& surrogate);
 
   private:
     /// Where each fitted point's covariance lies in a row.
     std::unordered_map<std::size_t, std::size_t> slot_of_;
     /// By scored point, by slot; NaN where not computed yet.
     std::unordered_map<std::size_t, std::vector<double>> rows_;
-    /// The slots of the `fitted` of the last row() call, reused while they are the same points.
-    std::vector<std::size_t> last_fitted_;
-    std::vector<std::size_t> last_slots_;
 };
 
 }  // namespace spvtune::tune::detail

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <numeric>
 #include <utility>
 
 namespace spvtune::tune::detail {
@@ -41,6 +42,23 @@ inline double interpolate(const std::vector<double>& table, double difference) {
     const double at = std::min(std::fabs(difference), 1.0) * static_cast<double>(table.size() - 2);
     const auto step = static_cast<std::size_t>(at);
     return table[step] + (at - static_cast<double>(step)) * (table[step + 1] - table[step]);
+}
+
+/// A covariance from its parts: the joint term at `squared`, and the mean of the one-parameter
+/// terms over `axes` parameters (`one_parameter_sum()` gives their sum, asked for only when
+/// needed) with weight `share`. Families share no level effects: one family's levels say
+/// nothing of another's.
+template <class Sum>
+double blend(double squared, std::size_t axes, bool same_family, double share,
+             const Sum& one_parameter_sum) {
+    if (share <= 0.0 || axes == 0) {
+        return matern(squared);
+    }
+    if (!same_family) {
+        return (1.0 - share) * matern(squared);
+    }
+    const double one_parameter = one_parameter_sum() / static_cast<double>(axes);
+    return (1.0 - share) * matern(squared) + share * one_parameter;
 }
 
 /// The expected improvement of a normal belief whose mean is `gain` below the best and whose
@@ -137,24 +155,18 @@ double LogTimeSurrogate::covariance(const SurrogateInput& a, const SurrogateInpu
         const double d = x[i] - y[i];  // a parameter with no length of its own has length 1
         squared += d * d;
     }
-    if (share <= 0.0 || axes == 0) {
-        return matern(squared);
-    }
-    // Families share no level effects: one family's levels say nothing of another's.
-    if (!same_family) {
-        return (1.0 - share) * matern(squared);
-    }
-    double one_parameter_sum = 0.0;
-    const std::size_t tabulated = std::min(axes, one_parameter_table_.size());
-    for (std::size_t i = 0; i < tabulated; ++i) {
-        one_parameter_sum += interpolate(one_parameter_table_[i], x[i] - y[i]);
-    }
-    for (std::size_t i = tabulated; i < axes; ++i) {
-        const double d = x[i] - y[i];  // a parameter with no length of its own has length 1
-        one_parameter_sum += matern(d * d);
-    }
-    const double one_parameter = one_parameter_sum / static_cast<double>(axes);
-    return (1.0 - share) * matern(squared) + share * one_parameter;
+    return blend(squared, axes, same_family, share, [&] {
+        double sum = 0.0;
+        const std::size_t tabulated = std::min(axes, one_parameter_table_.size());
+        for (std::size_t i = 0; i < tabulated; ++i) {
+            sum += interpolate(one_parameter_table_[i], x[i] - y[i]);
+        }
+        for (std::size_t i = tabulated; i < axes; ++i) {
+            const double d = x[i] - y[i];  // a parameter with no length of its own has length 1
+            sum += matern(d * d);
+        }
+        return sum;
+    });
 }
 
 void LogTimeSurrogate::tabulate() {
@@ -239,18 +251,13 @@ double LogTimeSurrogate::fitted_covariance(std::size_t i, std::size_t j) const {
     for (std::size_t axis = 0; axis < axes; ++axis) {
         squared += pair_terms_->joint[at + axis];
     }
-    if (share <= 0.0 || axes == 0) {
-        return matern(squared);
-    }
-    if (!same_family) {
-        return (1.0 - share) * matern(squared);
-    }
-    double one_parameter_sum = 0.0;
-    for (std::size_t axis = 0; axis < axes; ++axis) {
-        one_parameter_sum += pair_terms_->one[at + axis];
-    }
-    const double one_parameter = one_parameter_sum / static_cast<double>(axes);
-    return (1.0 - share) * matern(squared) + share * one_parameter;
+    return blend(squared, axes, same_family, share, [&] {
+        double sum = 0.0;
+        for (std::size_t axis = 0; axis < axes; ++axis) {
+            sum += pair_terms_->one[at + axis];
+        }
+        return sum;
+    });
 }
 
 double LogTimeSurrogate::factorise() {
@@ -366,9 +373,7 @@ std::pair<std::size_t, double> LogTimeSurrogate::most_expected_improvement(
         bounds[j] = std::isnan(bound) ? -std::numeric_limits<double>::infinity() : bound;
     }
     std::vector<std::size_t> order(cross.size());
-    for (std::size_t j = 0; j < order.size(); ++j) {
-        order[j] = j;
-    }
+    std::iota(order.begin(), order.end(), std::size_t{0});
     std::ranges::stable_sort(order,
                              [&](std::size_t a, std::size_t b) { return bounds[a] > bounds[b]; });
     std::pair<std::size_t, double> chosen{0, -1.0};

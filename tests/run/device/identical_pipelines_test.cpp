@@ -3,6 +3,7 @@
 // their own made identical kernels read several percent apart.
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,15 +35,24 @@ testing::Json saxpy_candidate(const std::string& name, const std::string& file, 
     return candidate;
 }
 
-/// `candidates` over saxpy's buffers; the test kernels and `more_kernels` are searched.
+/// `candidates` over saxpy's buffers; the test kernels and `more_kernels` (if any) are searched.
 Problem saxpy_problem(const std::vector<testing::Json>& candidates,
-                      const std::filesystem::path& more_kernels) {
+                      const std::optional<std::filesystem::path>& more_kernels = std::nullopt) {
     auto json = testing::saxpy_json();
     json["candidates"] = candidates;
     json["reference"]["candidate"] = candidates.front()["name"];
     LoadOptions options = testing::test_options();
-    options.kernel_dirs.push_back(more_kernels);
+    if (more_kernels) {
+        options.kernel_dirs.push_back(*more_kernels);
+    }
     return parse_problem(json.dump(), testing::problem_file, options);
+}
+
+/// first and copy (the same kernel and workgroup size), and other_size (another size).
+Problem two_copies_and_another() {
+    return saxpy_problem({saxpy_candidate("first", "saxpy.spv", 64),
+                          saxpy_candidate("copy", "saxpy.spv", 64),
+                          saxpy_candidate("other_size", "saxpy.spv", 128)});
 }
 
 const ResolvedCandidate& named(const KeyPlan& plan, const Problem& problem,
@@ -89,11 +99,7 @@ TEST_CASE("candidates that compile the same code share one pipeline, and only th
 
 TEST_CASE("a shared pipeline outlives the candidate that built it while another still uses it") {
     test::VulkanFixture vulkan;
-    tune::testing::TempDirectory unused;
-    const Problem problem = saxpy_problem(
-        {saxpy_candidate("first", "saxpy.spv", 64), saxpy_candidate("copy", "saxpy.spv", 64),
-         saxpy_candidate("other_size", "saxpy.spv", 128)},
-        unused.path());
+    const Problem problem = two_copies_and_another();
     const KeyPlan plan = plan_key(problem, problem.keys.front().key, nullptr);
     REQUIRE(plan.runnable.size() == 3);
 
@@ -112,11 +118,7 @@ TEST_CASE("a shared pipeline outlives the candidate that built it while another 
 
 TEST_CASE("identical candidates announced ahead are built once, on the build threads") {
     test::VulkanFixture vulkan;
-    tune::testing::TempDirectory unused;
-    const Problem problem = saxpy_problem(
-        {saxpy_candidate("first", "saxpy.spv", 64), saxpy_candidate("copy", "saxpy.spv", 64),
-         saxpy_candidate("other_size", "saxpy.spv", 128)},
-        unused.path());
+    const Problem problem = two_copies_and_another();
     const KeyPlan plan = plan_key(problem, problem.keys.front().key, nullptr);
     REQUIRE(plan.runnable.size() == 3);
 
@@ -136,13 +138,11 @@ TEST_CASE("identical candidates announced ahead are built once, on the build thr
 
 TEST_CASE("the steps of one candidate that compile the same code share one pipeline") {
     test::VulkanFixture vulkan;
-    tune::testing::TempDirectory unused;
     // saxpy twice over: y = a x + y, then again on that y.
     testing::Json step = saxpy_candidate("step", "saxpy.spv", 64);
     step.erase("name");
     const testing::Json twice{{"name", "twice"}, {"steps", {step, step}}};
-    const Problem problem =
-        saxpy_problem({saxpy_candidate("once", "saxpy.spv", 64), twice}, unused.path());
+    const Problem problem = saxpy_problem({saxpy_candidate("once", "saxpy.spv", 64), twice});
     const KeyPlan plan = plan_key(problem, problem.keys.front().key, nullptr);
     REQUIRE(plan.runnable.size() == 2);
 
