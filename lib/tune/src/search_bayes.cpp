@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <utility>
 
 namespace spvtune::tune::detail {
@@ -85,7 +86,7 @@ struct Observations {
     std::vector<double> log_ns;
     std::vector<std::size_t> points;  ///< the point of each input
 };
-Observations observations(const SearchRun& run, const GridIndex& grid) {
+Observations observations(const SearchRun& run, std::span<const SurrogateInput> inputs) {
     std::vector<std::pair<double, std::size_t>> seen;  // log-time, point
     double slowest = 0.0;
     for (std::size_t p = 0; p < run.size(); ++p) {
@@ -115,7 +116,7 @@ Observations observations(const SearchRun& run, const GridIndex& grid) {
     }
     Observations out;
     for (const auto& [log_ns, p] : seen) {
-        out.inputs.push_back(scaled(grid, *run.point(p).position));
+        out.inputs.push_back(inputs[p]);
         out.log_ns.push_back(log_ns);
         out.points.push_back(p);
     }
@@ -124,13 +125,19 @@ Observations observations(const SearchRun& run, const GridIndex& grid) {
 
 }  // namespace
 
-BayesProposer::BayesProposer(SearchRun& run) : grid_(run), order_(run.shuffled_order()) {}
+BayesProposer::BayesProposer(SearchRun& run) : grid_(run), order_(run.shuffled_order()) {
+    inputs_.reserve(run.size());
+    for (std::size_t p = 0; p < run.size(); ++p) {
+        const std::optional<GridPosition>& position = run.point(p).position;
+        inputs_.push_back(position ? scaled(grid_, *position) : SurrogateInput{});
+    }
+}
 
 std::optional<BayesProposer::Fit> BayesProposer::fitted(const SearchRun& run) {
     if (run.measured() < first_sample) {
         return std::nullopt;
     }
-    Observations seen = observations(run, grid_);
+    Observations seen = observations(run, inputs_);
     if (seen.log_ns.size() < 2) {
         return std::nullopt;
     }
@@ -181,13 +188,8 @@ std::optional<std::size_t> BayesProposer::next(const SearchRun& run) {
         return it == order_.end() ? std::nullopt : std::optional(*it);
     }
     const double best_log = std::log(*run.median(ranked.front()));
-    std::vector<SurrogateInput> inputs;
-    inputs.reserve(candidates.size());
-    for (const std::size_t p : candidates) {
-        inputs.push_back(scaled(grid_, *run.point(p).position));
-    }
     const auto [chosen, gain] = fit->surrogate.most_expected_improvement(
-        cross_.rows(candidates, inputs, fit->points, fit->surrogate), best_log);
+        cross_.rows(candidates, inputs_, fit->points, fit->surrogate), best_log);
     last_gain_ = gain;
     return candidates[chosen];
 }
@@ -214,7 +216,7 @@ std::vector<std::size_t> BayesProposer::predicted_pair_moves(const SearchRun& ru
         for (std::size_t axis = 0; axis < to.levels.size(); ++axis) {
             two_valued += to.levels[axis] != centre->levels[axis] && grid_.top()[axis] == 1 ? 1 : 0;
         }
-        ranked.push_back({two_valued == 2, fit->surrogate.predict(scaled(grid_, to)).mean, p});
+        ranked.push_back({two_valued == 2, fit->surrogate.predict(inputs_[p]).mean, p});
     }
     std::ranges::stable_sort(ranked, [](const Move& a, const Move& b) {
         return std::pair(!a.two_valued_pair, a.predicted_log_ns) <

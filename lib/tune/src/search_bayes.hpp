@@ -54,6 +54,10 @@ class BayesProposer {
     std::optional<Fit> fitted(const SearchRun& run);
 
     GridIndex grid_;
+    /// Each point's surrogate input (its levels scaled to [0, 1]), made once: the pool scored
+    /// at each proposal would otherwise make two thousand anew (a twelfth of a replay's time).
+    /// Empty levels for a point without a grid position.
+    std::vector<SurrogateInput> inputs_;
     std::vector<std::size_t> order_;
     std::optional<LogTimeSurrogate::Settings> fitted_;
     std::size_t fitted_at_ = 0;

@@ -28,7 +28,7 @@ std::vector<std::vector<double>> CrossCovariances::rows(std::span<const std::siz
         for (std::size_t i = 0; i < fitted.size(); ++i) {
             double& value = kept[slots[i]];
             if (std::isnan(value)) {
-                value = surrogate.covariance_with(inputs[j], i);
+                value = surrogate.covariance_with(inputs[points[j]], i);
             }
             row[i] = value;
         }

@@ -18,9 +18,9 @@ class CrossCovariances {
     /// Forgets every covariance: the settings they were computed with are replaced.
     void clear();
 
-    /// For each of `points` (whose surrogate inputs are `inputs`), its covariances with the
-    /// fitted points, which are the points `fitted` in `surrogate`'s order: those kept, the
-    /// others computed by `surrogate` and kept.
+    /// For each of `points`, its covariances with the fitted points, which are the points
+    /// `fitted` in `surrogate`'s order: those kept, the others computed by `surrogate` from
+    /// `inputs`, every point's surrogate input by point, and kept.
     std::vector<std::vector<double>> rows(std::span<const std::size_t> points,
                                           std::span<const SurrogateInput> inputs,
                                           std::span<const std::size_t> fitted,
