@@ -4,7 +4,9 @@
 #include <optional>
 #include <string>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -123,6 +125,52 @@ TEST_CASE("worker protocol: garbage on the socket is garbled, not a hang or a hu
         read_message(pair.fds[1], std::chrono::steady_clock::now() + std::chrono::seconds(5));
     REQUIRE_FALSE(got.has_value());
     CHECK(got.error().failure == ReadFailure::garbled);
+}
+
+TEST_CASE("worker protocol: a message many times the socket's buffer crosses it whole") {
+    // The blobs (one of 6 MiB, which a socket takes a few hundred KiB of at a time, and an empty
+    // one between others) are sent as parts and read straight into their own vectors: each
+    // send that stops within a part must go on from there.
+    SocketPair pair;
+    Message sent;
+    sent.header = {{"ok", true}, {"note", std::string(1000, 'x')}};
+    for (const std::size_t size : {std::size_t{6} << 20, std::size_t{0}, std::size_t{12345}}) {
+        std::vector<std::byte> blob(size);
+        for (std::size_t i = 0; i < size; ++i) {
+            blob[i] = static_cast<std::byte>((i * 7919 + size) % 251);
+        }
+        sent.blobs.push_back(std::move(blob));
+    }
+    std::optional<spvtune::tune::Status> written;
+    std::thread writer([&] { written = write_message(pair.fds[0], sent); });
+    auto got =
+        read_message(pair.fds[1], std::chrono::steady_clock::now() + std::chrono::seconds(30));
+    writer.join();
+    REQUIRE(written.has_value());
+    CHECK(written->has_value());
+    REQUIRE_MESSAGE(got.has_value(), got.error().message);
+    CHECK(got.value().header == sent.header);
+    CHECK(got.value().blobs == sent.blobs);
+    // Byte for byte what encode() makes, which decode() reads back.
+    const auto frame = encode(sent);
+    const auto decoded = decode(frame);
+    REQUIRE(decoded.has_value());
+    CHECK(decoded.value().blobs == sent.blobs);
+}
+
+TEST_CASE("worker protocol: a blob longer than what is left of its frame is garbled on a socket") {
+    SocketPair pair;
+    Message one;
+    one.blobs = {{std::byte{7}}};
+    auto frame = encode(one);
+    // The blob's length field sits right before its one byte: it now claims 4 GiB.
+    frame[frame.size() - 5] = std::byte{1};
+    REQUIRE(::write(pair.fds[0], frame.data(), frame.size()) == static_cast<ssize_t>(frame.size()));
+    auto got =
+        read_message(pair.fds[1], std::chrono::steady_clock::now() + std::chrono::seconds(5));
+    REQUIRE_FALSE(got.has_value());
+    CHECK(got.error().failure == ReadFailure::garbled);
+    CHECK(contains_text(got.error().message, "a blob needs 4294967297 bytes, 1 left"));
 }
 
 TEST_CASE("worker protocol: samples and specializations keep their values and types") {

@@ -1,10 +1,13 @@
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <limits.h>  // IOV_MAX
 #include <poll.h>
 #include <stdexcept>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <utility>
 #include <variant>
@@ -36,73 +39,92 @@ std::uint64_t get(std::span<const std::byte> in, int bytes) {
     return value;
 }
 
-/// Reads a payload front to back, every length checked against what is left.
+tune::Unexpected<ReadError> garbled(std::string message) {
+    return tune::make_unexpected(ReadError{ReadFailure::garbled, std::move(message)});
+}
+
+/// Reads a payload front to back, every length checked against what is left of it before any
+/// is read or allocated, from wherever `fill` takes the next bytes: memory (decode) or the
+/// socket itself (read_message), so that a blob is read once, straight into its own vector.
+/// `fill` is a tune::Result<tune::Done, ReadError>(std::span<std::byte>) that fills the span.
+template <class Fill>
 class PayloadReader {
   public:
-    explicit PayloadReader(std::span<const std::byte> payload) : left_(payload) {}
+    PayloadReader(std::uint64_t length, Fill fill) : left_(length), fill_(std::move(fill)) {}
 
-    /// The next `count` bytes.
-    tune::Result<std::span<const std::byte>> take(std::uint64_t count, const char* what) {
-        if (count > left_.size()) {
-            return tune::fail(std::string("truncated message: ") + what + " needs " +
-                              std::to_string(count) + " bytes, " + std::to_string(left_.size()) +
-                              " left");
+    /// The next `out.size()` bytes, into `out`.
+    tune::Result<tune::Done, ReadError> read(std::span<std::byte> out, const char* what) {
+        if (out.size() > left_) {
+            return truncated(out.size(), what);
         }
-        auto part = left_.first(static_cast<std::size_t>(count));
-        left_ = left_.subspan(static_cast<std::size_t>(count));
-        return part;
+        left_ -= out.size();
+        return fill_(out);
     }
 
     /// An unsigned number of `bytes` bytes.
-    tune::Result<std::uint64_t> number(int bytes, const char* what) {
-        auto part = take(static_cast<std::uint64_t>(bytes), what);
-        if (!part) {
-            return tune::fail(part.error());
+    tune::Result<std::uint64_t, ReadError> number(int bytes, const char* what) {
+        std::array<std::byte, 8> raw{};
+        auto read_ok = read(std::span(raw).first(static_cast<std::size_t>(bytes)), what);
+        if (!read_ok) {
+            return tune::make_unexpected(std::move(read_ok.error()));
         }
-        return get(part.value(), bytes);
+        return get(raw, bytes);
     }
 
     /// A part preceded by its length in `length_bytes` bytes.
-    tune::Result<std::span<const std::byte>> sized(int length_bytes, const char* what) {
+    tune::Result<std::vector<std::byte>, ReadError> sized(int length_bytes, const char* what) {
         auto length = number(length_bytes, what);
         if (!length) {
-            return tune::fail(length.error());
+            return tune::make_unexpected(std::move(length.error()));
         }
-        return take(length.value(), what);
+        if (length.value() > left_) {
+            return truncated(length.value(), what);
+        }
+        std::vector<std::byte> part(static_cast<std::size_t>(length.value()));
+        if (auto read_ok = read(part, what); !read_ok) {
+            return tune::make_unexpected(std::move(read_ok.error()));
+        }
+        return part;
     }
 
-    std::size_t left() const noexcept { return left_.size(); }
+    std::uint64_t left() const noexcept { return left_; }
 
   private:
-    std::span<const std::byte> left_;
+    tune::Unexpected<ReadError> truncated(std::uint64_t count, const char* what) const {
+        return garbled(std::string("truncated message: ") + what + " needs " +
+                       std::to_string(count) + " bytes, " + std::to_string(left_) + " left");
+    }
+
+    std::uint64_t left_;
+    Fill fill_;
 };
 
-tune::Result<Message> decode_payload(std::span<const std::byte> payload) {
-    PayloadReader reader(payload);
+template <class Fill>
+tune::Result<Message, ReadError> read_payload(PayloadReader<Fill>& reader) {
     auto header_text = reader.sized(4, "the header");
     if (!header_text) {
-        return tune::fail(header_text.error());
+        return tune::make_unexpected(std::move(header_text.error()));
     }
     Message message;
     const auto* text = reinterpret_cast<const char*>(header_text.value().data());
     message.header = nlohmann::json::parse(text, text + header_text.value().size(), nullptr, false);
     if (!message.header.is_object()) {
-        return tune::fail("garbled message: the header is not a JSON object");
+        return garbled("garbled message: the header is not a JSON object");
     }
     auto blob_count = reader.number(4, "the blob count");
     if (!blob_count) {
-        return tune::fail(blob_count.error());
+        return tune::make_unexpected(std::move(blob_count.error()));
     }
     for (std::uint64_t i = 0; i < blob_count.value(); ++i) {
         auto blob = reader.sized(8, "a blob");
         if (!blob) {
-            return tune::fail(blob.error());
+            return tune::make_unexpected(std::move(blob.error()));
         }
-        message.blobs.emplace_back(blob.value().begin(), blob.value().end());
+        message.blobs.push_back(std::move(blob.value()));
     }
     if (reader.left() != 0) {
-        return tune::fail("garbled message: " + std::to_string(reader.left()) +
-                          " bytes after the last blob");
+        return garbled("garbled message: " + std::to_string(reader.left()) +
+                       " bytes after the last blob");
     }
     return message;
 }
@@ -172,23 +194,51 @@ tune::Result<tune::Done, ReadError> read_exactly(int fd, std::span<std::byte> ou
     return tune::Done{};
 }
 
+/// A frame as the parts it is sent in, in order: its bytes up to the first blob's length, then
+/// each blob's length and the blob itself, so that no blob is copied to be sent. The parts
+/// point into `message` and into this.
+class FrameParts {
+  public:
+    explicit FrameParts(const Message& message) {
+        const std::string header = message.header.dump();
+        std::uint64_t payload = 4 + header.size() + 4;
+        for (const std::vector<std::byte>& blob : message.blobs) {
+            payload += 8 + blob.size();
+        }
+        head_.assign(magic.begin(), magic.end());
+        put(head_, payload, 8);
+        put(head_, header.size(), 4);
+        const auto* text = reinterpret_cast<const std::byte*>(header.data());
+        head_.insert(head_.end(), text, text + header.size());
+        put(head_, message.blobs.size(), 4);
+        for (const std::vector<std::byte>& blob : message.blobs) {
+            put(lengths_, blob.size(), 8);
+        }
+        parts_.emplace_back(head_);
+        for (std::size_t i = 0; i < message.blobs.size(); ++i) {
+            parts_.emplace_back(std::span(lengths_).subspan(8 * i, 8));
+            parts_.emplace_back(message.blobs[i]);
+        }
+    }
+    FrameParts(const FrameParts&) = delete;
+    FrameParts& operator=(const FrameParts&) = delete;
+
+    std::span<const std::span<const std::byte>> parts() const noexcept { return parts_; }
+
+  private:
+    std::vector<std::byte> head_;
+    std::vector<std::byte> lengths_;
+    std::vector<std::span<const std::byte>> parts_;
+};
+
 }  // namespace
 
 std::vector<std::byte> encode(const Message& message) {
-    const std::string header = message.header.dump();
-    std::vector<std::byte> payload;
-    put(payload, header.size(), 4);
-    for (const char c : header) {
-        payload.push_back(static_cast<std::byte>(c));
+    std::vector<std::byte> frame;
+    const FrameParts frame_parts(message);
+    for (const std::span<const std::byte> part : frame_parts.parts()) {
+        frame.insert(frame.end(), part.begin(), part.end());
     }
-    put(payload, message.blobs.size(), 4);
-    for (const auto& blob : message.blobs) {
-        put(payload, blob.size(), 8);
-        payload.insert(payload.end(), blob.begin(), blob.end());
-    }
-    std::vector<std::byte> frame(magic.begin(), magic.end());
-    put(frame, payload.size(), 8);
-    frame.insert(frame.end(), payload.begin(), payload.end());
     return frame;
 }
 
@@ -201,13 +251,25 @@ tune::Result<Message> decode(std::span<const std::byte> frame) {
     if (!length) {
         return tune::fail(length.error());
     }
-    const auto payload = frame.subspan(prefix_bytes);
+    std::span<const std::byte> payload = frame.subspan(prefix_bytes);
     if (payload.size() != length.value()) {
         return tune::fail("truncated message: the frame announces " +
                           std::to_string(length.value()) + " bytes, " +
                           std::to_string(payload.size()) + " follow");
     }
-    return decode_payload(payload);
+    // The reader checks every length against what is left before it takes any.
+    PayloadReader reader(
+        length.value(),
+        [&payload](std::span<std::byte> out) -> tune::Result<tune::Done, ReadError> {
+            std::copy_n(payload.begin(), out.size(), out.begin());
+            payload = payload.subspan(out.size());
+            return tune::Done{};
+        });
+    auto message = read_payload(reader);
+    if (!message) {
+        return tune::fail(std::move(message.error().message));
+    }
+    return std::move(message.value());
 }
 
 tune::Result<Message, ReadError> read_message(int fd, std::optional<Deadline> deadline) {
@@ -218,36 +280,50 @@ tune::Result<Message, ReadError> read_message(int fd, std::optional<Deadline> de
     }
     auto length = payload_length(prefix);
     if (!length) {
-        return tune::make_unexpected(ReadError{ReadFailure::garbled, length.error()});
+        return garbled(length.error());
     }
-    std::vector<std::byte> payload(static_cast<std::size_t>(length.value()));
-    if (auto read = read_exactly(fd, payload, deadline); !read) {
-        if (read.error().failure == ReadFailure::closed) {
+    PayloadReader reader(length.value(), [fd, &deadline](std::span<std::byte> out) {
+        auto read = read_exactly(fd, out, deadline);
+        if (!read && read.error().failure == ReadFailure::closed) {
             read.error().message = "truncated message: " + read.error().message;
         }
-        return tune::make_unexpected(std::move(read.error()));
-    }
-    auto message = decode_payload(payload);
-    if (!message) {
-        return tune::make_unexpected(ReadError{ReadFailure::garbled, message.error()});
-    }
-    return std::move(message.value());
+        return read;
+    });
+    return read_payload(reader);
 }
 
 tune::Status write_message(int fd, const Message& message) {
-    const std::vector<std::byte> frame = encode(message);
-    std::size_t done = 0;
-    while (done < frame.size()) {
+    const FrameParts frame_parts(message);
+    std::vector<iovec> left;
+    for (const std::span<const std::byte> part : frame_parts.parts()) {
+        if (!part.empty()) {
+            // sendmsg only reads through iov_base.
+            left.push_back({const_cast<std::byte*>(part.data()), part.size()});
+        }
+    }
+    std::size_t first = 0;
+    while (first < left.size()) {
+        msghdr header{};
+        header.msg_iov = left.data() + first;
+        header.msg_iovlen = std::min<std::size_t>(left.size() - first, IOV_MAX);
         // MSG_NOSIGNAL: a worker that died must be an error here, not a SIGPIPE that ends the
         // tuner.
-        const ssize_t sent = ::send(fd, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);
+        ssize_t sent = ::sendmsg(fd, &header, MSG_NOSIGNAL);
         if (sent < 0 && errno == EINTR) {
             continue;
         }
         if (sent <= 0) {
             return tune::fail(std::string("send: ") + std::strerror(errno));
         }
-        done += static_cast<std::size_t>(sent);
+        // Past the parts sent whole, and into the one sent in part.
+        for (; first < left.size() && static_cast<std::size_t>(sent) >= left[first].iov_len;
+             ++first) {
+            sent -= static_cast<ssize_t>(left[first].iov_len);
+        }
+        if (sent > 0) {
+            left[first].iov_base = static_cast<std::byte*>(left[first].iov_base) + sent;
+            left[first].iov_len -= static_cast<std::size_t>(sent);
+        }
     }
     return tune::ok();
 }
