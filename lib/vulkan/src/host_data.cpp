@@ -68,41 +68,46 @@ T clamp_to(double value) noexcept {
     return static_cast<T>(std::clamp(std::round(value), low, high));
 }
 
-void write_element(ElementType type, std::byte* out, double value) noexcept {
+/// Calls `body` with the writer of `type`'s elements, a callable (std::byte* out, double value)
+/// that stores `value` at `out` as `type` (integers rounded and clamped to the type's range,
+/// NaN as 0): chosen once, so that a loop over a buffer's elements does not choose it again
+/// for each.
+template <typename Body>
+void with_writer(ElementType type, Body&& body) {
     switch (type) {
         case ElementType::f16:
-            store(out, float_to_half(static_cast<float>(value)));
-            break;
+            return body([](std::byte* out, double value) {
+                store(out, float_to_half(static_cast<float>(value)));
+            });
         case ElementType::f32:
-            store(out, static_cast<float>(value));
-            break;
+            return body(
+                [](std::byte* out, double value) { store(out, static_cast<float>(value)); });
         case ElementType::f64:
-            store(out, value);
-            break;
+            return body([](std::byte* out, double value) { store(out, value); });
         case ElementType::i8:
-            store(out, clamp_to<std::int8_t>(value));
-            break;
+            return body(
+                [](std::byte* out, double value) { store(out, clamp_to<std::int8_t>(value)); });
         case ElementType::u8:
-            store(out, clamp_to<std::uint8_t>(value));
-            break;
+            return body(
+                [](std::byte* out, double value) { store(out, clamp_to<std::uint8_t>(value)); });
         case ElementType::i16:
-            store(out, clamp_to<std::int16_t>(value));
-            break;
+            return body(
+                [](std::byte* out, double value) { store(out, clamp_to<std::int16_t>(value)); });
         case ElementType::u16:
-            store(out, clamp_to<std::uint16_t>(value));
-            break;
+            return body(
+                [](std::byte* out, double value) { store(out, clamp_to<std::uint16_t>(value)); });
         case ElementType::i32:
-            store(out, clamp_to<std::int32_t>(value));
-            break;
+            return body(
+                [](std::byte* out, double value) { store(out, clamp_to<std::int32_t>(value)); });
         case ElementType::u32:
-            store(out, clamp_to<std::uint32_t>(value));
-            break;
+            return body(
+                [](std::byte* out, double value) { store(out, clamp_to<std::uint32_t>(value)); });
         case ElementType::i64:
-            store(out, clamp_to<std::int64_t>(value));
-            break;
+            return body(
+                [](std::byte* out, double value) { store(out, clamp_to<std::int64_t>(value)); });
         case ElementType::u64:
-            store(out, clamp_to<std::uint64_t>(value));
-            break;
+            return body(
+                [](std::byte* out, double value) { store(out, clamp_to<std::uint64_t>(value)); });
     }
 }
 
@@ -167,28 +172,39 @@ std::vector<std::byte> make_fill(ElementType type, std::size_t count, const Fill
     if (std::holds_alternative<FillZeros>(fill)) {
         return bytes;
     }
-    SplitMix64 random(std::holds_alternative<FillRandom>(fill) ? std::get<FillRandom>(fill).seed
-                                                               : 0);
-    for (std::size_t i = 0; i < count; ++i) {
-        double value = 0;
+    // The fill and the element type are chosen once, outside the loop over the elements: a
+    // buffer of a million took 5 ms of a key's setup when each element chose both again.
+    with_writer(type, [&](auto write) {
+        std::byte* out = bytes.data();
         if (const auto* constant = std::get_if<FillConstant>(&fill)) {
-            value = constant->value;
+            for (std::size_t i = 0; i < count; ++i) {
+                write(out + i * size, constant->value);
+            }
         } else if (const auto* iota = std::get_if<FillIota>(&fill)) {
-            value = iota->start + iota->step * static_cast<double>(i);
+            for (std::size_t i = 0; i < count; ++i) {
+                write(out + i * size, iota->start + iota->step * static_cast<double>(i));
+            }
         } else {
             const auto& range = std::get<FillRandom>(fill);
+            SplitMix64 random(range.seed);
             if (is_floating(type)) {
-                value = range.low + (range.high - range.low) * random.unit();
-                if (!range.denormals && std::abs(value) < smallest_normal(type)) {
-                    value = 0;
+                const double normal = smallest_normal(type);
+                for (std::size_t i = 0; i < count; ++i) {
+                    double value = range.low + (range.high - range.low) * random.unit();
+                    if (!range.denormals && std::abs(value) < normal) {
+                        value = 0;
+                    }
+                    write(out + i * size, value);
                 }
             } else {
                 // Inclusive integer range: floor over [low, high + 1).
-                value = std::floor(range.low + (range.high - range.low + 1) * random.unit());
+                for (std::size_t i = 0; i < count; ++i) {
+                    write(out + i * size,
+                          std::floor(range.low + (range.high - range.low + 1) * random.unit()));
+                }
             }
         }
-        write_element(type, bytes.data() + i * size, value);
-    }
+    });
     return bytes;
 }
 
