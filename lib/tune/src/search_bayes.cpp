@@ -89,7 +89,7 @@ struct Observations {
 Observations observations(const SearchRun& run, std::span<const SurrogateInput> inputs) {
     std::vector<std::pair<double, std::size_t>> seen;  // log-time, point
     double slowest = 0.0;
-    for (std::size_t p = 0; p < run.size(); ++p) {
+    for (const std::size_t p : run.touched_points()) {
         if (const auto ns = run.median(p);
             ns && std::isfinite(*ns) && *ns > 0.0 && run.point(p).position) {
             seen.emplace_back(std::log(*ns), p);
@@ -97,7 +97,7 @@ Observations observations(const SearchRun& run, std::span<const SurrogateInput> 
         }
     }
     if (!seen.empty()) {
-        for (std::size_t p = 0; p < run.size(); ++p) {
+        for (const std::size_t p : run.touched_points()) {
             if (run.dropped(p) && run.point(p).position) {
                 seen.emplace_back(slowest, p);
             }

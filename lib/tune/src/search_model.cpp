@@ -20,7 +20,7 @@ void for_each_level(const GridPosition& position, Visit&& visit) {
 LevelEffects::LevelEffects(const SearchRun& run) {
     std::vector<std::pair<const GridPosition*, double>> seen;
     double total = 0.0;
-    for (std::size_t p = 0; p < run.size(); ++p) {
+    for (const std::size_t p : run.touched_points()) {
         const std::optional<double> ns = run.median(p);
         if (run.point(p).position && ns && *ns > 0.0) {
             seen.emplace_back(&*run.point(p).position, std::log(*ns));

@@ -99,6 +99,7 @@ bool SearchRun::enter(std::size_t p) {
         admit(*first_);
     }
     state.touched = true;
+    touched_.insert(std::ranges::upper_bound(touched_, p), p);
     state.step = outcome_.trace.steps.size();
     const BenchmarkCandidate& c = points_[p].candidate;
     const auto now = hooks_.now ? hooks_.now() : std::chrono::steady_clock::now();
@@ -189,7 +190,7 @@ std::optional<double> SearchRun::probe(std::size_t p, std::size_t samples) {
 
 std::optional<double> SearchRun::best_median_except(std::size_t p) const {
     std::optional<double> best;
-    for (std::size_t q = 0; q < points_.size(); ++q) {
+    for (const std::size_t q : touched_) {
         if (q != p) {
             if (const std::optional<double> m = median(q); m && (!best || *m < *best)) {
                 best = m;
@@ -217,7 +218,8 @@ bool SearchRun::clearly_faster(std::size_t a, std::size_t b) const {
 
 std::optional<double> SearchRun::reading_spread() const {
     std::vector<double> spreads;
-    for (const PointState& state : state_) {
+    for (const std::size_t p : touched_) {
+        const PointState& state = state_[p];
         if (state.dropped || state.samples.size() < 3) {
             continue;
         }
@@ -237,7 +239,7 @@ std::optional<double> SearchRun::reading_spread() const {
 
 std::vector<std::size_t> SearchRun::by_median() const {
     std::vector<std::pair<double, std::size_t>> probed;
-    for (std::size_t p = 0; p < points_.size(); ++p) {
+    for (const std::size_t p : touched_) {
         if (const std::optional<double> m = median(p)) {
             probed.emplace_back(*m, p);
         }

@@ -51,6 +51,9 @@ class SearchRun {
     bool budget_spent() const;
 
     bool touched(std::size_t p) const { return state_[p].touched; }
+    /// Every touched point, in position order: the only ones with a median or dropped, which a
+    /// strategy looks over at every proposal where a space may hold tens of thousands.
+    std::span<const std::size_t> touched_points() const { return touched_; }
     bool dropped(std::size_t p) const { return state_[p].dropped; }
     /// Enters the point on its first touch (counting it as measured), then takes samples until
     /// it has `samples` search samples in all (without an output check, a warm-up run before the
@@ -115,6 +118,7 @@ class SearchRun {
     std::chrono::steady_clock::time_point start_;
     SearchRandom random_;
     std::vector<PointState> state_;
+    std::vector<std::size_t> touched_;  ///< ascending
     std::size_t measured_ = 0;
     SearchOutcome outcome_;
 };
