@@ -7,6 +7,7 @@ namespace spvtune::tune::detail {
 
 void CrossCovariances::clear() {
     slot_of_.clear();
+    slots_ = 0;
     rows_.clear();
 }
 
@@ -17,13 +18,22 @@ std::vector<std::vector<double>> CrossCovariances::rows(std::span<const std::siz
     std::vector<std::size_t> slots;
     slots.reserve(fitted.size());
     for (const std::size_t p : fitted) {
-        slots.push_back(slot_of_.try_emplace(p, slot_of_.size()).first->second);
+        if (p >= slot_of_.size()) {
+            slot_of_.resize(p + 1, no_slot);
+        }
+        if (slot_of_[p] == no_slot) {
+            slot_of_[p] = slots_++;
+        }
+        slots.push_back(slot_of_[p]);
     }
     std::vector<std::vector<double>> out;
     out.reserve(points.size());
     for (std::size_t j = 0; j < points.size(); ++j) {
+        if (points[j] >= rows_.size()) {
+            rows_.resize(points[j] + 1);
+        }
         std::vector<double>& kept = rows_[points[j]];
-        kept.resize(slot_of_.size(), std::numeric_limits<double>::quiet_NaN());
+        kept.resize(slots_, std::numeric_limits<double>::quiet_NaN());
         std::vector<double>& row = out.emplace_back(fitted.size());
         for (std::size_t i = 0; i < fitted.size(); ++i) {
             double& value = kept[slots[i]];

@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "search_surrogate.hpp"
@@ -27,10 +26,13 @@ class CrossCovariances {
                                           const LogTimeSurrogate& surrogate);
 
   private:
-    /// Where each fitted point's covariance lies in a row.
-    std::unordered_map<std::size_t, std::size_t> slot_of_;
+    static constexpr std::size_t no_slot = static_cast<std::size_t>(-1);
+    /// By point, where its covariance lies in a row, once it was a fitted point (no_slot
+    /// before). Vectors by point rather than maps: two thousand rows are looked up a proposal.
+    std::vector<std::size_t> slot_of_;
+    std::size_t slots_ = 0;
     /// By scored point, by slot; NaN where not computed yet.
-    std::unordered_map<std::size_t, std::vector<double>> rows_;
+    std::vector<std::vector<double>> rows_;
 };
 
 }  // namespace spvtune::tune::detail
