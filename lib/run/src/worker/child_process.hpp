@@ -22,6 +22,8 @@ class ChildProcess {
 
     /// The parent's end of the socket.
     int fd() const noexcept { return fd_; }
+    /// The child's process id; -1 once it was reaped.
+    pid_t pid() const noexcept { return pid_; }
 
     /// Ends the child: SIGTERM, SIGKILL if it is still there after `grace`, then reaps it.
     /// Returns how it ended, as describe_exit says. Idempotent.

@@ -48,12 +48,24 @@ void inject_test_fault(std::string_view op, std::string_view candidate) {
     }
 }
 
-void log_test_start() {
+namespace {
+
+void log_test_line(std::string_view word, pid_t pid) {
     const char* file = std::getenv("SPVTUNE_TEST_WORKER_LOG");
     if (file == nullptr || *file == '\0') {
         return;
     }
-    std::ofstream(file, std::ios::app) << "start " << ::getpid() << '\n';
+    std::ofstream(file, std::ios::app) << word << ' ' << pid << '\n';
+}
+
+}  // namespace
+
+void log_test_start() {
+    log_test_line("start", ::getpid());
+}
+
+void log_test_spawn(pid_t pid) {
+    log_test_line("spawn", pid);
 }
 
 }  // namespace spvtune::run::worker

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string_view>
+#include <sys/types.h>
 
 namespace spvtune::run::worker {
 
@@ -19,5 +20,10 @@ void inject_test_fault(std::string_view op, std::string_view candidate);
 /// Test-only: with SPVTUNE_TEST_WORKER_LOG=FILE, the worker appends "start PID" to FILE as it
 /// starts, so a test can tell when workers start and how many. Unset: nothing happens.
 void log_test_start();
+
+/// Test-only: with SPVTUNE_TEST_WORKER_LOG=FILE, the tuner appends "spawn PID" to FILE when it
+/// has made the worker process `pid`. A worker ended before it ran its first line (a tuner whose
+/// look at the device failed at once) logs no start, but its spawn is logged all the same.
+void log_test_spawn(pid_t pid);
 
 }  // namespace spvtune::run::worker

@@ -16,6 +16,7 @@
 #include <spvtune/run/worker_server.hpp>
 
 #include "worker/child_process.hpp"
+#include "worker/test_fault.hpp"
 #include "worker/watchdog.hpp"
 #include "worker/worker_environment.hpp"
 
@@ -71,6 +72,7 @@ struct WorkerExecutor::Impl {
         auto started_child = std::make_unique<worker::ChildProcess>(
             std::vector<std::string>{"/proc/self/exe", std::string(worker_argument)},
             worker::worker_environment());
+        worker::log_test_spawn(started_child->pid());
         // Set together, and only once both are known: a child without setup_sent is one that
         // said it is ready.
         setup_sent =
