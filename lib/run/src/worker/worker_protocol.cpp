@@ -46,11 +46,12 @@ tune::Unexpected<ReadError> garbled(std::string message) {
 /// Reads a payload front to back, every length checked against what is left of it before any
 /// is read or allocated, from wherever `fill` takes the next bytes: memory (decode) or the
 /// socket itself (read_message), so that a blob is read once, straight into its own vector.
-/// `fill` is a tune::Result<tune::Done, ReadError>(std::span<std::byte>) that fills the span.
+/// `fill` is a tune::Result<tune::Done, ReadError>(std::span<std::byte>) that fills the span,
+/// and must outlive the reader.
 template <class Fill>
 class PayloadReader {
   public:
-    PayloadReader(std::uint64_t length, Fill fill) : left_(length), fill_(std::move(fill)) {}
+    PayloadReader(std::uint64_t length, Fill& fill) : left_(length), fill_(fill) {}
 
     /// The next `out.size()` bytes, into `out`.
     tune::Result<tune::Done, ReadError> read(std::span<std::byte> out, const char* what) {
@@ -96,7 +97,7 @@ class PayloadReader {
     }
 
     std::uint64_t left_;
-    Fill fill_;
+    Fill& fill_;
 };
 
 template <class Fill>
@@ -149,12 +150,14 @@ tune::Result<std::uint64_t> payload_length(std::span<const std::byte> prefix) {
 constexpr std::chrono::milliseconds wait_slice{250};
 constexpr std::chrono::milliseconds stop_grace{500};
 
-/// Fills `out` from `fd`; the error says why it stopped early. `deadline` moves on by the time
-/// this process was seen stopped.
-tune::Result<tune::Done, ReadError> read_exactly(int fd, std::span<std::byte> out,
-                                                 std::optional<Deadline>& deadline) {
+/// Reads at least `at_least` bytes from `fd` into `out` (and at most all of it); returns how many
+/// it read, or the error that stopped it early. `deadline` moves on by the time this process was
+/// seen stopped.
+tune::Result<std::size_t, ReadError> read_at_least(int fd, std::span<std::byte> out,
+                                                   std::size_t at_least,
+                                                   std::optional<Deadline>& deadline) {
     std::size_t done = 0;
-    while (done < out.size()) {
+    while (done < at_least) {
         int wait_ms = -1;
         if (deadline) {
             const auto left = std::chrono::ceil<std::chrono::milliseconds>(
@@ -191,8 +194,71 @@ tune::Result<tune::Done, ReadError> read_exactly(int fd, std::span<std::byte> ou
         }
         done += static_cast<std::size_t>(got);
     }
+    return done;
+}
+
+/// Fills `out` from `fd`, as read_at_least does.
+tune::Result<tune::Done, ReadError> read_exactly(int fd, std::span<std::byte> out,
+                                                 std::optional<Deadline>& deadline) {
+    auto read = read_at_least(fd, out, out.size(), deadline);
+    if (!read) {
+        return tune::make_unexpected(std::move(read.error()));
+    }
     return tune::Done{};
 }
+
+/// Gives a frame's payload from the socket, in the parts its reader asks for: small parts from
+/// a buffer filled a read at a time (a reply's header and counts in one read, not one each), a
+/// part at least as large as the buffer straight into its destination. It never reads past the
+/// payload, so the next message stays in the socket.
+class SocketPayload {
+  public:
+    SocketPayload(int fd, std::uint64_t length, std::optional<Deadline>& deadline)
+        : fd_(fd), unread_(length), deadline_(&deadline) {}
+
+    tune::Result<tune::Done, ReadError> operator()(std::span<std::byte> out) {
+        const std::size_t held = std::min(out.size(), end_ - begin_);
+        std::copy_n(buffer_.begin() + static_cast<std::ptrdiff_t>(begin_), held, out.begin());
+        begin_ += held;
+        out = out.subspan(held);
+        if (out.empty()) {
+            return tune::Done{};
+        }
+        if (out.size() >= buffer_.size()) {
+            unread_ -= out.size();
+            return checked(read_exactly(fd_, out, *deadline_));
+        }
+        // The reader asks for no more than the payload holds, so `unread_` covers `out`.
+        const std::size_t wanted =
+            static_cast<std::size_t>(std::min<std::uint64_t>(buffer_.size(), unread_));
+        auto got = read_at_least(fd_, std::span(buffer_).first(wanted), out.size(), *deadline_);
+        if (!got) {
+            return checked(tune::make_unexpected(std::move(got.error())));
+        }
+        unread_ -= got.value();
+        std::copy_n(buffer_.begin(), out.size(), out.begin());
+        begin_ = out.size();
+        end_ = got.value();
+        return tune::Done{};
+    }
+
+  private:
+    /// A peer gone mid-frame left a truncated message.
+    static tune::Result<tune::Done, ReadError> checked(tune::Result<tune::Done, ReadError> read) {
+        if (!read && read.error().failure == ReadFailure::closed) {
+            read.error().message = "truncated message: " + read.error().message;
+        }
+        return read;
+    }
+
+    int fd_;
+    std::uint64_t unread_;  ///< bytes of the payload still in the socket
+    std::optional<Deadline>* deadline_;
+    /// Filled before it is read: left uninitialised, as it is made for every message.
+    std::array<std::byte, 4096> buffer_;
+    std::size_t begin_ = 0;
+    std::size_t end_ = 0;
+};
 
 /// A frame as the parts it is sent in, in order: its bytes up to the first blob's length, then
 /// each blob's length and the blob itself, so that no blob is copied to be sent. The parts
@@ -258,13 +324,12 @@ tune::Result<Message> decode(std::span<const std::byte> frame) {
                           std::to_string(payload.size()) + " follow");
     }
     // The reader checks every length against what is left before it takes any.
-    PayloadReader reader(
-        length.value(),
-        [&payload](std::span<std::byte> out) -> tune::Result<tune::Done, ReadError> {
-            std::copy_n(payload.begin(), out.size(), out.begin());
-            payload = payload.subspan(out.size());
-            return tune::Done{};
-        });
+    auto from_memory = [&payload](std::span<std::byte> out) -> tune::Result<tune::Done, ReadError> {
+        std::copy_n(payload.begin(), out.size(), out.begin());
+        payload = payload.subspan(out.size());
+        return tune::Done{};
+    };
+    PayloadReader reader(length.value(), from_memory);
     auto message = read_payload(reader);
     if (!message) {
         return tune::fail(std::move(message.error().message));
@@ -282,13 +347,8 @@ tune::Result<Message, ReadError> read_message(int fd, std::optional<Deadline> de
     if (!length) {
         return garbled(length.error());
     }
-    PayloadReader reader(length.value(), [fd, &deadline](std::span<std::byte> out) {
-        auto read = read_exactly(fd, out, deadline);
-        if (!read && read.error().failure == ReadFailure::closed) {
-            read.error().message = "truncated message: " + read.error().message;
-        }
-        return read;
-    });
+    SocketPayload from_socket(fd, length.value(), deadline);
+    PayloadReader reader(length.value(), from_socket);
     return read_payload(reader);
 }
 
