@@ -158,6 +158,26 @@ TEST_CASE("worker protocol: a message many times the socket's buffer crosses it 
     CHECK(decoded.value().blobs == sent.blobs);
 }
 
+TEST_CASE("worker protocol: messages sent back to back are read one at a time, each whole") {
+    // The reader fills a buffer a read at a time; it must stop at its frame's end, or the next
+    // message would lose its first bytes to this one.
+    SocketPair pair;
+    Message second;
+    second.header = {{"ok", true}, {"n", 2}};
+    second.blobs = {{std::byte{9}, std::byte{8}}, std::vector<std::byte>(5000, std::byte{4})};
+    REQUIRE(write_message(pair.fds[0], example()));
+    REQUIRE(write_message(pair.fds[0], second));
+    const auto soon = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    auto got_first = read_message(pair.fds[1], soon);
+    REQUIRE_MESSAGE(got_first.has_value(), got_first.error().message);
+    CHECK(got_first.value().header == example().header);
+    CHECK(got_first.value().blobs == example().blobs);
+    auto got_second = read_message(pair.fds[1], soon);
+    REQUIRE_MESSAGE(got_second.has_value(), got_second.error().message);
+    CHECK(got_second.value().header == second.header);
+    CHECK(got_second.value().blobs == second.blobs);
+}
+
 TEST_CASE("worker protocol: a blob longer than what is left of its frame is garbled on a socket") {
     SocketPair pair;
     Message one;
