@@ -18,8 +18,10 @@ table of bench_search_replay.py is printed: evaluations to within 5% and 10% of 
 points and samples each search took, and the best-so-far fraction after 10/20/50/100/200
 evaluations, next to random's exact expectation;
 under the default strategy's row, whether it meets issue 31's targets (never below random after
-20 or more points, within 5% of the optimum in at least 90% of the seeds). The GPU-shaped
-spaces are generated first: recordings/make_gpu_like.py.
+20 or more points, within 5% of the optimum in at least 90% of the seeds). A best-so-far below
+random's is shown with the half-width of its mean's 95% interval over the seeds (0.655±0.076 <
+0.680: twenty seeds cannot tell that apart from level). The GPU-shaped spaces are generated
+first: recordings/make_gpu_like.py.
 
 Usage: scripts/bench-search.py [--spvtune build/default/app/spvtune] [--config FILE] [--seed 0,1]
                                [--strategies default,random,halving,local] [--best NAME]
