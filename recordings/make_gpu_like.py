@@ -8,14 +8,13 @@ Each is a Kernel Tuner cache file, and deterministic.
 
 What they copy from real GPU spaces, as the literature describes them:
 - Validity comes from divisibility and resource limits, not at random: a tile must split evenly
-  over its threads and vector width, a workgroup holds 64 to 1,024 threads, shared memory is
+  over its threads and vector width, a workgroup holds 32 or 64 to 1,024 threads, shared memory is
   capped. Whole regions of the grid are missing, so one-level neighbours often do not exist.
 - Times come from interacting effects (a register tile that spills, occupancy that falls with
   shared memory and thread count, vector loads that only pay with the right strides), with
   seeded roughness of a few per cent on every point and a few cliffs.
 - Parameters of very different lengths: on/off flags beside a block size of 32 values.
-- Readings are GPU-quiet: five per point, about 1% apart.
-
+- Readings are GPU-quiet: five per point, about 1% apart (3% in the dedispersion-like space).
 - Some have traps: in the dedispersion-like space, loads coalesce only with a block at least 32
   wide and unit strides, two or more levels away from where a small random sample tends to find
   its best, so a search that only refines its best point stays on a plateau near 0.6 of the optimum.
@@ -25,7 +24,7 @@ on lavapipe's noisy spaces has not seen, so the replay benchmark has rugged, spa
 quiet spaces of thousands of points to run on (17,956, 6,656, 8,448, 86,016, 68,040 and 50,400
 configurations).
 
-Usage: recordings/make_gpu_like.py   (writes the three files next to this script)
+Usage: recordings/make_gpu_like.py   (writes the six files next to this script)
 """
 import itertools
 import json
