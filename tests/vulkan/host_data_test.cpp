@@ -1,5 +1,7 @@
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -63,6 +65,20 @@ std::size_t subnormals(ElementType type, double range, bool denormals) {
 }
 
 }  // namespace
+
+TEST_CASE(
+    "a fill written into memory the caller chose is make_fill's, up to its last whole element") {
+    const Fill fills[] = {FillZeros{}, FillConstant{-1.5}, FillIota{3, 0.25}, FillRandom{9, -4, 4}};
+    for (const Fill& fill : fills) {
+        CAPTURE(fill.index());
+        std::vector<std::byte> memory(10 * 4 + 3, std::byte{0x5a});
+        fill_into(memory, ElementType::f32, fill);
+        const auto made = make_fill(ElementType::f32, 10, fill);
+        CHECK(std::equal(made.begin(), made.end(), memory.begin()));
+        CHECK(std::all_of(memory.begin() + 40, memory.end(),
+                          [](std::byte b) { return b == std::byte{0x5a}; }));
+    }
+}
 
 TEST_CASE("random floats are never subnormal in their type unless denormals are asked for") {
     // Half of [-1e-4, 1e-4) lies below f16's smallest normal (6.1e-5), a tenth of

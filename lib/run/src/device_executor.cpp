@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <spvtune/base/large_page_allocator.hpp>
 #include <spvtune/base/name_list.hpp>
 #include <spvtune/run/device_bridge.hpp>
 #include <spvtune/run/device_executor.hpp>
@@ -21,6 +22,7 @@
 #include <spvtune/vulkan/compute_job.hpp>
 #include <spvtune/vulkan/compute_pipeline.hpp>
 #include <spvtune/vulkan/error.hpp>
+#include <spvtune/vulkan/host_data.hpp>
 
 #include "guarded_buffer.hpp"
 #include "identical_pipelines.hpp"
@@ -75,7 +77,7 @@ const vulkan::DescriptorBinding* used_binding(const vulkan::ComputeEntryPoint& e
 struct KeyState {
     problem::ProblemKey key;
     std::vector<std::unique_ptr<detail::GuardedBuffer>> buffers;  ///< Problem::buffers order
-    std::vector<std::vector<std::byte>> initial;                  ///< initial contents, same order
+    std::vector<base::LargeBytes> initial;                        ///< initial contents, same order
     /// The initial contents of each inout and scratch buffer in device memory of their own, which
     /// every job copies back at the start of its submissions; null for other roles, and where no
     /// copy could be kept (reset_buffers then uploads them from the host).
@@ -240,9 +242,11 @@ struct DeviceExecutor::Impl {
         next->key = plan.key;
         for (const problem::ResolvedBuffer& buffer : plan.buffers) {
             // The fill covers the logical elements; the padding after them stays zero.
-            next->initial.push_back(vulkan::make_fill(
-                buffer.type, static_cast<std::size_t>(buffer.count - buffer.padding), buffer.fill));
-            next->initial.back().resize(static_cast<std::size_t>(buffer.bytes));
+            base::LargeBytes& initial =
+                next->initial.emplace_back(static_cast<std::size_t>(buffer.bytes));
+            const auto filled = static_cast<std::size_t>(buffer.count - buffer.padding) *
+                                vulkan::element_size(buffer.type);
+            vulkan::fill_into(std::span(initial).first(filled), buffer.type, buffer.fill);
             next->buffers.push_back(std::make_unique<detail::GuardedBuffer>(device, buffer));
             next->buffers.back()->upload(next->initial.back());
         }

@@ -166,16 +166,17 @@ std::optional<ElementType> parse_element_type(std::string_view name) noexcept {
     return std::nullopt;
 }
 
-std::vector<std::byte> make_fill(ElementType type, std::size_t count, const Fill& fill) {
+void fill_into(std::span<std::byte> elements, ElementType type, const Fill& fill) {
     const std::size_t size = element_size(type);
-    std::vector<std::byte> bytes(count * size);
+    const std::size_t count = elements.size() / size;
     if (std::holds_alternative<FillZeros>(fill)) {
-        return bytes;
+        std::fill_n(elements.begin(), count * size, std::byte{0});
+        return;
     }
     // The fill and the element type are chosen once, outside the loop over the elements: a
     // buffer of a million took 5 ms of a key's setup when each element chose both again.
     with_writer(type, [&](auto write) {
-        std::byte* out = bytes.data();
+        std::byte* out = elements.data();
         if (const auto* constant = std::get_if<FillConstant>(&fill)) {
             for (std::size_t i = 0; i < count; ++i) {
                 write(out + i * size, constant->value);
@@ -205,6 +206,13 @@ std::vector<std::byte> make_fill(ElementType type, std::size_t count, const Fill
             }
         }
     });
+}
+
+std::vector<std::byte> make_fill(ElementType type, std::size_t count, const Fill& fill) {
+    std::vector<std::byte> bytes(count * element_size(type));
+    if (!std::holds_alternative<FillZeros>(fill)) {
+        fill_into(bytes, type, fill);
+    }
     return bytes;
 }
 

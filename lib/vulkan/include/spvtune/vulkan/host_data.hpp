@@ -44,6 +44,9 @@ using Fill = std::variant<FillZeros, FillConstant, FillIota, FillRandom>;
 /// `count` elements of `type` following `fill`, as raw little-endian bytes. Values out of an
 /// integer type's range are clamped to it.
 std::vector<std::byte> make_fill(ElementType type, std::size_t count, const Fill& fill);
+/// Writes `fill` over the whole elements of `type` that `elements` holds (make_fill's bytes, in
+/// memory the caller chose); bytes past the last whole element stay as they are.
+void fill_into(std::span<std::byte> elements, ElementType type, const Fill& fill);
 
 /// Element `index` of `bytes` read as `type`, widened to double (for comparisons and reports).
 double read_element(ElementType type, std::span<const std::byte> bytes, std::size_t index);

@@ -1,0 +1,59 @@
+#include <cstdint>
+#include <sys/mman.h>
+
+#include <spvtune/base/large_page_allocator.hpp>
+
+namespace spvtune::base {
+
+namespace {
+
+std::uintptr_t round_up(std::uintptr_t value, std::uintptr_t multiple) {
+    return (value + multiple - 1) / multiple * multiple;
+}
+
+}  // namespace
+
+// AddressSanitizer does not watch memory mapped outside its allocator, so there the memory comes
+// from it, aligned alike, and its checks of every access stay.
+#if defined(__SANITIZE_ADDRESS__)
+
+void* allocate_large_pages(std::size_t bytes) {
+    return ::operator new (round_up(bytes, large_page_bytes), std::align_val_t{large_page_bytes});
+}
+
+void free_large_pages(void* memory, std::size_t /*bytes*/) noexcept {
+    ::operator delete (memory, std::align_val_t{large_page_bytes});
+}
+
+#else
+
+void* allocate_large_pages(std::size_t bytes) {
+    // A large page more than asked for, so that a boundary lies within the first one; the slack
+    // before and after the aligned part is unmapped at once.
+    const std::size_t size = round_up(bytes, large_page_bytes);
+    const std::size_t mapped_size = size + large_page_bytes;
+    void* mapped =
+        ::mmap(nullptr, mapped_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) {
+        throw std::bad_alloc();
+    }
+    const auto start = reinterpret_cast<std::uintptr_t>(mapped);
+    const std::uintptr_t aligned = round_up(start, large_page_bytes);
+    if (aligned > start) {
+        ::munmap(mapped, aligned - start);
+    }
+    if (const std::uintptr_t end = start + mapped_size; end > aligned + size) {
+        ::munmap(reinterpret_cast<void*>(aligned + size), end - (aligned + size));
+    }
+    // Only advice: where transparent huge pages are off, the memory works as 4 KiB pages.
+    ::madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+    return reinterpret_cast<void*>(aligned);
+}
+
+void free_large_pages(void* memory, std::size_t bytes) noexcept {
+    ::munmap(memory, round_up(bytes, large_page_bytes));
+}
+
+#endif
+
+}  // namespace spvtune::base
