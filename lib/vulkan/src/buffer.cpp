@@ -1,7 +1,11 @@
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <spvtune/base/large_page_allocator.hpp>
 #include <spvtune/vulkan/buffer.hpp>
 #include <spvtune/vulkan/error.hpp>
 
@@ -50,12 +54,46 @@ std::uint32_t choose_memory_type(const PhysicalDeviceInfo& info, std::uint32_t a
     throw Error("no memory type of " + info.identity.device_name + " can hold a storage buffer");
 }
 
-/// A plain buffer bound to its own allocation; `host` requests host-visible coherent memory.
+/// A plain buffer bound to its own allocation, from `offset` on.
 struct Allocation {
     UniqueHandle<VkBuffer> buffer;
     UniqueHandle<VkDeviceMemory> memory;
+    VkDeviceSize offset = 0;
     bool host_visible = false;
 };
+
+/// On a CPU device (lavapipe) device memory is this process's own, which the driver takes from
+/// the C library, and the first touch of each 4 KiB page of it is a page fault: about 10 us in a
+/// virtual machine, 10 ms before a 4 MiB buffer even holds its contents. Such a buffer of at
+/// least a large page gets a large page more memory, to start at a large-page boundary within
+/// it.
+bool on_large_pages(const PhysicalDeviceInfo& info, VkDeviceSize size, bool host_visible) {
+    return info.identity.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU && host_visible &&
+           size >= base::large_page_bytes;
+}
+
+/// Where in `memory` (`allocated` bytes, host memory of a CPU device) a buffer starts on a
+/// large-page boundary, with the kernel asked for huge pages from there on: only advice, which
+/// changes no byte and where it is refused leaves 4 KiB pages. 0 where the boundary would break
+/// the buffer's `alignment`.
+VkDeviceSize large_page_offset(VkDevice device, VkDeviceMemory memory, VkDeviceSize allocated,
+                               VkDeviceSize alignment) {
+    void* data = nullptr;
+    check(vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &data), "vkMapMemory");
+    const auto start = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t boundary =
+        (start + base::large_page_bytes - 1) / base::large_page_bytes * base::large_page_bytes;
+    const VkDeviceSize offset = boundary - start;
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    // The end rounded down to a page: the advice must not reach memory past the allocation.
+    const std::uintptr_t end = (start + allocated) / page * page;
+    const bool usable = alignment != 0 && offset % alignment == 0 && end > boundary;
+    if (usable) {
+        ::madvise(reinterpret_cast<void*>(boundary), end - boundary, MADV_HUGEPAGE);
+    }
+    vkUnmapMemory(device, memory);
+    return usable ? offset : 0;
+}
 
 Allocation allocate(Device& device, VkDeviceSize size, VkBufferUsageFlags usage, bool staging) {
     const PhysicalDeviceInfo& info = device.info();
@@ -101,10 +139,19 @@ Allocation allocate(Device& device, VkDeviceSize size, VkBufferUsageFlags usage,
                                bytes_text(heap_size));
     }
     result.host_visible = (memory_type.propertyFlags & host_access) == host_access;
+    VkDeviceSize allocation_size = requirements.size;
+    const bool large_pages =
+        !staging && on_large_pages(info, size, result.host_visible) &&
+        requirements.size + base::large_page_bytes <= heap_size &&
+        (info.max_memory_allocation_size == 0 ||
+         requirements.size + base::large_page_bytes <= info.max_memory_allocation_size);
+    if (large_pages) {
+        allocation_size += base::large_page_bytes;
+    }
 
     VkMemoryAllocateInfo allocate_info{};
     allocate_info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-    allocate_info.allocationSize = requirements.size;
+    allocate_info.allocationSize = allocation_size;
     allocate_info.memoryTypeIndex = type;
     VkDeviceMemory memory = VK_NULL_HANDLE;
     const VkResult allocated = vkAllocateMemory(handle, &allocate_info, nullptr, &memory);
@@ -115,15 +162,19 @@ Allocation allocate(Device& device, VkDeviceSize size, VkBufferUsageFlags usage,
     check(allocated, "vkAllocateMemory");
     result.memory = UniqueHandle<VkDeviceMemory>(
         memory, [handle](VkDeviceMemory m) { vkFreeMemory(handle, m, nullptr); });
-    check(vkBindBufferMemory(handle, buffer, memory, 0), "vkBindBufferMemory");
+    if (large_pages) {
+        result.offset = large_page_offset(handle, memory, allocation_size, requirements.alignment);
+    }
+    check(vkBindBufferMemory(handle, buffer, memory, result.offset), "vkBindBufferMemory");
     return result;
 }
 
-/// Maps the whole allocation for the duration of one copy.
+/// Maps an allocation from `offset` (where its buffer starts) for the duration of one copy.
 class Mapping {
   public:
-    Mapping(VkDevice device, VkDeviceMemory memory) : device_(device), memory_(memory) {
-        check(vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &data_), "vkMapMemory");
+    Mapping(VkDevice device, VkDeviceMemory memory, VkDeviceSize offset = 0)
+        : device_(device), memory_(memory) {
+        check(vkMapMemory(device, memory, offset, VK_WHOLE_SIZE, 0, &data_), "vkMapMemory");
     }
     ~Mapping() { vkUnmapMemory(device_, memory_); }
     Mapping(const Mapping&) = delete;
@@ -151,6 +202,7 @@ Buffer::Buffer(Device& device, VkDeviceSize size, VkBufferUsageFlags usage)
     Allocation allocation = allocate(device, size, usage, /*staging=*/false);
     buffer_ = std::move(allocation.buffer);
     memory_ = std::move(allocation.memory);
+    memory_offset_ = allocation.offset;
     host_visible_ = allocation.host_visible;
 }
 
@@ -167,7 +219,7 @@ void Buffer::upload(std::span<const std::byte> bytes, VkDeviceSize offset) {
         return;
     }
     if (host_visible_) {
-        Mapping mapping(device_->handle(), memory_.get());
+        Mapping mapping(device_->handle(), memory_.get(), memory_offset_);
         std::memcpy(mapping.data() + offset, bytes.data(), bytes.size());
         return;
     }
@@ -193,7 +245,7 @@ std::vector<std::byte> Buffer::download(VkDeviceSize offset, VkDeviceSize size) 
     }
     // Built from the mapped bytes: one pass, where a sized vector would first zero them all.
     if (host_visible_) {
-        Mapping mapping(device_->handle(), memory_.get());
+        Mapping mapping(device_->handle(), memory_.get(), memory_offset_);
         const std::byte* from = mapping.data() + offset;
         return std::vector<std::byte>(from, from + size);
     }
@@ -212,7 +264,7 @@ void Buffer::fill(std::byte value, VkDeviceSize offset, VkDeviceSize size) {
         return;
     }
     if (host_visible_) {
-        Mapping mapping(device_->handle(), memory_.get());
+        Mapping mapping(device_->handle(), memory_.get(), memory_offset_);
         std::memset(mapping.data() + offset, std::to_integer<int>(value), size);
         return;
     }
@@ -227,7 +279,7 @@ bool Buffer::holds(std::span<const std::byte> bytes, VkDeviceSize offset) const 
         return true;
     }
     if (host_visible_) {
-        Mapping mapping(device_->handle(), memory_.get());
+        Mapping mapping(device_->handle(), memory_.get(), memory_offset_);
         return std::memcmp(mapping.data() + offset, bytes.data(), bytes.size()) == 0;
     }
     const std::vector<std::byte> held = download(offset, bytes.size());

@@ -48,6 +48,8 @@ class Buffer {
   private:
     Device* device_;
     VkDeviceSize size_;
+    /// Where the buffer starts in its memory.
+    VkDeviceSize memory_offset_ = 0;
     bool host_visible_ = false;
     UniqueHandle<VkBuffer> buffer_;
     UniqueHandle<VkDeviceMemory> memory_;
