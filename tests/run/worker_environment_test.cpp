@@ -48,4 +48,29 @@ TEST_CASE("a sanitizer build's worker runs without ASan's quarantine, keeping th
           }) == 1);
 }
 
+TEST_CASE(
+    "a worker keeps freed megabytes and asks for huge pages, after which a user's tunables win") {
+    const char* before = std::getenv("GLIBC_TUNABLES");
+    const std::string saved = before != nullptr ? before : "";
+    const std::string ours =
+        "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:"
+        "glibc.malloc.trim_threshold=268435456";
+    ::unsetenv("GLIBC_TUNABLES");
+    const auto plain = worker_environment();
+    ::setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=0", 1);
+    const auto users = worker_environment();
+    if (before != nullptr) {
+        ::setenv("GLIBC_TUNABLES", saved.c_str(), 1);
+    } else {
+        ::unsetenv("GLIBC_TUNABLES");
+    }
+    CHECK(holds(plain, "GLIBC_TUNABLES=" + ours));
+    CHECK(holds(users, "GLIBC_TUNABLES=" + ours + ":glibc.malloc.hugetlb=0"));
+    for (const auto& environment : {plain, users}) {
+        CHECK(std::ranges::count_if(environment, [](const std::string& variable) {
+                  return variable.starts_with("GLIBC_TUNABLES=");
+              }) == 1);
+    }
+}
+
 }  // namespace worker_environment_test
