@@ -40,7 +40,7 @@ class ScriptedExecutor final : public CandidateExecutor {
                                        const KeyPlan& plan) override {
         ++runs[candidate.name];
         const std::byte value = candidate.name == wrong ? std::byte{0x40} : std::byte{0x3f};
-        return CandidateOutputs{{std::vector<std::byte>(plan.buffers.at(1).bytes, value)}, {}};
+        return CandidateOutputs{{spvtune::base::LargeBytes(plan.buffers.at(1).bytes, value)}, {}};
     }
 
     tune::Result<tune::Sample> measure(const ResolvedCandidate& candidate, const KeyPlan& /*plan*/,
@@ -97,7 +97,7 @@ class CheckingExecutor final : public CandidateExecutor {
   private:
     CandidateOutputs outputs(const ResolvedCandidate& candidate, const KeyPlan& plan) const {
         const std::byte value = candidate.name == wrong ? std::byte{0x40} : std::byte{0x3f};
-        return CandidateOutputs{{std::vector<std::byte>(plan.buffers.at(1).bytes, value)}, {}};
+        return CandidateOutputs{{spvtune::base::LargeBytes(plan.buffers.at(1).bytes, value)}, {}};
     }
 
     const Problem& problem_;
@@ -175,7 +175,7 @@ TEST_CASE("once the reference's outputs are the truth, the others are checked wh
     for (const auto& reference : executor.references) {
         REQUIRE(reference);
         CHECK(reference->buffers.at(0) ==
-              std::vector<std::byte>(plan.buffers.at(1).bytes, std::byte{0x3f}));
+              spvtune::base::LargeBytes(plan.buffers.at(1).bytes, std::byte{0x3f}));
     }
     REQUIRE(entry->failures.size() == 1);
     CHECK(entry->failures[0].name == "saxpy[WG=32]");

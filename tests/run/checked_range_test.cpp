@@ -26,7 +26,7 @@ Json saxpy_checking_part_of_y() {
 }
 
 CandidateOutputs floats(const std::vector<float>& values) {
-    std::vector<std::byte> bytes(values.size() * sizeof(float));
+    spvtune::base::LargeBytes bytes(values.size() * sizeof(float));
     std::memcpy(bytes.data(), values.data(), bytes.size());
     return CandidateOutputs{{bytes}, {}};
 }

@@ -22,13 +22,13 @@ using namespace spvtune::problem::testing;
 namespace {
 
 CandidateOutputs floats(const std::vector<float>& values) {
-    std::vector<std::byte> bytes(values.size() * sizeof(float));
+    spvtune::base::LargeBytes bytes(values.size() * sizeof(float));
     std::memcpy(bytes.data(), values.data(), bytes.size());
     return {{bytes}, {}};
 }
 
 CandidateOutputs ints(const std::vector<std::int32_t>& values) {
-    std::vector<std::byte> bytes(values.size() * sizeof(std::int32_t));
+    spvtune::base::LargeBytes bytes(values.size() * sizeof(std::int32_t));
     std::memcpy(bytes.data(), values.data(), bytes.size());
     return {{bytes}, {}};
 }
@@ -58,7 +58,7 @@ TEST_CASE("identical f16 outputs holding NaN match nothing, infinities match") {
     json["buffers"]["y"]["type"] = "f16";  // the kernel's 4-byte stride holds whole elements
     const Problem problem = parse(json);
     const auto second_is = [](std::uint16_t bits) {
-        std::vector<std::byte> bytes(4);
+        spvtune::base::LargeBytes bytes(4);
         std::memcpy(bytes.data() + 2, &bits, sizeof bits);
         return CandidateOutputs{{bytes}, {}};
     };
@@ -98,7 +98,7 @@ TEST_CASE("identical long outputs with one NaN anywhere match nothing, infinitie
         Problem problem = parse(saxpy_json());
         problem.buffers[problem.reference.compare.at(0).buffer].type = type.type;
         const auto holding = [&](std::size_t at, std::uint64_t bits) {
-            std::vector<std::byte> bytes;
+            spvtune::base::LargeBytes bytes;
             for (std::size_t i = 0; i < count; ++i) {
                 const std::uint64_t value = i == at ? bits : type.one;
                 const auto* from = reinterpret_cast<const std::byte*>(&value);

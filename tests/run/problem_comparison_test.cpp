@@ -34,7 +34,7 @@ class BatchScriptedExecutor final : public CandidateExecutor {
 
     tune::Result<CandidateOutputs> run(const ResolvedCandidate& /*candidate*/,
                                        const KeyPlan& plan) override {
-        return CandidateOutputs{{std::vector<std::byte>(plan.buffers.at(1).bytes, std::byte{1})},
+        return CandidateOutputs{{spvtune::base::LargeBytes(plan.buffers.at(1).bytes, std::byte{1})},
                                 {}};
     }
 

@@ -135,7 +135,7 @@ TEST_CASE("worker protocol: a message many times the socket's buffer crosses it 
     Message sent;
     sent.header = {{"ok", true}, {"note", std::string(1000, 'x')}};
     for (const std::size_t size : {std::size_t{6} << 20, std::size_t{0}, std::size_t{12345}}) {
-        std::vector<std::byte> blob(size);
+        spvtune::base::LargeBytes blob(size);
         for (std::size_t i = 0; i < size; ++i) {
             blob[i] = static_cast<std::byte>((i * 7919 + size) % 251);
         }
@@ -164,7 +164,7 @@ TEST_CASE("worker protocol: messages sent back to back are read one at a time, e
     SocketPair pair;
     Message second;
     second.header = {{"ok", true}, {"n", 2}};
-    second.blobs = {{std::byte{9}, std::byte{8}}, std::vector<std::byte>(5000, std::byte{4})};
+    second.blobs = {{std::byte{9}, std::byte{8}}, spvtune::base::LargeBytes(5000, std::byte{4})};
     REQUIRE(write_message(pair.fds[0], example()));
     REQUIRE(write_message(pair.fds[0], second));
     const auto soon = std::chrono::steady_clock::now() + std::chrono::seconds(5);

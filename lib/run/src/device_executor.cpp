@@ -390,7 +390,7 @@ struct DeviceExecutor::Impl {
             judged_reference_matches = reference->buffers.size() == comparisons.size() &&
                                        identical_outputs_match(problem, *reference);
             for (std::size_t i = 0; i < comparisons.size() && judged_reference_matches; ++i) {
-                const std::vector<std::byte>& bytes = reference->buffers[i];
+                const base::LargeBytes& bytes = reference->buffers[i];
                 const auto [begin, end] =
                     checked_bytes(plan.buffers.at(comparisons[i].buffer), bytes.size());
                 const auto zero = [](std::byte b) { return b == std::byte{0}; };

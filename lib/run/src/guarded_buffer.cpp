@@ -64,8 +64,10 @@ void GuardedBuffer::upload(std::span<const std::byte> bytes) {
     buffer_.upload(bytes, before_);
 }
 
-std::vector<std::byte> GuardedBuffer::download() const {
-    return buffer_.download(before_, size_);
+base::LargeBytes GuardedBuffer::download() const {
+    base::LargeBytes bytes(size_);
+    buffer_.download(bytes, before_);
+    return bytes;
 }
 
 void GuardedBuffer::fill(std::byte value) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <spvtune/base/large_page_allocator.hpp>
 #include <spvtune/problem/resolve.hpp>
 #include <spvtune/vulkan/buffer.hpp>
 #include <spvtune/vulkan/compute_job.hpp>
@@ -44,7 +45,7 @@ class GuardedBuffer {
     /// Copies `bytes` to the start of the buffer's range.
     void upload(std::span<const std::byte> bytes);
     /// The buffer's range.
-    std::vector<std::byte> download() const;
+    base::LargeBytes download() const;
     /// The size of the buffer's range in bytes.
     std::uint64_t size() const { return size_; }
     /// Whether the host reads the buffer where it lies (no staging copy).

@@ -453,7 +453,7 @@ void keep_checked_range(const problem::Problem& problem,
         if (buffer.checked.first == 0 && buffer.checked.second == buffer.count) {
             continue;
         }
-        std::vector<std::byte>& bytes = outputs.buffers[i];
+        base::LargeBytes& bytes = outputs.buffers[i];
         const auto [begin, end] = checked_bytes(buffer, bytes.size());
         std::fill(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(begin), std::byte{0});
         std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(end), bytes.end(), std::byte{0});

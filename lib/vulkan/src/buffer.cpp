@@ -62,11 +62,12 @@ struct Allocation {
     bool host_visible = false;
 };
 
-/// On a CPU device (lavapipe) device memory is this process's own, which the driver takes from
-/// the C library, and the first touch of each 4 KiB page of it is a page fault: about 10 us in a
-/// virtual machine, 10 ms before a 4 MiB buffer even holds its contents. Such a buffer of at
-/// least a large page gets a large page more memory, to start at a large-page boundary within
-/// it.
+/// On a CPU device (lavapipe) device memory is this process's own, and the first touch of each
+/// 4 KiB page of it is a page fault: about 10 us in a virtual machine, 10 ms before a 4 MiB
+/// buffer even holds its contents. Such a buffer of at least a large page gets a large page more
+/// memory, to start at a large-page boundary within it. Mesa 22's lavapipe takes that memory
+/// from the C library, where the advice gets huge pages; later ones map a memfd, which gets them
+/// only where the kernel's shmem_enabled allows.
 bool on_large_pages(const PhysicalDeviceInfo& info, VkDeviceSize size, bool host_visible) {
     return info.identity.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU && host_visible &&
            size >= base::large_page_bytes;
@@ -79,7 +80,9 @@ bool on_large_pages(const PhysicalDeviceInfo& info, VkDeviceSize size, bool host
 VkDeviceSize large_page_offset(VkDevice device, VkDeviceMemory memory, VkDeviceSize allocated,
                                VkDeviceSize alignment) {
     void* data = nullptr;
-    check(vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &data), "vkMapMemory");
+    if (vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &data) != VK_SUCCESS) {
+        return 0;  // the placement is only for speed
+    }
     const auto start = reinterpret_cast<std::uintptr_t>(data);
     const std::uintptr_t boundary =
         (start + base::large_page_bytes - 1) / base::large_page_bytes * base::large_page_bytes;
@@ -253,6 +256,25 @@ std::vector<std::byte> Buffer::download(VkDeviceSize offset, VkDeviceSize size) 
     copy_buffer(*device_, buffer_.get(), offset, staging.buffer.get(), 0, size);
     Mapping mapping(device_->handle(), staging.memory.get());
     return std::vector<std::byte>(mapping.data(), mapping.data() + size);
+}
+
+void Buffer::download(std::span<std::byte> into, VkDeviceSize offset) const {
+    if (!fits(offset, into.size())) {
+        throw Error("cannot download " + bytes_text(into.size()) + " at offset " +
+                    std::to_string(offset) + " from a buffer of " + bytes_text(size_));
+    }
+    if (into.empty()) {
+        return;
+    }
+    if (host_visible_) {
+        Mapping mapping(device_->handle(), memory_.get(), memory_offset_);
+        std::memcpy(into.data(), mapping.data() + offset, into.size());
+        return;
+    }
+    Allocation staging = allocate(*device_, into.size(), 0, /*staging=*/true);
+    copy_buffer(*device_, buffer_.get(), offset, staging.buffer.get(), 0, into.size());
+    Mapping mapping(device_->handle(), staging.memory.get());
+    std::memcpy(into.data(), mapping.data(), into.size());
 }
 
 void Buffer::fill(std::byte value, VkDeviceSize offset, VkDeviceSize size) {

@@ -73,7 +73,7 @@ class PayloadReader {
     }
 
     /// A part preceded by its length in `length_bytes` bytes.
-    tune::Result<std::vector<std::byte>, ReadError> sized(int length_bytes, const char* what) {
+    tune::Result<base::LargeBytes, ReadError> sized(int length_bytes, const char* what) {
         auto length = number(length_bytes, what);
         if (!length) {
             return tune::make_unexpected(std::move(length.error()));
@@ -81,7 +81,7 @@ class PayloadReader {
         if (length.value() > left_) {
             return truncated(length.value(), what);
         }
-        std::vector<std::byte> part(static_cast<std::size_t>(length.value()));
+        base::LargeBytes part(static_cast<std::size_t>(length.value()));
         if (auto read_ok = read(part, what); !read_ok) {
             return tune::make_unexpected(std::move(read_ok.error()));
         }
@@ -268,7 +268,7 @@ class FrameParts {
     explicit FrameParts(const Message& message) {
         const std::string header = message.header.dump();
         std::uint64_t payload = 4 + header.size() + 4;
-        for (const std::vector<std::byte>& blob : message.blobs) {
+        for (const base::LargeBytes& blob : message.blobs) {
             payload += 8 + blob.size();
         }
         head_.assign(magic.begin(), magic.end());
@@ -277,7 +277,7 @@ class FrameParts {
         const auto* text = reinterpret_cast<const std::byte*>(header.data());
         head_.insert(head_.end(), text, text + header.size());
         put(head_, message.blobs.size(), 4);
-        for (const std::vector<std::byte>& blob : message.blobs) {
+        for (const base::LargeBytes& blob : message.blobs) {
             put(lengths_, blob.size(), 8);
         }
         parts_.emplace_back(head_);

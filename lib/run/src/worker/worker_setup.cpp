@@ -10,12 +10,12 @@ namespace {
 /// The blobs before the kernel folders, in this order.
 enum SetupBlob : std::size_t { problem_file, device, pipeline_cache_dir, glsl_cache, fixed_blobs };
 
-std::vector<std::byte> bytes(const std::string& text) {
+base::LargeBytes bytes(const std::string& text) {
     const auto* first = reinterpret_cast<const std::byte*>(text.data());
     return {first, first + text.size()};
 }
 
-std::string text(const std::vector<std::byte>& blob) {
+std::string text(std::span<const std::byte> blob) {
     return {reinterpret_cast<const char*>(blob.data()), blob.size()};
 }
 

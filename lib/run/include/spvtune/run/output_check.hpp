@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include <spvtune/base/large_page_allocator.hpp>
 #include <spvtune/problem/problem.hpp>
 #include <spvtune/problem/resolve.hpp>
 #include <spvtune/tune/sampling.hpp>
@@ -17,7 +18,7 @@ namespace spvtune::run {
 /// What a candidate produced for one key: the bytes of every checked buffer, in
 /// Problem::reference.compare order.
 struct CandidateOutputs {
-    std::vector<std::vector<std::byte>> buffers;
+    std::vector<base::LargeBytes> buffers;
     /// What the run did to memory it must leave alone, one message each: a write into a buffer
     /// declared input ("writes to input buffer 'x': ..."), a write past either end of a buffer
     /// ("wrote past the end of 'y': ..."). compare_outputs rejects a candidate with any.

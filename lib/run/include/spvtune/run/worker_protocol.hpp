@@ -46,7 +46,7 @@ namespace spvtune::run::worker {
 
 struct Message {
     nlohmann::json header = nlohmann::json::object();
-    std::vector<std::vector<std::byte>> blobs;
+    std::vector<base::LargeBytes> blobs;
 };
 
 /// The whole frame of `message`, length prefix included.

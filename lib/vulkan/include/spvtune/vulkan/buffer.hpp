@@ -36,6 +36,9 @@ class Buffer {
     std::vector<std::byte> download() const;
     /// `size` bytes from `offset`; throws when they are not all in the buffer.
     std::vector<std::byte> download(VkDeviceSize offset, VkDeviceSize size) const;
+    /// Copies `into.size()` bytes from `offset` into `into` (memory the caller chose); throws
+    /// when they are not all in the buffer.
+    void download(std::span<std::byte> into, VkDeviceSize offset) const;
     /// Sets `size` bytes from `offset` to `value`; throws when they do not fit. Mapped memory is
     /// written in place, with no copy of the bytes on the host.
     void fill(std::byte value, VkDeviceSize offset, VkDeviceSize size);
