@@ -30,7 +30,11 @@ std::string tune_environment_help() {
            "  JOB_COMPLETION_INDEX    tune without --shard: the shard is this index (from 0) of a\n"
            "                          Kubernetes indexed Job, of --shard-count shards\n"
            "  CI_NODE_INDEX           tune without --shard: the shard is this GitLab parallel job\n"
-           "                          (from 1), of CI_NODE_TOTAL shards\n";
+           "                          (from 1), of CI_NODE_TOTAL shards\n"
+           "  GLIBC_TUNABLES          tune and compare: a worker's C-library settings follow\n"
+           "                          spvtune's (keep freed megabytes, ask for huge pages), so\n"
+           "                          yours win; so do MALLOC_MMAP_THRESHOLD_ and\n"
+           "                          MALLOC_TRIM_THRESHOLD_\n";
 }
 
 std::string footer_help(const std::string& more_environment) {

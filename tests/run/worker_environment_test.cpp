@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/scoped_env.hpp"
+
 namespace worker_environment_test {
 
 using spvtune::run::worker::worker_environment;
@@ -66,6 +68,13 @@ TEST_CASE(
     }
     CHECK(holds(plain, "GLIBC_TUNABLES=" + ours));
     CHECK(holds(users, "GLIBC_TUNABLES=" + ours + ":glibc.malloc.hugetlb=0"));
+    {
+        spvtune::test::ScopedEnv tunables("GLIBC_TUNABLES", std::nullopt);
+        spvtune::test::ScopedEnv threshold("MALLOC_MMAP_THRESHOLD_", "65536");
+        // Its older name would lose to GLIBC_TUNABLES wherever that stands: leave the setting out.
+        CHECK(holds(worker_environment(),
+                    "GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=268435456"));
+    }
     for (const auto& environment : {plain, users}) {
         CHECK(std::ranges::count_if(environment, [](const std::string& variable) {
                   return variable.starts_with("GLIBC_TUNABLES=");

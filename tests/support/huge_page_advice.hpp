@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,6 +15,11 @@ struct HugePageAdvice {
     std::size_t advised_bytes = 0;
     bool holds_address = false;
 };
+
+/// Whether the kernel has transparent huge pages at all: without them it refuses the advice.
+inline bool kernel_has_huge_pages() {
+    return std::filesystem::exists("/sys/kernel/mm/transparent_hugepage");
+}
 
 inline HugePageAdvice huge_page_advice(const void* address = nullptr) {
     const auto wanted = reinterpret_cast<std::uintptr_t>(address);

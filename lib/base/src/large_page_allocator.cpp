@@ -1,4 +1,6 @@
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <sys/mman.h>
 
 #include <spvtune/base/large_page_allocator.hpp>
@@ -7,8 +9,11 @@ namespace spvtune::base {
 
 namespace {
 
-std::uintptr_t round_up(std::uintptr_t value, std::uintptr_t multiple) {
-    return (value + multiple - 1) / multiple * multiple;
+/// Sizes whose rounding up (and the large page more that alignment takes) would wrap around.
+void refuse_impossible(std::size_t bytes) {
+    if (bytes > std::numeric_limits<std::size_t>::max() - 2 * large_page_bytes) {
+        throw std::bad_alloc();
+    }
 }
 
 }  // namespace
@@ -18,7 +23,11 @@ std::uintptr_t round_up(std::uintptr_t value, std::uintptr_t multiple) {
 #if defined(__SANITIZE_ADDRESS__)
 
 void* allocate_large_pages(std::size_t bytes) {
-    return ::operator new (round_up(bytes, large_page_bytes), std::align_val_t{large_page_bytes});
+    refuse_impossible(bytes);
+    // The exact size, so that ASan still sees an access past the end.
+    void* memory = ::operator new (bytes, std::align_val_t{large_page_bytes});
+    std::memset(memory, 0, bytes);
+    return memory;
 }
 
 void free_large_pages(void* memory, std::size_t /*bytes*/) noexcept {
@@ -27,7 +36,16 @@ void free_large_pages(void* memory, std::size_t /*bytes*/) noexcept {
 
 #else
 
+namespace {
+
+std::uintptr_t round_up(std::uintptr_t value, std::uintptr_t multiple) {
+    return (value + multiple - 1) / multiple * multiple;
+}
+
+}  // namespace
+
 void* allocate_large_pages(std::size_t bytes) {
+    refuse_impossible(bytes);
     // A large page more than asked for, so that a boundary lies within the first one; the slack
     // before and after the aligned part is unmapped at once.
     const std::size_t size = round_up(bytes, large_page_bytes);

@@ -1,5 +1,6 @@
 #include "worker/worker_environment.hpp"
 
+#include <cstdlib>
 #include <string_view>
 #include <unistd.h>
 
@@ -29,9 +30,19 @@ constexpr std::string_view sanitizer_variable = "ASAN_OPTIONS=";
 // and checked took 10 ms per copy, most of a checked run's cost on lavapipe, whose device
 // memory is also the worker's heap. Later settings win, so a user's own go after these.
 constexpr std::string_view allocator_variable = "GLIBC_TUNABLES=";
-constexpr std::string_view allocator_settings =
-    "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:"
-    "glibc.malloc.trim_threshold=268435456";
+
+/// The allocator settings, less those a user set by their older names (which GLIBC_TUNABLES
+/// would override wherever it stands).
+std::string allocator_settings() {
+    std::string settings = "glibc.malloc.hugetlb=1";
+    if (std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr) {
+        settings += ":glibc.malloc.mmap_threshold=33554432";
+    }
+    if (std::getenv("MALLOC_TRIM_THRESHOLD_") == nullptr) {
+        settings += ":glibc.malloc.trim_threshold=268435456";
+    }
+    return settings;
+}
 
 }  // namespace
 
@@ -43,7 +54,7 @@ std::vector<std::string> worker_environment() {
         std::string variable(*entry);
         if (variable.starts_with(allocator_variable)) {
             const std::string users = variable.substr(allocator_variable.size());
-            variable = std::string(allocator_variable) + std::string(allocator_settings) +
+            variable = std::string(allocator_variable) + allocator_settings() +
                        (users.empty() ? "" : ":") + users;
             tunables_given = true;
         }
@@ -56,7 +67,7 @@ std::vector<std::string> worker_environment() {
         environment.push_back(std::move(variable));
     }
     if (!tunables_given) {
-        environment.push_back(std::string(allocator_variable) + std::string(allocator_settings));
+        environment.push_back(std::string(allocator_variable) + allocator_settings());
     }
     if (!sanitizer_options.empty() && !options_given) {
         environment.push_back(std::string(sanitizer_variable) + std::string(sanitizer_options));
