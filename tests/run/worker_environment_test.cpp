@@ -52,29 +52,22 @@ TEST_CASE("a sanitizer build's worker runs without ASan's quarantine, keeping th
 
 TEST_CASE(
     "a worker keeps freed megabytes and asks for huge pages, after which a user's tunables win") {
-    const char* before = std::getenv("GLIBC_TUNABLES");
-    const std::string saved = before != nullptr ? before : "";
     const std::string ours =
         "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:"
         "glibc.malloc.trim_threshold=268435456";
-    ::unsetenv("GLIBC_TUNABLES");
+    const spvtune::test::ScopedEnv mmap_threshold("MALLOC_MMAP_THRESHOLD_", std::nullopt);
+    const spvtune::test::ScopedEnv trim_threshold("MALLOC_TRIM_THRESHOLD_", std::nullopt);
+    spvtune::test::ScopedEnv tunables("GLIBC_TUNABLES", std::nullopt);
     const auto plain = worker_environment();
-    ::setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=0", 1);
+    tunables.set("glibc.malloc.hugetlb=0");
     const auto users = worker_environment();
-    if (before != nullptr) {
-        ::setenv("GLIBC_TUNABLES", saved.c_str(), 1);
-    } else {
-        ::unsetenv("GLIBC_TUNABLES");
-    }
+    tunables.set(std::nullopt);
     CHECK(holds(plain, "GLIBC_TUNABLES=" + ours));
     CHECK(holds(users, "GLIBC_TUNABLES=" + ours + ":glibc.malloc.hugetlb=0"));
-    {
-        spvtune::test::ScopedEnv tunables("GLIBC_TUNABLES", std::nullopt);
-        spvtune::test::ScopedEnv threshold("MALLOC_MMAP_THRESHOLD_", "65536");
-        // Its older name would lose to GLIBC_TUNABLES wherever that stands: leave the setting out.
-        CHECK(holds(worker_environment(),
-                    "GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=268435456"));
-    }
+    mmap_threshold.set("65536");
+    // Its older name would lose to GLIBC_TUNABLES wherever that stands: leave the setting out.
+    CHECK(holds(worker_environment(),
+                "GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=268435456"));
     for (const auto& environment : {plain, users}) {
         CHECK(std::ranges::count_if(environment, [](const std::string& variable) {
                   return variable.starts_with("GLIBC_TUNABLES=");

@@ -243,19 +243,11 @@ std::vector<std::byte> Buffer::download(VkDeviceSize offset, VkDeviceSize size) 
         throw Error("cannot download " + bytes_text(size) + " at offset " + std::to_string(offset) +
                     " from a buffer of " + bytes_text(size_));
     }
-    if (size == 0) {
-        return {};
-    }
-    // Built from the mapped bytes: one pass, where a sized vector would first zero them all.
-    if (host_visible_) {
-        Mapping mapping(device_->handle(), memory_.get(), memory_offset_);
-        const std::byte* from = mapping.data() + offset;
-        return std::vector<std::byte>(from, from + size);
-    }
-    Allocation staging = allocate(*device_, size, 0, /*staging=*/true);
-    copy_buffer(*device_, buffer_.get(), offset, staging.buffer.get(), 0, size);
-    Mapping mapping(device_->handle(), staging.memory.get());
-    return std::vector<std::byte>(mapping.data(), mapping.data() + size);
+    // Outputs of megabytes are read into memory of the caller's (the span overload): what comes
+    // here is small, so zeroing the vector first costs nothing worth a path of its own.
+    std::vector<std::byte> bytes(size);
+    download(bytes, offset);
+    return bytes;
 }
 
 void Buffer::download(std::span<std::byte> into, VkDeviceSize offset) const {
