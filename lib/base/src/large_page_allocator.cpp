@@ -1,7 +1,10 @@
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <sys/mman.h>
+#include <vector>
 
 #include <spvtune/base/large_page_allocator.hpp>
 
@@ -34,6 +37,12 @@ void free_large_pages(void* memory, std::size_t /*bytes*/) noexcept {
     ::operator delete (memory, std::align_val_t{large_page_bytes});
 }
 
+std::size_t kept_large_pages_bytes() noexcept {
+    return 0;
+}
+
+void release_kept_large_pages() noexcept {}
+
 #else
 
 namespace {
@@ -42,13 +51,81 @@ std::uintptr_t round_up(std::uintptr_t value, std::uintptr_t multiple) {
     return (value + multiple - 1) / multiple * multiple;
 }
 
+/// Freed blocks kept for reuse, the most recently freed last (its pages the likeliest to be in
+/// the caches), and their total size.
+struct KeptBlocks {
+    struct Block {
+        void* memory;
+        std::size_t size;  ///< rounded up to whole large pages
+    };
+    std::mutex mutex;
+    std::vector<Block> blocks;
+    std::size_t bytes = 0;
+};
+
+KeptBlocks& kept_blocks() {
+    // Never destroyed: a LargeBytes in another static object may be freed after this one would
+    // have been.
+    static auto* const kept = new KeptBlocks;
+    return *kept;
+}
+
+void* take_kept(std::size_t size) {
+    KeptBlocks& kept = kept_blocks();
+    std::lock_guard lock(kept.mutex);
+    const auto found =
+        std::find_if(kept.blocks.rbegin(), kept.blocks.rend(),
+                     [&](const KeptBlocks::Block& block) { return block.size == size; });
+    if (found == kept.blocks.rend()) {
+        return nullptr;
+    }
+    void* memory = found->memory;
+    kept.bytes -= size;
+    kept.blocks.erase(std::next(found).base());
+    return memory;
+}
+
+bool keep(void* memory, std::size_t size) noexcept {
+    KeptBlocks& kept = kept_blocks();
+    std::lock_guard lock(kept.mutex);
+    if (size > kept_large_pages_limit - kept.bytes) {
+        return false;
+    }
+    try {
+        kept.blocks.push_back({memory, size});
+    } catch (const std::bad_alloc&) {
+        return false;
+    }
+    kept.bytes += size;
+    return true;
+}
+
 }  // namespace
+
+std::size_t kept_large_pages_bytes() noexcept {
+    KeptBlocks& kept = kept_blocks();
+    std::lock_guard lock(kept.mutex);
+    return kept.bytes;
+}
+
+void release_kept_large_pages() noexcept {
+    KeptBlocks& kept = kept_blocks();
+    std::lock_guard lock(kept.mutex);
+    for (const KeptBlocks::Block& block : kept.blocks) {
+        ::munmap(block.memory, block.size);
+    }
+    kept.blocks.clear();
+    kept.bytes = 0;
+}
 
 void* allocate_large_pages(std::size_t bytes) {
     refuse_impossible(bytes);
+    const std::size_t size = round_up(bytes, large_page_bytes);
+    if (void* reused = take_kept(size)) {
+        return reused;
+    }
     // A large page more than asked for, so that a boundary lies within the first one; the slack
     // before and after the aligned part is unmapped at once.
-    const std::size_t size = round_up(bytes, large_page_bytes);
     const std::size_t mapped_size = size + large_page_bytes;
     void* mapped =
         ::mmap(nullptr, mapped_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -69,7 +146,10 @@ void* allocate_large_pages(std::size_t bytes) {
 }
 
 void free_large_pages(void* memory, std::size_t bytes) noexcept {
-    ::munmap(memory, round_up(bytes, large_page_bytes));
+    const std::size_t size = round_up(bytes, large_page_bytes);
+    if (!keep(memory, size)) {
+        ::munmap(memory, size);
+    }
 }
 
 #endif
