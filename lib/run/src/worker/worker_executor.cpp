@@ -152,6 +152,14 @@ struct WorkerExecutor::Impl {
                                     "the worker was gone before " + op + " (" +
                                         child->reap(std::chrono::seconds(1)) + ")"));
         }
+        return receive(candidate, op, allowance);
+    }
+
+    /// The worker's reply about `candidate` to the request `op` sent last, within `allowance`
+    /// from now; one that does not come in time, a worker that dies or loses the device is the
+    /// candidate's fault.
+    tune::Result<Message> receive(std::size_t candidate, const std::string& op,
+                                  const worker::Allowance& allowance) {
         const auto deadline = std::chrono::steady_clock::now() +
                               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                   std::chrono::duration<double>(allowance.seconds));
@@ -179,6 +187,22 @@ struct WorkerExecutor::Impl {
             return tune::fail(header.value("error", "the worker failed without a reason"));
         }
         return std::move(reply.value());
+    }
+
+    /// The samples a measuring reply holds (as many as asked, each over `runs`), each told to
+    /// the watchdog, which sizes the candidate's next deadlines from them.
+    tune::Result<std::vector<tune::Sample>> samples_in(const Message& reply,
+                                                       const problem::ProblemKey& key,
+                                                       std::size_t candidate, std::uint32_t runs,
+                                                       std::uint32_t samples) {
+        auto taken = worker::samples_from_json(reply.header.value("samples", nlohmann::json()),
+                                               samples, runs);
+        if (taken) {
+            for (const tune::Sample& sample : taken.value()) {
+                watchdog.measured(key, candidate, sample);
+            }
+        }
+        return taken;
     }
 
     /// Builds the candidate's pipeline in the worker unless it has: a pipeline build is not a
@@ -401,12 +425,85 @@ tune::Result<std::vector<tune::Sample>> WorkerExecutor::measure_samples(
     if (!reply) {
         return tune::fail(reply.error());
     }
-    auto taken = worker::samples_from_json(reply.value().header.value("samples", nlohmann::json()),
-                                           samples, runs);
-    if (taken) {
-        for (const tune::Sample& sample : taken.value()) {
-            impl.watchdog.measured(plan.key, candidate.candidate, sample);
+    return impl.samples_in(reply.value(), plan.key, candidate.candidate, runs, samples);
+}
+
+std::vector<tune::Result<std::vector<tune::Sample>>> WorkerExecutor::measure_round(
+    const KeyPlan& plan, std::span<const RoundRequest> requests) {
+    std::unique_lock lock(impl_->mutex);
+    Impl& impl = *impl_;
+    std::vector<tune::Result<std::vector<tune::Sample>>> taken(requests.size(),
+                                                               tune::fail("not measured"));
+    // The parts the worker takes in one request: candidates that have not faulted, built.
+    std::vector<std::size_t> sent;
+    for (std::size_t k = 0; k < requests.size(); ++k) {
+        const RoundRequest& request = requests[k];
+        const std::size_t candidate = request.candidate->candidate;
+        if (const auto found = impl.faulted.find(candidate); found != impl.faulted.end()) {
+            taken[k] =
+                tune::fail("not run again after a fault earlier in this run: " + found->second);
+            continue;
         }
+        if (auto prepared_now = impl.ensure_prepared(*request.candidate); !prepared_now) {
+            taken[k] = tune::fail(prepared_now.error());
+            continue;
+        }
+        sent.push_back(k);
+    }
+    // A build that faulted above started a new worker, which has not built the parts before it.
+    std::erase_if(sent, [&](std::size_t k) {
+        auto prepared_now = impl.ensure_prepared(*requests[k].candidate);
+        if (!prepared_now) {
+            taken[k] = tune::fail(prepared_now.error());
+        }
+        return !prepared_now;
+    });
+    if (sent.empty()) {
+        return taken;
+    }
+    if (auto ready = impl.started(); !ready) {
+        for (const std::size_t k : sent) {
+            taken[k] = tune::fail(ready.error());
+        }
+        return taken;
+    }
+    nlohmann::json parts = nlohmann::json::array();
+    for (const std::size_t k : sent) {
+        parts.push_back({{"candidate", requests[k].candidate->candidate},
+                         {"runs", requests[k].runs},
+                         {"samples", requests[k].samples}});
+    }
+    Message round;
+    round.header = {{"op", "measure_round"}, {"key", plan.key}, {"parts", std::move(parts)}};
+    std::size_t answered = 0;
+    if (worker::write_message(impl.child->fd(), round)) {
+        // Each part's deadline runs from the reply before it: the worker goes on to the next
+        // part as soon as it has sent one.
+        for (; answered < sent.size(); ++answered) {
+            const RoundRequest& request = requests[sent[answered]];
+            const std::size_t candidate = request.candidate->candidate;
+            auto reply = impl.receive(
+                candidate, "measure",
+                impl.watchdog.measure(plan.key, candidate, request.runs, request.samples));
+            if (!reply) {
+                taken[sent[answered]] = tune::fail(reply.error());
+                if (!impl.child) {
+                    ++answered;
+                    break;  // a fault ended the worker
+                }
+                continue;  // the part failed; the worker goes on with the next
+            }
+            taken[sent[answered]] =
+                impl.samples_in(reply.value(), plan.key, candidate, request.runs, request.samples);
+        }
+    }
+    // A fault ended the worker (or it was gone before the round): the parts it never answered
+    // are measured on their own, in a worker started afresh.
+    lock.unlock();
+    for (std::size_t rest = answered; rest < sent.size(); ++rest) {
+        const RoundRequest& request = requests[sent[rest]];
+        taken[sent[rest]] =
+            measure_samples(*request.candidate, plan, request.runs, request.samples);
     }
     return taken;
 }

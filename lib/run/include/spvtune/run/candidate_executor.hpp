@@ -19,6 +19,13 @@ namespace spvtune::run {
 /// CandidateExecutor::measure's batch of runs when the executor sizes it itself.
 inline constexpr std::uint32_t own_batch = 0;
 
+/// One candidate's share of a round of the race (CandidateExecutor::measure_round).
+struct RoundRequest {
+    const problem::ResolvedCandidate* candidate = nullptr;  ///< one the key's plan made runnable
+    std::uint32_t runs = 1;                                 ///< the batch of each sample
+    std::uint32_t samples = 1;
+};
+
 /// How a candidate took down the process that ran it.
 enum class FaultKind {
     timed_out,    ///< a request outlived its deadline (a hang, or pathologically slow)
@@ -81,6 +88,21 @@ class CandidateExecutor {
         const problem::ResolvedCandidate& candidate, const KeyPlan& plan, std::uint32_t runs,
         std::uint32_t samples) {
         return tune::one_call_each(samples, [&] { return measure(candidate, plan, runs); });
+    }
+
+    /// A round of the race: each request's samples as measure_samples takes them, in order,
+    /// one result per request; a request's error costs only its candidate. An executor that
+    /// runs elsewhere (a worker process) goes on to the next request as soon as one is done,
+    /// without waiting for a call each. This default takes them one call each.
+    virtual std::vector<tune::Result<std::vector<tune::Sample>>> measure_round(
+        const KeyPlan& plan, std::span<const RoundRequest> requests) {
+        std::vector<tune::Result<std::vector<tune::Sample>>> taken;
+        taken.reserve(requests.size());
+        for (const RoundRequest& request : requests) {
+            taken.push_back(
+                measure_samples(*request.candidate, plan, request.runs, request.samples));
+        }
+        return taken;
     }
 
     /// Builds what running the candidate needs (its steps' pipelines), without running it.
