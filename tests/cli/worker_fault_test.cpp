@@ -149,6 +149,29 @@ TEST_CASE("tune: the parts of a round after one that crashed are measured in a f
     CHECK(second_spawn != std::string::npos);
 }
 
+TEST_CASE("tune: a worker whose replies to a round fall out of step is replaced, no one blamed" *
+          doctest::test_suite("timing")) {
+    TuneFixture fixture;
+    // After measuring `slow` in a round, the worker throws before its reply: it answers the
+    // request once, untagged, and would answer the next part's wait with nothing.
+    const FaultSwitch fault_switch("throw-in-round:slow");
+    const auto log = fixture.scratch.path() / "workers.log";
+    const ScopedEnv log_setting("SPVTUNE_TEST_WORKER_LOG", log.string());
+    const SpvtuneRun run = fixture.tune("scale.json", {"--kernel-timeout", kernel_timeout});
+    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
+    CHECK(fixture.report_json().at("faulted_candidates") == 0);
+    for (const auto& key : fixture.keys()) {
+        CHECK(key.at("winner") == "fast");
+        // Far slower, `slow` may be cut as hopeless after one round; it is never an error.
+        const auto& slow = candidate(key, "slow");
+        CHECK_MESSAGE(!slow.contains("reason"), slow.dump());
+        CHECK(!slow.at("samples_ns").empty());
+        CHECK(candidate(key, "fast").at("samples_ns").size() >= 3);
+    }
+    const std::string spawned = read_bytes(log);
+    CHECK(spawned.find("spawn", spawned.find("spawn") + 1) != std::string::npos);
+}
+
 TEST_CASE("tune: an error in one part of a round costs its candidate, the worker answers the rest" *
           doctest::test_suite("timing")) {
     TuneFixture fixture;

@@ -35,7 +35,8 @@ void inject_test_fault(std::string_view op, std::string_view candidate) {
     if ((kind == "abort" && measuring) || (kind == "abort-in-round" && in_round)) {
         std::abort();
     }
-    if (kind == "fail-in-round" && in_round) {
+    if ((kind == "fail-in-round" && in_round) ||
+        (kind == "throw-in-round" && op == "round_reply")) {
         throw std::runtime_error("a test fault");
     }
     if (kind == "crash-in-pipeline" && op == "prepare") {

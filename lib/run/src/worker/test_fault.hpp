@@ -15,6 +15,8 @@ namespace spvtune::run::worker {
 ///   abort-in-round     a part of a round aborts the process
 ///   fail-in-round      a part of a round throws std::runtime_error (an error the worker
 ///                      survives and answers)
+///   throw-in-round     the worker throws after a part of a round is measured, before its reply
+///                      ("round_reply"): it answers the request once, not once per part
 ///   crash-in-pipeline  prepare dies of SIGSEGV (a driver crash while compiling)
 ///   device-lost        run throws vulkan::DeviceLostError (VK_ERROR_DEVICE_LOST)
 ///   stop-group         the first measure stops the worker's process group (SIGSTOP, as

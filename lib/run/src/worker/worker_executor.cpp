@@ -2,6 +2,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -57,12 +58,15 @@ struct WorkerExecutor::Impl {
     std::optional<CandidateOutputs> last_run;
     /// Whether the setup reached the worker launch_child() started; set until its answer is read.
     std::optional<tune::Status> setup_sent;
+    /// Workers started so far: a request prepared for one worker is prepared again for the next.
+    std::size_t launches = 0;
 
     Impl(const problem::Problem& p, WorkerLaunch l)
         : problem(p), launch(std::move(l)), watchdog(launch.kernel_timeout, launch.setup.batch) {}
 
     /// Starts a worker and sends it the setup, without waiting for its answer (await_ready).
     void launch_child() {
+        ++launches;
         child.reset();
         setup_sent.reset();
         prepared.clear();
@@ -158,8 +162,11 @@ struct WorkerExecutor::Impl {
     /// The worker's reply about `candidate` to the request `op` sent last, within `allowance`
     /// from now; one that does not come in time, a worker that dies or loses the device is the
     /// candidate's fault.
+    /// `part`: the position in a round whose reply this must be; one out of step (an answer the
+    /// worker gave outside the round) ends the worker, and no candidate is blamed.
     tune::Result<Message> receive(std::size_t candidate, const std::string& op,
-                                  const worker::Allowance& allowance) {
+                                  const worker::Allowance& allowance,
+                                  std::optional<std::size_t> part = std::nullopt) {
         const auto deadline = std::chrono::steady_clock::now() +
                               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                   std::chrono::duration<double>(allowance.seconds));
@@ -183,10 +190,55 @@ struct WorkerExecutor::Impl {
             return tune::fail(
                 fault(candidate, FaultKind::device_lost, header.value("error", std::string())));
         }
+        if (part && header.value("part", nlohmann::json()) != *part) {
+            child->stop(stop_grace);
+            child.reset();
+            return tune::fail("the worker's replies to a round were out of step");
+        }
         if (!header.value("ok", false)) {
             return tune::fail(header.value("error", "the worker failed without a reason"));
         }
         return std::move(reply.value());
+    }
+
+    /// Sends the round of `requests[sent...]` to the worker and reads each part's reply into
+    /// `taken`; returns how many parts are settled, in order (the rest: the worker is gone).
+    std::size_t read_round(const KeyPlan& plan, std::span<const RoundRequest> requests,
+                           const std::vector<std::size_t>& sent,
+                           std::vector<tune::Result<std::vector<tune::Sample>>>& taken) {
+        nlohmann::json parts = nlohmann::json::array();
+        for (const std::size_t k : sent) {
+            parts.push_back({{"candidate", requests[k].candidate->candidate},
+                             {"runs", requests[k].runs},
+                             {"samples", requests[k].samples}});
+        }
+        Message round;
+        round.header = {{"op", "measure_round"}, {"key", plan.key}, {"parts", std::move(parts)}};
+        if (!worker::write_message(child->fd(), round)) {
+            // Nothing of the round ran: no candidate is to blame.
+            child.reset();
+            return 0;
+        }
+        // Each part's deadline runs from the reply before it: the worker goes on to the next
+        // part as soon as it has sent one.
+        for (std::size_t part = 0; part < sent.size(); ++part) {
+            const RoundRequest& request = requests[sent[part]];
+            const std::size_t candidate = request.candidate->candidate;
+            auto reply =
+                receive(candidate, "measure",
+                        watchdog.measure(plan.key, candidate, request.runs, request.samples), part);
+            if (!reply) {
+                taken[sent[part]] = tune::fail(reply.error());
+                if (!child) {
+                    // A fault settles its part; a round out of step settles none from here.
+                    return faulted.contains(candidate) ? part + 1 : part;
+                }
+                continue;  // the part failed; the worker goes on with the next
+            }
+            taken[sent[part]] =
+                samples_in(reply.value(), plan.key, candidate, request.runs, request.samples);
+        }
+        return sent.size();
     }
 
     /// The samples a measuring reply holds (as many as asked, each over `runs`), each told to
@@ -434,76 +486,57 @@ std::vector<tune::Result<std::vector<tune::Sample>>> WorkerExecutor::measure_rou
     Impl& impl = *impl_;
     std::vector<tune::Result<std::vector<tune::Sample>>> taken(requests.size(),
                                                                tune::fail("not measured"));
-    // The parts the worker takes in one request: candidates that have not faulted, built.
-    std::vector<std::size_t> sent;
-    for (std::size_t k = 0; k < requests.size(); ++k) {
-        const RoundRequest& request = requests[k];
-        const std::size_t candidate = request.candidate->candidate;
-        if (const auto found = impl.faulted.find(candidate); found != impl.faulted.end()) {
-            taken[k] =
-                tune::fail("not run again after a fault earlier in this run: " + found->second);
-            continue;
+    // The parts the worker takes in one request: candidates that have not faulted, built in the
+    // worker that takes them. A build that faults starts a new worker, which has not built the
+    // parts before it: so again, until no build started one.
+    std::vector<std::size_t> sent(requests.size());
+    std::iota(sent.begin(), sent.end(), std::size_t{0});
+    try {
+        std::size_t launches = 0;
+        do {
+            launches = impl.launches;
+            std::erase_if(sent, [&](std::size_t k) {
+                const std::size_t candidate = requests[k].candidate->candidate;
+                if (const auto found = impl.faulted.find(candidate); found != impl.faulted.end()) {
+                    taken[k] = tune::fail("not run again after a fault earlier in this run: " +
+                                          found->second);
+                    return true;
+                }
+                auto prepared_now = impl.ensure_prepared(*requests[k].candidate);
+                if (!prepared_now) {
+                    taken[k] = tune::fail(prepared_now.error());
+                }
+                return !prepared_now;
+            });
+        } while (launches != impl.launches && !sent.empty());
+        if (auto ready = sent.empty() ? tune::ok() : impl.started(); !ready) {
+            for (const std::size_t k : sent) {
+                taken[k] = tune::fail(ready.error());
+            }
+            return taken;
         }
-        if (auto prepared_now = impl.ensure_prepared(*request.candidate); !prepared_now) {
-            taken[k] = tune::fail(prepared_now.error());
-            continue;
+    } catch (const std::exception& error) {
+        // No worker could be made (launch_child): as a call per candidate, each says why.
+        for (const std::size_t k : sent) {
+            taken[k] = tune::fail(std::string("threw: ") + error.what());
         }
-        sent.push_back(k);
+        return taken;
     }
-    // A build that faulted above started a new worker, which has not built the parts before it.
-    std::erase_if(sent, [&](std::size_t k) {
-        auto prepared_now = impl.ensure_prepared(*requests[k].candidate);
-        if (!prepared_now) {
-            taken[k] = tune::fail(prepared_now.error());
-        }
-        return !prepared_now;
-    });
     if (sent.empty()) {
         return taken;
     }
-    if (auto ready = impl.started(); !ready) {
-        for (const std::size_t k : sent) {
-            taken[k] = tune::fail(ready.error());
-        }
-        return taken;
-    }
-    nlohmann::json parts = nlohmann::json::array();
-    for (const std::size_t k : sent) {
-        parts.push_back({{"candidate", requests[k].candidate->candidate},
-                         {"runs", requests[k].runs},
-                         {"samples", requests[k].samples}});
-    }
-    Message round;
-    round.header = {{"op", "measure_round"}, {"key", plan.key}, {"parts", std::move(parts)}};
-    std::size_t answered = 0;
-    if (worker::write_message(impl.child->fd(), round)) {
-        // Each part's deadline runs from the reply before it: the worker goes on to the next
-        // part as soon as it has sent one.
-        for (; answered < sent.size(); ++answered) {
-            const RoundRequest& request = requests[sent[answered]];
-            const std::size_t candidate = request.candidate->candidate;
-            auto reply = impl.receive(
-                candidate, "measure",
-                impl.watchdog.measure(plan.key, candidate, request.runs, request.samples));
-            if (!reply) {
-                taken[sent[answered]] = tune::fail(reply.error());
-                if (!impl.child) {
-                    ++answered;
-                    break;  // a fault ended the worker
-                }
-                continue;  // the part failed; the worker goes on with the next
-            }
-            taken[sent[answered]] =
-                impl.samples_in(reply.value(), plan.key, candidate, request.runs, request.samples);
-        }
-    }
-    // A fault ended the worker (or it was gone before the round): the parts it never answered
+    std::size_t answered = impl.read_round(plan, requests, sent, taken);
+    // A fault ended the worker, or it could not be trusted to answer in step: the parts it left
     // are measured on their own, in a worker started afresh.
     lock.unlock();
-    for (std::size_t rest = answered; rest < sent.size(); ++rest) {
-        const RoundRequest& request = requests[sent[rest]];
-        taken[sent[rest]] =
-            measure_samples(*request.candidate, plan, request.runs, request.samples);
+    for (; answered < sent.size(); ++answered) {
+        const RoundRequest& request = requests[sent[answered]];
+        try {
+            taken[sent[answered]] =
+                measure_samples(*request.candidate, plan, request.runs, request.samples);
+        } catch (const std::exception& error) {
+            taken[sent[answered]] = tune::fail(std::string("threw: ") + error.what());
+        }
     }
     return taken;
 }

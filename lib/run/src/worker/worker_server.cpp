@@ -117,21 +117,49 @@ class Server {
 
   private:
     /// A round's parts, each measured as a `measure` request with samples would be and answered
-    /// at once; the last part's reply is returned, as is the reply of one that loses the device.
+    /// at once, each reply tagged with its part's position: the tuner waits for one reply per
+    /// part, and a reply it did not expect would be taken for another candidate's. The last
+    /// part's reply is returned, as is the reply of one that loses the device.
     Message measure_round(const nlohmann::json& header,
                           const std::function<bool(const Message&)>& send) {
-        const nlohmann::json& parts = header.at("parts");
-        if (!parts.is_array() || parts.empty()) {
+        const auto parts = header.find("parts");
+        if (parts == header.end() || !parts->is_array() || parts->empty()) {
             return failure("a round needs parts");
         }
-        const auto key = header.at("key").get<problem::ProblemKey>();
+        std::optional<problem::ProblemKey> key;
+        try {
+            key = header.at("key").get<problem::ProblemKey>();
+        } catch (const std::exception& error) {
+            return every_part_fails(parts->size(), std::string("bad key: ") + error.what(), send);
+        }
         for (std::size_t k = 0;; ++k) {
-            Message reply = measure_part(parts[k], key);
-            if (k + 1 == parts.size() || device_lost()) {
+            Message reply = measure_part((*parts)[k], *key);
+            reply.header["part"] = k;
+            if (k + 1 == parts->size() || device_lost()) {
                 return reply;
             }
+            worker::inject_test_fault("round_reply", part_name((*parts)[k]));
             if (!send(reply)) {
                 return failure("the tuner took no reply");
+            }
+        }
+    }
+
+    /// The name of a round part's candidate, for the test faults; empty when it names none.
+    std::string part_name(const nlohmann::json& part) const {
+        const std::size_t candidate = part.value("candidate", problem_.candidates.size());
+        return candidate < problem_.candidates.size() ? problem_.candidates[candidate].name : "";
+    }
+
+    /// The same failure for each of a round's `parts`, each tagged: all sent but the last,
+    /// which is returned.
+    static Message every_part_fails(std::size_t parts, const std::string& error,
+                                    const std::function<bool(const Message&)>& send) {
+        for (std::size_t k = 0;; ++k) {
+            Message reply = failure(error);
+            reply.header["part"] = k;
+            if (k + 1 == parts || !send(reply)) {
+                return reply;
             }
         }
     }

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <span>
 #include <string>
@@ -99,8 +100,13 @@ class CandidateExecutor {
         std::vector<tune::Result<std::vector<tune::Sample>>> taken;
         taken.reserve(requests.size());
         for (const RoundRequest& request : requests) {
-            taken.push_back(
-                measure_samples(*request.candidate, plan, request.runs, request.samples));
+            try {
+                taken.push_back(
+                    measure_samples(*request.candidate, plan, request.runs, request.samples));
+            } catch (const std::exception& error) {
+                // As a call per candidate: what one throws costs that candidate alone.
+                taken.push_back(tune::fail(std::string("threw: ") + error.what()));
+            }
         }
         return taken;
     }
