@@ -15,7 +15,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cache/subprocess.hpp"
-#include "support/scoped_env.hpp"
 #include "tune_fixture.hpp"
 
 namespace worker_fault_test {
@@ -112,87 +111,6 @@ TEST_CASE("tune: a worker that crashes while building a pipeline crashes one can
 TEST_CASE("tune: a lost device costs the candidate that lost it, a fresh worker goes on" *
           doctest::test_suite("timing")) {
     check_fault_costs_one_candidate("device-lost", "device lost: ", "device lost");
-}
-
-// The race takes each round in one request, the worker answering part by part: a fault in a
-// part costs its candidate alone, and the parts after it are measured in a fresh worker.
-TEST_CASE("tune: a kernel that hangs in a round of the race times out, the round goes on" *
-          doctest::test_suite("timing")) {
-    check_fault_costs_one_candidate("hang-in-round", "timed out: measure did not finish within 3 s",
-                                    "timed out");
-}
-
-TEST_CASE("tune: a worker that aborts in a round of the race crashes one candidate only" *
-          doctest::test_suite("timing")) {
-    check_fault_costs_one_candidate("abort-in-round", "crashed: the worker died during measure",
-                                    "crashed");
-}
-
-TEST_CASE("tune: the parts of a round after one that crashed are measured in a fresh worker" *
-          doctest::test_suite("timing")) {
-    TuneFixture fixture;
-    // `slow` comes first in the first round, so `fast` is left unanswered when it crashes.
-    const FaultSwitch fault_switch("abort-in-round:slow");
-    const auto log = fixture.scratch.path() / "workers.log";
-    const ScopedEnv log_setting("SPVTUNE_TEST_WORKER_LOG", log.string());
-    const SpvtuneRun run = fixture.tune("scale.json", {"--kernel-timeout", kernel_timeout});
-    CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
-    const auto first = fixture.keys().at(0);
-    CHECK(candidate(first, "slow").at("status") == "crashed");
-    CHECK_MESSAGE(contains(candidate(first, "slow").at("reason").get<std::string>(),
-                           "sample 1: crashed: the worker died during measure"),
-                  first.dump());
-    CHECK(first.at("winner") == "fast");
-    CHECK(candidate(first, "fast").at("samples_ns").size() >= 3);
-    const std::string spawned = read_bytes(log);
-    const auto second_spawn = spawned.find("spawn", spawned.find("spawn") + 1);
-    CHECK(second_spawn != std::string::npos);
-}
-
-TEST_CASE("tune: a worker whose replies to a round fall out of step is replaced, no one blamed" *
-          doctest::test_suite("timing")) {
-    TuneFixture fixture;
-    // After measuring `slow` in a round, the worker throws before its reply: it answers the
-    // request once, untagged, and would answer the next part's wait with nothing.
-    const FaultSwitch fault_switch("throw-in-round:slow");
-    const auto log = fixture.scratch.path() / "workers.log";
-    const ScopedEnv log_setting("SPVTUNE_TEST_WORKER_LOG", log.string());
-    const SpvtuneRun run = fixture.tune("scale.json", {"--kernel-timeout", kernel_timeout});
-    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
-    CHECK(fixture.report_json().at("faulted_candidates") == 0);
-    for (const auto& key : fixture.keys()) {
-        CHECK(key.at("winner") == "fast");
-        // Far slower, `slow` may be cut as hopeless after one round; it is never an error.
-        const auto& slow = candidate(key, "slow");
-        CHECK_MESSAGE(!slow.contains("reason"), slow.dump());
-        CHECK(!slow.at("samples_ns").empty());
-        CHECK(candidate(key, "fast").at("samples_ns").size() >= 3);
-    }
-    const std::string spawned = read_bytes(log);
-    CHECK(spawned.find("spawn", spawned.find("spawn") + 1) != std::string::npos);
-}
-
-TEST_CASE("tune: an error in one part of a round costs its candidate, the worker answers the rest" *
-          doctest::test_suite("timing")) {
-    TuneFixture fixture;
-    const FaultSwitch fault_switch("fail-in-round:fast");
-    const auto log = fixture.scratch.path() / "workers.log";
-    const ScopedEnv log_setting("SPVTUNE_TEST_WORKER_LOG", log.string());
-    const SpvtuneRun run = fixture.tune("scale.json", {"--kernel-timeout", kernel_timeout});
-    CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
-    CHECK(fixture.report_json().at("faulted_candidates") == 0);
-    for (const auto& key : fixture.keys()) {
-        CHECK(key.at("winner") == "slow");
-        CHECK(candidate(key, "fast").at("status") == "error");
-        CHECK_MESSAGE(contains(candidate(key, "fast").at("reason").get<std::string>(),
-                               "the worker failed: a test fault"),
-                      key.dump());
-        CHECK(candidate(key, "slow").at("samples_ns").size() >= 3);
-    }
-    // Both keys in the one worker: its replies to the round stayed in step with the requests.
-    const std::string spawned = read_bytes(log);
-    CHECK(spawned.find("spawn") != std::string::npos);
-    CHECK(spawned.find("spawn", spawned.find("spawn") + 1) == std::string::npos);
 }
 
 TEST_CASE("tune --in-process runs the candidates in the tuner, and the worker switch is ignored" *

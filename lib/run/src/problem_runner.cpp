@@ -195,9 +195,6 @@ ProblemTunableSet ProblemRunner::make_set() {
             set.with_grid_position(i, std::move(*position));
         }
     }
-    set.with_round_measure([this](const KeyInputs& inputs, std::span<const tune::RoundPart> parts) {
-        return measure_round(*inputs.plan, parts);
-    });
     const problem::Problem& problem = impl->problem;
     // Each key's truth is the first reference candidate its plan can run whose output is not at
     // fault; the next ones that can run it take over in turn. A plan with none is an error and
@@ -323,49 +320,6 @@ tune::Result<std::vector<tune::Sample>> ProblemRunner::measure_samples(std::size
             }
             return taken;
         });
-}
-
-std::vector<tune::Result<std::vector<tune::Sample>>> ProblemRunner::measure_round(
-    const KeyPlan& plan, std::span<const tune::RoundPart> parts) {
-    std::vector<tune::Result<std::vector<tune::Sample>>> taken(parts.size(),
-                                                               tune::fail("not measured"));
-    std::vector<RoundRequest> requests;
-    std::vector<std::size_t> requested;  // the part each request is
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-        const tune::RoundPart& part = parts[k];
-        auto resolved = impl_->runnable(
-            plan, part.index,
-            [](const problem::ResolvedCandidate& found)
-                -> tune::Result<const problem::ResolvedCandidate*> { return &found; });
-        if (!resolved) {
-            taken[k] = tune::fail(resolved.error());
-            continue;
-        }
-        // A shared batch is at most 64 times an executor's own, far below 2^32 runs.
-        requests.push_back({resolved.value(),
-                            static_cast<std::uint32_t>(std::min<std::uint64_t>(
-                                part.runs, std::numeric_limits<std::uint32_t>::max())),
-                            static_cast<std::uint32_t>(part.samples)});
-        requested.push_back(k);
-    }
-    if (requests.empty()) {
-        return taken;
-    }
-    std::vector<tune::Result<std::vector<tune::Sample>>> measured =
-        impl_->timed(plan.key, &ExecutorTime::measuring_s,
-                     [&] { return impl_->executor.measure_round(plan, requests); });
-    for (std::size_t r = 0; r < requests.size(); ++r) {
-        const std::size_t k = requested[r];
-        if (r >= measured.size()) {
-            taken[k] = tune::fail("the executor gave no result for it");
-            continue;
-        }
-        if (measured[r]) {
-            impl_->record(plan.key, parts[k].index, measured[r].value());
-        }
-        taken[k] = std::move(measured[r]);
-    }
-    return taken;
 }
 
 void ProblemRunner::prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) {

@@ -52,8 +52,8 @@ bool ranks_before(const Track& a, const Track& b) {
 class Scheduler {
   public:
     Scheduler(std::span<const BenchmarkCandidate> candidates, const SamplingSettings& settings,
-              const SampleRoundSource& measure, const RoundSource* rounds = nullptr)
-        : settings_(settings), measure_(measure), rounds_(rounds), batch_(candidates.size()) {
+              const SampleRoundSource& measure)
+        : settings_(settings), measure_(measure), batch_(candidates.size()) {
         tracks_.reserve(candidates.size());
         for (const BenchmarkCandidate& candidate : candidates) {
             Track track;
@@ -161,79 +161,51 @@ class Scheduler {
     void sample_round(std::size_t round, std::size_t samples) {
         judged_.clear();
         const std::size_t n = tracks_.size();
-        std::vector<Track*> order;
         for (std::size_t i = 0; i < n; ++i) {
             Track& track = tracks_[round % 2 == 0 ? i : n - 1 - i];
-            if (track.live()) {
-                order.push_back(&track);
+            if (!track.live()) {
+                continue;
             }
-        }
-        // Every candidate has calibrated its own batch by now (a warm-up, or its first sample
-        // when none is set); from then on they share one, and a round can be asked for whole.
-        if (rounds_ != nullptr && *rounds_ && order.size() > 1 && all_calibrated()) {
-            std::vector<RoundPart> parts;
-            for (const Track* track : order) {
-                parts.push_back(
-                    {track->candidate->index, batch_.runs_for(position(*track)), samples});
+            // Every candidate has calibrated its own batch by now (a warm-up, or its first
+            // sample when none is set); from then on they share one.
+            const std::size_t first = track.samples.size() + 1;
+            Result<std::vector<Sample>> taken =
+                take(track, batch_.runs_for(position(track)), samples);
+            if (!taken) {
+                drop(track,
+                     samples == 1 ? "sample " + std::to_string(first)
+                                  : "samples " + std::to_string(first) + "-" +
+                                        std::to_string(first + samples - 1),
+                     taken.error());
+                continue;
             }
-            std::vector<Result<std::vector<Sample>>> taken = (*rounds_)(parts);
-            for (std::size_t k = 0; k < order.size(); ++k) {
-                keep(*order[k],
-                     k < taken.size()
-                         ? exactly(std::move(taken[k]), samples)
-                         : fail("the source gave " + std::to_string(taken.size()) +
-                                " results for a round of " + std::to_string(parts.size())),
-                     samples);
+            double round_sum = 0;
+            for (const Sample& sample : taken.value()) {
+                batch_.measured(position(track), sample);
+                track.samples.push_back(sample.ns_per_run);
+                round_sum += sample.ns_per_run;
+                track.method = sample.method;
+                track.last_sample_ns = sample.ns_per_run * static_cast<double>(sample.runs);
+                track.sampled_ns += track.last_sample_ns;
             }
-            return;
-        }
-        for (Track* track : order) {
-            keep(*track, take(*track, batch_.runs_for(position(*track)), samples), samples);
+            track.round_means.push_back(round_sum / static_cast<double>(samples));
+            if (settings_.candidate_budget &&
+                track.sampled_ns >=
+                    std::chrono::duration<double, std::nano>(*settings_.candidate_budget).count()) {
+                track.statistics = summarize(track.samples);
+                track.capped = true;
+            }
         }
     }
 
-    /// A track's samples of one round, or the error that drops it.
-    void keep(Track& track, Result<std::vector<Sample>> taken, std::size_t samples) {
-        const std::size_t first = track.samples.size() + 1;
-        if (!taken) {
-            drop(track,
-                 samples == 1 ? "sample " + std::to_string(first)
-                              : "samples " + std::to_string(first) + "-" +
-                                    std::to_string(first + samples - 1),
-                 taken.error());
-            return;
-        }
-        double round_sum = 0;
-        for (const Sample& sample : taken.value()) {
-            batch_.measured(position(track), sample);
-            track.samples.push_back(sample.ns_per_run);
-            round_sum += sample.ns_per_run;
-            track.method = sample.method;
-            track.last_sample_ns = sample.ns_per_run * static_cast<double>(sample.runs);
-            track.sampled_ns += track.last_sample_ns;
-        }
-        track.round_means.push_back(round_sum / static_cast<double>(samples));
-        if (settings_.candidate_budget &&
-            track.sampled_ns >=
-                std::chrono::duration<double, std::nano>(*settings_.candidate_budget).count()) {
-            track.statistics = summarize(track.samples);
-            track.capped = true;
-        }
-    }
-
-    /// `taken`, unless it holds other than `samples` samples.
-    static Result<std::vector<Sample>> exactly(Result<std::vector<Sample>> taken,
-                                               std::size_t samples) {
+    /// The source's samples of the track's candidate, exactly as many as asked for.
+    Result<std::vector<Sample>> take(const Track& track, std::uint64_t runs, std::size_t samples) {
+        Result<std::vector<Sample>> taken = measure_(track.candidate->index, runs, samples);
         if (taken && taken.value().size() != samples) {
             return fail("the source gave " + std::to_string(taken.value().size()) +
                         " samples for " + std::to_string(samples));
         }
         return taken;
-    }
-
-    /// The source's samples of the track's candidate, exactly as many as asked for.
-    Result<std::vector<Sample>> take(const Track& track, std::uint64_t runs, std::size_t samples) {
-        return exactly(measure_(track.candidate->index, runs, samples), samples);
     }
 
     /// Samples per candidate this round: `per_round`, fewer when the slowest live candidate's
@@ -499,8 +471,6 @@ class Scheduler {
 
     const SamplingSettings& settings_;
     const SampleRoundSource& measure_;
-    /// Whole rounds, where the source takes them (null: a call per candidate).
-    const RoundSource* rounds_;
     SharedBatch batch_;
     std::vector<Track> tracks_;
     BenchmarkOutcome outcome_;
@@ -515,12 +485,6 @@ class Scheduler {
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
                                const SamplingSettings& settings, const SampleRoundSource& measure) {
     return Scheduler(candidates, settings, measure).run();
-}
-
-BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
-                               const SamplingSettings& settings, const SampleRoundSource& measure,
-                               const RoundSource& rounds) {
-    return Scheduler(candidates, settings, measure, &rounds).run();
 }
 
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,

@@ -4,7 +4,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
-#include <stdexcept>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -25,19 +24,14 @@ void inject_test_fault(std::string_view op, std::string_view candidate) {
     if (colon != std::string_view::npos && value.substr(colon + 1) != candidate) {
         return;
     }
-    const bool in_round = op == "measure_round";
-    const bool measuring = op == "measure" || in_round;
-    if ((kind == "hang" && (op == "run" || measuring)) || (kind == "hang-in-round" && in_round)) {
+    const bool kernel = op == "run" || op == "measure";
+    if (kind == "hang" && kernel) {
         while (true) {
             std::this_thread::sleep_for(std::chrono::hours(1));
         }
     }
-    if ((kind == "abort" && measuring) || (kind == "abort-in-round" && in_round)) {
+    if (kind == "abort" && op == "measure") {
         std::abort();
-    }
-    if ((kind == "fail-in-round" && in_round) ||
-        (kind == "throw-in-round" && op == "round_reply")) {
-        throw std::runtime_error("a test fault");
     }
     if (kind == "crash-in-pipeline" && op == "prepare") {
         std::raise(SIGSEGV);

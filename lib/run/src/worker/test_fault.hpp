@@ -7,16 +7,9 @@ namespace spvtune::run::worker {
 
 /// Test-only faults, so the tests can show that a faulty kernel costs one candidate: with
 /// SPVTUNE_TEST_WORKER_FAULT=KIND or KIND:CANDIDATE (only that candidate), the worker fakes
-/// what a faulty kernel does, just before it would handle `op` ("prepare", "run", "measure",
-/// or "measure_round" for a part of a round):
+/// what a faulty kernel does, just before it would handle `op` ("prepare", "run", "measure"):
 ///   hang               run or measure never returns (a dispatch that loops forever)
 ///   abort              measure aborts the process (a worker that dies mid-key)
-///   hang-in-round      a part of a round never returns (warm-ups and checked runs pass)
-///   abort-in-round     a part of a round aborts the process
-///   fail-in-round      a part of a round throws std::runtime_error (an error the worker
-///                      survives and answers)
-///   throw-in-round     the worker throws after a part of a round is measured, before its reply
-///                      ("round_reply"): it answers the request once, not once per part
 ///   crash-in-pipeline  prepare dies of SIGSEGV (a driver crash while compiling)
 ///   device-lost        run throws vulkan::DeviceLostError (VK_ERROR_DEVICE_LOST)
 ///   stop-group         the first measure stops the worker's process group (SIGSTOP, as

@@ -2,7 +2,6 @@
 #include <cmath>
 #include <map>
 #include <mutex>
-#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -58,15 +57,12 @@ struct WorkerExecutor::Impl {
     std::optional<CandidateOutputs> last_run;
     /// Whether the setup reached the worker launch_child() started; set until its answer is read.
     std::optional<tune::Status> setup_sent;
-    /// Workers started so far: a request prepared for one worker is prepared again for the next.
-    std::size_t launches = 0;
 
     Impl(const problem::Problem& p, WorkerLaunch l)
         : problem(p), launch(std::move(l)), watchdog(launch.kernel_timeout, launch.setup.batch) {}
 
     /// Starts a worker and sends it the setup, without waiting for its answer (await_ready).
     void launch_child() {
-        ++launches;
         child.reset();
         setup_sent.reset();
         prepared.clear();
@@ -156,17 +152,6 @@ struct WorkerExecutor::Impl {
                                     "the worker was gone before " + op + " (" +
                                         child->reap(std::chrono::seconds(1)) + ")"));
         }
-        return receive(candidate, op, allowance);
-    }
-
-    /// The worker's reply about `candidate` to the request `op` sent last, within `allowance`
-    /// from now; one that does not come in time, a worker that dies or loses the device is the
-    /// candidate's fault.
-    /// `part`: the position in a round whose reply this must be; one out of step (an answer the
-    /// worker gave outside the round) ends the worker, and no candidate is blamed.
-    tune::Result<Message> receive(std::size_t candidate, const std::string& op,
-                                  const worker::Allowance& allowance,
-                                  std::optional<std::size_t> part = std::nullopt) {
         const auto deadline = std::chrono::steady_clock::now() +
                               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                   std::chrono::duration<double>(allowance.seconds));
@@ -190,71 +175,10 @@ struct WorkerExecutor::Impl {
             return tune::fail(
                 fault(candidate, FaultKind::device_lost, header.value("error", std::string())));
         }
-        if (part && header.value("part", nlohmann::json()) != *part) {
-            child->stop(stop_grace);
-            child.reset();
-            return tune::fail("the worker's replies to a round were out of step");
-        }
         if (!header.value("ok", false)) {
             return tune::fail(header.value("error", "the worker failed without a reason"));
         }
         return std::move(reply.value());
-    }
-
-    /// Sends the round of `requests[sent...]` to the worker and reads each part's reply into
-    /// `taken`; returns how many parts are settled, in order (the rest: the worker is gone).
-    std::size_t read_round(const KeyPlan& plan, std::span<const RoundRequest> requests,
-                           const std::vector<std::size_t>& sent,
-                           std::vector<tune::Result<std::vector<tune::Sample>>>& taken) {
-        nlohmann::json parts = nlohmann::json::array();
-        for (const std::size_t k : sent) {
-            parts.push_back({{"candidate", requests[k].candidate->candidate},
-                             {"runs", requests[k].runs},
-                             {"samples", requests[k].samples}});
-        }
-        Message round;
-        round.header = {{"op", "measure_round"}, {"key", plan.key}, {"parts", std::move(parts)}};
-        if (!worker::write_message(child->fd(), round)) {
-            // Nothing of the round ran: no candidate is to blame.
-            child.reset();
-            return 0;
-        }
-        // Each part's deadline runs from the reply before it: the worker goes on to the next
-        // part as soon as it has sent one.
-        for (std::size_t part = 0; part < sent.size(); ++part) {
-            const RoundRequest& request = requests[sent[part]];
-            const std::size_t candidate = request.candidate->candidate;
-            auto reply =
-                receive(candidate, "measure",
-                        watchdog.measure(plan.key, candidate, request.runs, request.samples), part);
-            if (!reply) {
-                taken[sent[part]] = tune::fail(reply.error());
-                if (!child) {
-                    // A fault settles its part; a round out of step settles none from here.
-                    return faulted.contains(candidate) ? part + 1 : part;
-                }
-                continue;  // the part failed; the worker goes on with the next
-            }
-            taken[sent[part]] =
-                samples_in(reply.value(), plan.key, candidate, request.runs, request.samples);
-        }
-        return sent.size();
-    }
-
-    /// The samples a measuring reply holds (as many as asked, each over `runs`), each told to
-    /// the watchdog, which sizes the candidate's next deadlines from them.
-    tune::Result<std::vector<tune::Sample>> samples_in(const Message& reply,
-                                                       const problem::ProblemKey& key,
-                                                       std::size_t candidate, std::uint32_t runs,
-                                                       std::uint32_t samples) {
-        auto taken = worker::samples_from_json(reply.header.value("samples", nlohmann::json()),
-                                               samples, runs);
-        if (taken) {
-            for (const tune::Sample& sample : taken.value()) {
-                watchdog.measured(key, candidate, sample);
-            }
-        }
-        return taken;
     }
 
     /// Builds the candidate's pipeline in the worker unless it has: a pipeline build is not a
@@ -477,65 +401,11 @@ tune::Result<std::vector<tune::Sample>> WorkerExecutor::measure_samples(
     if (!reply) {
         return tune::fail(reply.error());
     }
-    return impl.samples_in(reply.value(), plan.key, candidate.candidate, runs, samples);
-}
-
-std::vector<tune::Result<std::vector<tune::Sample>>> WorkerExecutor::measure_round(
-    const KeyPlan& plan, std::span<const RoundRequest> requests) {
-    std::unique_lock lock(impl_->mutex);
-    Impl& impl = *impl_;
-    std::vector<tune::Result<std::vector<tune::Sample>>> taken(requests.size(),
-                                                               tune::fail("not measured"));
-    // The parts the worker takes in one request: candidates that have not faulted, built in the
-    // worker that takes them. A build that faults starts a new worker, which has not built the
-    // parts before it: so again, until no build started one.
-    std::vector<std::size_t> sent(requests.size());
-    std::iota(sent.begin(), sent.end(), std::size_t{0});
-    try {
-        std::size_t launches = 0;
-        do {
-            launches = impl.launches;
-            std::erase_if(sent, [&](std::size_t k) {
-                const std::size_t candidate = requests[k].candidate->candidate;
-                if (const auto found = impl.faulted.find(candidate); found != impl.faulted.end()) {
-                    taken[k] = tune::fail("not run again after a fault earlier in this run: " +
-                                          found->second);
-                    return true;
-                }
-                auto prepared_now = impl.ensure_prepared(*requests[k].candidate);
-                if (!prepared_now) {
-                    taken[k] = tune::fail(prepared_now.error());
-                }
-                return !prepared_now;
-            });
-        } while (launches != impl.launches && !sent.empty());
-        if (auto ready = sent.empty() ? tune::ok() : impl.started(); !ready) {
-            for (const std::size_t k : sent) {
-                taken[k] = tune::fail(ready.error());
-            }
-            return taken;
-        }
-    } catch (const std::exception& error) {
-        // No worker could be made (launch_child): as a call per candidate, each says why.
-        for (const std::size_t k : sent) {
-            taken[k] = tune::fail(std::string("threw: ") + error.what());
-        }
-        return taken;
-    }
-    if (sent.empty()) {
-        return taken;
-    }
-    std::size_t answered = impl.read_round(plan, requests, sent, taken);
-    // A fault ended the worker, or it could not be trusted to answer in step: the parts it left
-    // are measured on their own, in a worker started afresh.
-    lock.unlock();
-    for (; answered < sent.size(); ++answered) {
-        const RoundRequest& request = requests[sent[answered]];
-        try {
-            taken[sent[answered]] =
-                measure_samples(*request.candidate, plan, request.runs, request.samples);
-        } catch (const std::exception& error) {
-            taken[sent[answered]] = tune::fail(std::string("threw: ") + error.what());
+    auto taken = worker::samples_from_json(reply.value().header.value("samples", nlohmann::json()),
+                                           samples, runs);
+    if (taken) {
+        for (const tune::Sample& sample : taken.value()) {
+            impl.watchdog.measured(plan.key, candidate.candidate, sample);
         }
     }
     return taken;

@@ -266,9 +266,7 @@ class SocketPayload {
 class FrameParts {
   public:
     explicit FrameParts(const Message& message) {
-        // A driver's or a kernel's text may not be UTF-8: replaced, so a reply never throws.
-        const std::string header =
-            message.header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        const std::string header = message.header.dump();
         std::uint64_t payload = 4 + header.size() + 4;
         for (const base::LargeBytes& blob : message.blobs) {
             payload += 8 + blob.size();

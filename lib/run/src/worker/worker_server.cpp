@@ -1,4 +1,3 @@
-#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -47,14 +46,9 @@ class Server {
               problem, device, setup.batch, default_max_prepared_candidates,
               {kept_.get(), setup.build_threads.value_or(default_build_threads(device.info()))}) {}
 
-    /// The reply to `request`; `send` writes a reply ahead of it (a round's parts but the last),
-    /// and says whether the tuner took it.
-    Message handle(const Message& request, const std::function<bool(const Message&)>& send) {
+    Message handle(const Message& request) {
         const nlohmann::json& header = request.header;
         const std::string op = header.value("op", "");
-        if (op == "measure_round") {
-            return measure_round(header, send);
-        }
         if (op == "prefetch") {
             return prefetch(header.at("candidates"), header.at("key").get<problem::ProblemKey>());
         }
@@ -95,11 +89,17 @@ class Server {
             return run_reply(header, reference.get(), std::move(outputs.value()));
         }
         if (op == "measure" && header.contains("samples")) {
-            return samples_reply(
+            auto taken =
                 executor_.measure_samples(*resolved, *plan_, header.at("runs").get<std::uint32_t>(),
-                                          header.at("samples").get<std::uint32_t>()));
-        }
-        if (op == "measure") {
+                                          header.at("samples").get<std::uint32_t>());
+            if (!taken) {
+                return failure(taken.error());
+            }
+            reply.header["samples"] = nlohmann::json::array();
+            for (const tune::Sample& sample : taken.value()) {
+                reply.header["samples"].push_back(worker::sample_to_json(sample));
+            }
+        } else if (op == "measure") {
             const auto runs = header.value("runs", own_batch);
             auto sample = executor_.measure(*resolved, *plan_, runs);
             if (!sample) {
@@ -116,92 +116,6 @@ class Server {
     bool device_lost() const { return executor_.device_lost(); }
 
   private:
-    /// A round's parts, each measured as a `measure` request with samples would be and answered
-    /// at once, each reply tagged with its part's position: the tuner waits for one reply per
-    /// part, and a reply it did not expect would be taken for another candidate's. The last
-    /// part's reply is returned, as is the reply of one that loses the device.
-    Message measure_round(const nlohmann::json& header,
-                          const std::function<bool(const Message&)>& send) {
-        const auto parts = header.find("parts");
-        if (parts == header.end() || !parts->is_array() || parts->empty()) {
-            return failure("a round needs parts");
-        }
-        std::optional<problem::ProblemKey> key;
-        try {
-            key = header.at("key").get<problem::ProblemKey>();
-        } catch (const std::exception& error) {
-            return every_part_fails(parts->size(), std::string("bad key: ") + error.what(), send);
-        }
-        for (std::size_t k = 0;; ++k) {
-            Message reply = measure_part((*parts)[k], *key);
-            reply.header["part"] = k;
-            if (k + 1 == parts->size() || device_lost()) {
-                return reply;
-            }
-            worker::inject_test_fault("round_reply", part_name((*parts)[k]));
-            if (!send(reply)) {
-                return failure("the tuner took no reply");
-            }
-        }
-    }
-
-    /// The name of a round part's candidate, for the test faults; empty when it names none.
-    std::string part_name(const nlohmann::json& part) const {
-        const std::size_t candidate = part.value("candidate", problem_.candidates.size());
-        return candidate < problem_.candidates.size() ? problem_.candidates[candidate].name : "";
-    }
-
-    /// The same failure for each of a round's `parts`, each tagged: all sent but the last,
-    /// which is returned.
-    static Message every_part_fails(std::size_t parts, const std::string& error,
-                                    const std::function<bool(const Message&)>& send) {
-        for (std::size_t k = 0;; ++k) {
-            Message reply = failure(error);
-            reply.header["part"] = k;
-            if (k + 1 == parts || !send(reply)) {
-                return reply;
-            }
-        }
-    }
-
-    /// One part of a round: `{"candidate", "runs", "samples"}`. Whatever goes wrong short of
-    /// losing the device is answered, not thrown: the tuner waits for a reply per part.
-    Message measure_part(const nlohmann::json& part, const problem::ProblemKey& key) {
-        try {
-            const std::size_t candidate = part.at("candidate").get<std::size_t>();
-            if (candidate >= problem_.candidates.size()) {
-                return failure("no candidate #" + std::to_string(candidate));
-            }
-            const problem::ResolvedCandidate* resolved = find(candidate, key);
-            if (resolved == nullptr) {
-                return failure("the worker's plan does not run " +
-                               problem_.candidates[candidate].name);
-            }
-            worker::inject_test_fault("measure_round", problem_.candidates[candidate].name);
-            return samples_reply(
-                executor_.measure_samples(*resolved, *plan_, part.at("runs").get<std::uint32_t>(),
-                                          part.at("samples").get<std::uint32_t>()));
-        } catch (const vulkan::DeviceLostError&) {
-            throw;
-        } catch (const std::exception& error) {
-            return failure(std::string("the worker failed: ") + error.what());
-        }
-    }
-
-    /// The reply that carries a measuring call's samples, or its error.
-    static Message samples_reply(const tune::Result<std::vector<tune::Sample>>& taken) {
-        if (!taken) {
-            return failure(taken.error());
-        }
-        Message reply;
-        reply.header["samples"] = nlohmann::json::array();
-        for (const tune::Sample& sample : taken.value()) {
-            reply.header["samples"].push_back(worker::sample_to_json(sample));
-        }
-        reply.header["ok"] = true;
-        return reply;
-    }
-
     /// The reference outputs a run request names to be checked against, when this worker holds
     /// them; null when it names none or one this worker does not hold.
     std::shared_ptr<const CandidateOutputs> checked_against(const nlohmann::json& header) const {
@@ -397,9 +311,7 @@ int serve(const problem::Problem& problem, vulkan::Device& device, const worker:
         Message reply;
         bool lost = false;
         try {
-            reply = server.handle(request.value(), [fd](const Message& ahead) {
-                return static_cast<bool>(worker::write_message(fd, ahead));
-            });
+            reply = server.handle(request.value());
             lost = server.device_lost();
         } catch (const vulkan::DeviceLostError& error) {
             reply = failure(error.what());

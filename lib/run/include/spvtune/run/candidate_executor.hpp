@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <memory>
 #include <span>
 #include <string>
@@ -19,13 +18,6 @@ namespace spvtune::run {
 
 /// CandidateExecutor::measure's batch of runs when the executor sizes it itself.
 inline constexpr std::uint32_t own_batch = 0;
-
-/// One candidate's share of a round of the race (CandidateExecutor::measure_round).
-struct RoundRequest {
-    const problem::ResolvedCandidate* candidate = nullptr;  ///< one the key's plan made runnable
-    std::uint32_t runs = 1;                                 ///< the batch of each sample
-    std::uint32_t samples = 1;
-};
 
 /// How a candidate took down the process that ran it.
 enum class FaultKind {
@@ -89,26 +81,6 @@ class CandidateExecutor {
         const problem::ResolvedCandidate& candidate, const KeyPlan& plan, std::uint32_t runs,
         std::uint32_t samples) {
         return tune::one_call_each(samples, [&] { return measure(candidate, plan, runs); });
-    }
-
-    /// A round of the race: each request's samples as measure_samples takes them, in order,
-    /// one result per request; a request's error costs only its candidate. An executor that
-    /// runs elsewhere (a worker process) goes on to the next request as soon as one is done,
-    /// without waiting for a call each. This default takes them one call each.
-    virtual std::vector<tune::Result<std::vector<tune::Sample>>> measure_round(
-        const KeyPlan& plan, std::span<const RoundRequest> requests) {
-        std::vector<tune::Result<std::vector<tune::Sample>>> taken;
-        taken.reserve(requests.size());
-        for (const RoundRequest& request : requests) {
-            try {
-                taken.push_back(
-                    measure_samples(*request.candidate, plan, request.runs, request.samples));
-            } catch (const std::exception& error) {
-                // As a call per candidate: what one throws costs that candidate alone.
-                taken.push_back(tune::fail(std::string("threw: ") + error.what()));
-            }
-        }
-        return taken;
     }
 
     /// Builds what running the candidate needs (its steps' pipelines), without running it.

@@ -83,11 +83,6 @@ class ProblemRunner {
                                                             const KeyPlan& plan, std::uint32_t runs,
                                                             std::uint32_t samples);
 
-    /// A round of the race (CandidateExecutor::measure_round): each part's samples, one result
-    /// per part, each recorded for samples().
-    std::vector<tune::Result<std::vector<tune::Sample>>> measure_round(
-        const KeyPlan& plan, std::span<const tune::RoundPart> parts);
-
     /// Tells the executor which candidates of the plan come next, in order (a hint: their
     /// pipelines can be built ahead).
     void prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates);

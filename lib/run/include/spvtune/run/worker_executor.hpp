@@ -58,11 +58,6 @@ class WorkerExecutor final : public CandidateExecutor {
     tune::Result<std::vector<tune::Sample>> measure_samples(
         const problem::ResolvedCandidate& candidate, const KeyPlan& plan, std::uint32_t runs,
         std::uint32_t samples) override;
-    /// One request for the whole round; the worker answers each part as soon as it is measured.
-    /// A part that faults costs its candidate alone: the parts after it are measured one by one
-    /// in a worker started afresh.
-    std::vector<tune::Result<std::vector<tune::Sample>>> measure_round(
-        const KeyPlan& plan, std::span<const RoundRequest> requests) override;
     tune::Status prepare(const problem::ResolvedCandidate& candidate) override;
     /// Passed to the worker, whose build threads build the pipelines ahead.
     void prefetch(const KeyPlan& plan, std::span<const std::size_t> candidates) override;

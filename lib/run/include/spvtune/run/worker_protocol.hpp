@@ -38,12 +38,9 @@
 ///    `{"ok": false, "error": "..."}` when it cannot start (a setup of another protocol version
 ///    among the reasons);
 /// 3. the tuner sends requests (`prepare`, `prefetch`, `reference`, `keep_reference`, `run`,
-///    `measure`, `measure_round`, `save`), each answered
+///    `measure`, `save`), each answered
 ///    `{"ok": true, ...}` or `{"ok": false, "error": "..."}`, with `"device_lost": true` when
-///    nothing more can run (the worker then exits); `measure_round` (`"parts": [{"candidate",
-///    "runs", "samples"}, ...]`) is answered once per part, in order, each reply sent as soon as
-///    its part is measured, so the next part starts without waiting for a request; one that
-///    loses the device is the last;
+///    nothing more can run (the worker then exits);
 /// 4. the tuner closes the socket, and the worker exits.
 namespace spvtune::run::worker {
 
@@ -101,7 +98,7 @@ tune::Result<std::vector<problem::ResolvedDispatch>> step_specializations_from_j
 
 /// The version of this protocol, in the setup and the ready reply: both ends are this very
 /// binary, unless it was replaced on disk while the tuner ran.
-inline constexpr int protocol_version = 5;
+inline constexpr int protocol_version = 4;
 
 /// How many reference outputs a worker keeps for checked runs (the keys' truths): the oldest
 /// goes first, and a run checked against one it no longer has is answered unchecked.

@@ -72,20 +72,6 @@ BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
                                const SamplingSettings& settings,
                                const BatchedSampleSource& measure);
 
-/// Takes a whole round of the race at once: each part as a SampleRoundSource would take it, in
-/// order, one result per part. A source that runs elsewhere (a worker process) then goes on to
-/// the next part as soon as one is done, rather than waiting for a call per candidate.
-using RoundSource =
-    std::function<std::vector<Result<std::vector<Sample>>>(std::span<const RoundPart> parts)>;
-
-/// As above, but every round in which each live candidate has calibrated its batch (after the
-/// warm-ups) is taken from `rounds` in one call, when more than one candidate is live; warm-ups
-/// and earlier rounds come from `measure`. The outcome is the one `measure` alone gives for the
-/// same samples.
-BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
-                               const SamplingSettings& settings, const SampleRoundSource& measure,
-                               const RoundSource& rounds);
-
 /// The same, for a source that always sizes its own batches.
 BenchmarkOutcome run_benchmark(std::span<const BenchmarkCandidate> candidates,
                                const SamplingSettings& settings, const SampleSource& measure);

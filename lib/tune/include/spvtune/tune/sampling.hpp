@@ -89,14 +89,6 @@ void to_json(nlohmann::json& json, const SamplingSettings& settings);
 /// on a wrong type, std::invalid_argument on an unknown mode.
 void from_json(const nlohmann::json& json, SamplingSettings& settings);
 
-/// One candidate's share of a round of the race taken whole (TunableSet::measure_round):
-/// `samples` samples over a batch of `runs` each (never own_runs).
-struct RoundPart {
-    std::size_t index = 0;  ///< the candidate's position in its tunable set
-    std::uint64_t runs = 1;
-    std::size_t samples = 1;
-};
-
 /// `samples` samples of `take_one`, one call each, for a source that cannot take several at
 /// once; the first error ends it.
 Result<std::vector<Sample>> one_call_each(std::size_t samples,

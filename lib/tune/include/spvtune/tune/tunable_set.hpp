@@ -105,10 +105,6 @@ class TunableSet {
     using RunReading = std::function<std::optional<Sample>(const Out& output)>;
     /// Hears which candidates (indices into the set) the tuner runs next for these inputs.
     using Prefetch = std::function<void(const Inputs&, std::span<const std::size_t> candidates)>;
-    /// Takes a whole round of the race: each part's samples as its candidate's measure_samples
-    /// would take them, in order, one result per part (RoundSource).
-    using RoundMeasure = std::function<std::vector<Result<std::vector<Sample>>>(
-        const Inputs&, std::span<const RoundPart> parts)>;
 
     explicit TunableSet(std::function<Key(const Inputs&)> make_key)
         : make_key_(std::move(make_key)) {
@@ -228,32 +224,6 @@ class TunableSet {
     TunableSet& with_prefetch(Prefetch prefetch) {
         prefetch_ = std::move(prefetch);
         return *this;
-    }
-
-    /// Has the race take each round (every live candidate's samples, once all have calibrated
-    /// their batch) in one call rather than a call per candidate: a backend that runs the
-    /// candidates elsewhere (a worker process) then goes on to the next part without waiting
-    /// for the tuner to ask. Its results must be what each part's measure_samples would give.
-    TunableSet& with_round_measure(RoundMeasure measure) {
-        round_measure_ = std::move(measure);
-        return *this;
-    }
-
-    /// Whether with_round_measure gave a way to take whole rounds.
-    bool measures_rounds() const noexcept { return static_cast<bool>(round_measure_); }
-
-    /// The parts of a round through the round measure (one error for every part when it throws).
-    std::vector<Result<std::vector<Sample>>> measure_round(const Inputs& inputs,
-                                                           std::span<const RoundPart> parts) const {
-        try {
-            return round_measure_(inputs, parts);
-        } catch (const std::exception& error) {
-            return std::vector<Result<std::vector<Sample>>>(
-                parts.size(), fail(std::string("threw: ") + error.what()));
-        } catch (...) {
-            return std::vector<Result<std::vector<Sample>>>(parts.size(),
-                                                            fail("threw a non-standard exception"));
-        }
     }
 
     Key key(const Inputs& inputs) const { return make_key_(inputs); }
@@ -414,7 +384,6 @@ class TunableSet {
     WitnessAgreement agree_;
     RunReading reading_;
     Prefetch prefetch_;
-    RoundMeasure round_measure_;
 };
 
 }  // namespace spvtune::tune

@@ -605,22 +605,12 @@ Result<TuneEntry, TuneError> tune_key(const Set& set, const typename Set::KeyTyp
             only.index = live.front().index;
             entry.ranking.push_back(std::move(only));
         } else if (!live.empty()) {
-            const SampleRoundSource measure(
-                [&](std::size_t index, std::uint64_t runs, std::size_t samples) {
+            BenchmarkOutcome outcome = run_benchmark(
+                live, options.sampling,
+                SampleRoundSource([&](std::size_t index, std::uint64_t runs, std::size_t samples) {
                     events.emit(TuneEventKind::candidate_started, set.candidate(index).name);
                     return set.measure_samples(index, inputs, runs, samples);
-                });
-            BenchmarkOutcome outcome =
-                set.measures_rounds()
-                    ? run_benchmark(live, options.sampling, measure,
-                                    RoundSource([&](std::span<const RoundPart> parts) {
-                                        for (const RoundPart& part : parts) {
-                                            events.emit(TuneEventKind::candidate_started,
-                                                        set.candidate(part.index).name);
-                                        }
-                                        return set.measure_round(inputs, parts);
-                                    }))
-                    : run_benchmark(live, options.sampling, measure);
+                }));
             entry.ranking = std::move(outcome.ranking);
             failures.insert(failures.end(), outcome.failures.begin(), outcome.failures.end());
         }
