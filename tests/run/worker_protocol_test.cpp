@@ -58,6 +58,18 @@ TEST_CASE("worker protocol: a message survives encode and decode, blobs and head
     CHECK(decoded.value().blobs == sent.blobs);
 }
 
+TEST_CASE("worker protocol: text that is not UTF-8 crosses as replacement characters") {
+    // A driver's message or a path from a directory listing may hold any bytes; a reply that
+    // threw on them would end the worker and blame its candidate for a crash.
+    Message reply;
+    reply.header = {{"ok", false}, {"error", std::string("cannot read /tmp/k\xff\xfe.spv")}};
+    std::vector<std::byte> frame;
+    REQUIRE_NOTHROW(frame = encode(reply));
+    const auto decoded = decode(frame);
+    REQUIRE(decoded);
+    CHECK(decoded.value().header.at("error") == "cannot read /tmp/k\xef\xbf\xbd\xef\xbf\xbd.spv");
+}
+
 TEST_CASE("worker protocol: every truncation of a frame is an error, never a message") {
     const auto frame = encode(example());
     for (std::size_t length = 0; length < frame.size(); ++length) {

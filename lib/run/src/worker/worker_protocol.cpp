@@ -266,7 +266,9 @@ class SocketPayload {
 class FrameParts {
   public:
     explicit FrameParts(const Message& message) {
-        const std::string header = message.header.dump();
+        // A driver's message or a path may not be UTF-8: replaced, so that a reply never throws.
+        const std::string header =
+            message.header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         std::uint64_t payload = 4 + header.size() + 4;
         for (const base::LargeBytes& blob : message.blobs) {
             payload += 8 + blob.size();
