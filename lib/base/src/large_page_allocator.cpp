@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <sys/mman.h>
 #include <vector>
 
@@ -52,7 +53,7 @@ std::uintptr_t round_up(std::uintptr_t value, std::uintptr_t multiple) {
 }
 
 /// Freed blocks kept for reuse, the most recently freed last (its pages the likeliest to be in
-/// the caches), and their total size.
+/// the caches).
 struct KeptBlocks {
     struct Block {
         void* memory;
@@ -60,7 +61,13 @@ struct KeptBlocks {
     };
     std::mutex mutex;
     std::vector<Block> blocks;
-    std::size_t bytes = 0;
+
+    /// Their total size; call with the mutex held. At most 64 blocks fit the limit.
+    std::size_t bytes() const {
+        return std::accumulate(
+            blocks.begin(), blocks.end(), std::size_t{0},
+            [](std::size_t sum, const Block& block) { return sum + block.size; });
+    }
 };
 
 KeptBlocks& kept_blocks() {
@@ -80,7 +87,6 @@ void* take_kept(std::size_t size) {
         return nullptr;
     }
     void* memory = found->memory;
-    kept.bytes -= size;
     kept.blocks.erase(std::next(found).base());
     return memory;
 }
@@ -88,7 +94,7 @@ void* take_kept(std::size_t size) {
 bool keep(void* memory, std::size_t size) noexcept {
     KeptBlocks& kept = kept_blocks();
     std::lock_guard lock(kept.mutex);
-    if (size > kept_large_pages_limit - kept.bytes) {
+    if (size > kept_large_pages_limit - kept.bytes()) {
         return false;
     }
     try {
@@ -96,7 +102,6 @@ bool keep(void* memory, std::size_t size) noexcept {
     } catch (const std::bad_alloc&) {
         return false;
     }
-    kept.bytes += size;
     return true;
 }
 
@@ -105,7 +110,7 @@ bool keep(void* memory, std::size_t size) noexcept {
 std::size_t kept_large_pages_bytes() noexcept {
     KeptBlocks& kept = kept_blocks();
     std::lock_guard lock(kept.mutex);
-    return kept.bytes;
+    return kept.bytes();
 }
 
 void release_kept_large_pages() noexcept {
@@ -115,7 +120,6 @@ void release_kept_large_pages() noexcept {
         ::munmap(block.memory, block.size);
     }
     kept.blocks.clear();
-    kept.bytes = 0;
 }
 
 void* allocate_large_pages(std::size_t bytes) {
